@@ -1,0 +1,52 @@
+/** The contract between the job pipeline and the analysis: plain data in, plain data out. */
+export interface AnalysisMessage {
+  id: string;
+  text: string;
+  memberId: string | null;
+  speakerName: string | null;
+  /** ISO-8601, when the message has timing. */
+  startTime: string | null;
+}
+
+export interface AnalysisInput {
+  /** ISO-8601 start of the conversation; relative dates ("by Friday") resolve from a message's time or this. */
+  conversationStartTime: string;
+  messages: AnalysisMessage[];
+}
+
+export interface SummaryItem {
+  text: string;
+  messageIds: string[];
+}
+
+export interface TopicItem {
+  text: string;
+  score: number;
+  messageIds: string[];
+}
+
+export type InsightType = "action_item" | "follow_up" | "question";
+
+export interface InsightItem {
+  type: InsightType;
+  text: string;
+  score: number;
+  messageIds: string[];
+  /** The member who said it. */
+  memberId: string | null;
+  /** The person the text names as doing it, as written ("Dana"). */
+  assigneeName: string | null;
+  /** ISO-8601 due date when the text states one. */
+  dueBy: string | null;
+}
+
+export interface AnalysisResult {
+  summary: SummaryItem[];
+  topics: TopicItem[];
+  insights: InsightItem[];
+}
+
+export interface Analyzer {
+  analyze(input: AnalysisInput): Promise<AnalysisResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,75 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
+import pg from "pg";
+import * as initial from "./migrations/001_initial.ts";
+import type { Database } from "./schema.ts";
+
+export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DatabaseTarget["dialect"];
+  /** Runs every pending migration; safe to call on every start. */
+  migrate(): Promise<string[]>;
+  /** Answers whether the database accepts a query right now (used by /readyz). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const migrations: Record<string, Migration> = { "001_initial": initial };
+
+class StaticMigrationProvider implements MigrationProvider {
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(migrations);
+  }
+}
+
+/**
+ * Reads a DATABASE_URL-style string: unset means the embedded file, `sqlite:PATH` or `file:PATH` an SQLite
+ * file, `postgres://…` PostgreSQL. Returns null for anything else.
+ */
+export function parseDatabaseUrl(value: string | undefined, defaultPath: string): DatabaseTarget | null {
+  if (value === undefined || value.trim() === "") return { dialect: "sqlite", path: defaultPath };
+  const match = /^(sqlite|file):(.+)$/.exec(value);
+  if (match?.[2]) return { dialect: "sqlite", path: match[2].replace(/^\/\/(?=\/)/, "") };
+  if (/^postgres(ql)?:\/\//.test(value)) return { dialect: "postgres", url: value };
+  return null;
+}
+
+/** Opens the database named by the target. The SQLite file's directory is created when missing. */
+export function openDatabase(target: DatabaseTarget): DatabaseHandle {
+  let db: Kysely<Database>;
+  if (target.dialect === "sqlite") {
+    if (target.path !== ":memory:") mkdirSync(dirname(target.path), { recursive: true });
+    const sqlite = new SQLite(target.path);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  } else {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  return {
+    db,
+    dialect: target.dialect,
+    async migrate() {
+      const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+      return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+    },
+    async ping() {
+      try {
+        await db.selectFrom("apps").select("id").limit(1).execute();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,143 @@
+import type { Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * Row shapes as stored. Timestamps are ISO-8601 strings made in application code, booleans are 0/1
+ * integers and JSON is text, so the same rows read back identically from SQLite and PostgreSQL.
+ */
+export interface AppsTable {
+  id: string;
+  secret_hash: string;
+  name: string;
+  custom_domain: string | null;
+  frame_ancestors: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConversationsTable {
+  id: string;
+  app_id: string;
+  name: string;
+  start_time: string;
+  end_time: string | null;
+  metadata: string;
+  confidence_threshold: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembersTable {
+  id: string;
+  conversation_id: string;
+  name: string;
+  email: string | null;
+  user_id: string | null;
+  position: number;
+}
+
+/** The keys (e-mail, user id or name) that identify a member; a member gains keys when merged or renamed. */
+export interface MemberIdentitiesTable {
+  conversation_id: string;
+  identity_key: string;
+  member_id: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  conversation_id: string;
+  job_id: string;
+  position: number;
+  text: string;
+  from_name: string | null;
+  from_user_id: string | null;
+  from_email: string | null;
+  member_id: string | null;
+  start_time: string | null;
+  end_time: string | null;
+  hidden: number;
+}
+
+export interface JobsTable {
+  id: string;
+  app_id: string;
+  conversation_id: string;
+  sequence: number;
+  status: string;
+  webhook_url: string | null;
+  error: string | null;
+  attempts: number;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SummariesTable {
+  id: string;
+  conversation_id: string;
+  position: number;
+  text: string;
+  message_ids: string;
+}
+
+export interface TopicsTable {
+  id: string;
+  conversation_id: string;
+  position: number;
+  text: string;
+  score: number;
+  message_ids: string;
+}
+
+export interface InsightsTable {
+  id: string;
+  conversation_id: string;
+  position: number;
+  type: string;
+  text: string;
+  score: number;
+  message_ids: string;
+  member_id: string | null;
+  assignee_name: string | null;
+  due_by: string | null;
+  dismissed: number;
+}
+
+export interface ExperiencesTable {
+  id: string;
+  app_id: string;
+  conversation_id: string;
+  name: string;
+  token_hash: string;
+  settings: string;
+  read_only: number;
+  custom_domain: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  apps: AppsTable;
+  conversations: ConversationsTable;
+  members: MembersTable;
+  member_identities: MemberIdentitiesTable;
+  messages: MessagesTable;
+  jobs: JobsTable;
+  summaries: SummariesTable;
+  topics: TopicsTable;
+  insights: InsightsTable;
+  experiences: ExperiencesTable;
+}
+
+export type AppRow = Selectable<AppsTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+export type MemberRow = Selectable<MembersTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type JobRow = Selectable<JobsTable>;
+export type SummaryRow = Selectable<SummariesTable>;
+export type TopicRow = Selectable<TopicsTable>;
+export type InsightRow = Selectable<InsightsTable>;
+export type ExperienceRow = Selectable<ExperiencesTable>;
+export type NewMessage = Insertable<MessagesTable>;
+export type NewJob = Insertable<JobsTable>;
+export type ConversationUpdate = Updateable<ConversationsTable>;

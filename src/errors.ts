@@ -1,0 +1,26 @@
+/** Domain errors: services throw these; src/http/errors.ts alone maps their codes to HTTP statuses. */
+export type ErrorCode =
+  | "invalid"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "gone"
+  | "conflict"
+  | "unsupported_media_type"
+  | "payload_too_large";
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export const invalid = (message: string) => new DomainError("invalid", message);
+export const notFound = (what: string) => new DomainError("not_found", `${what} not found`);
+export const unauthenticated = (message: string) => new DomainError("unauthenticated", message);
+export const forbidden = (message: string) => new DomainError("forbidden", message);
+export const gone = (message: string) => new DomainError("gone", message);
