@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fastify";
+import type { Analyzer } from "./analysis/types.ts";
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { DatabaseHandle } from "./db/database.ts";
+import { requireAccessToken } from "./http/auth.ts";
+import { formatSchemaError, registerErrorHandling } from "./http/errors.ts";
+import { ErrorBody } from "./http/schemas.ts";
+import type { Server } from "./http/types.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
+import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
+import { createServices } from "./services.ts";
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  database: DatabaseHandle;
+  clock: Clock;
+  secret: string;
+  analyzer: Analyzer;
+  /** Pino options or an existing logger; tests pass `false`-like silent levels. */
+  logger?: FastifyServerOptions["logger"] | FastifyBaseLogger;
+  /** Start the job runner when the server is ready (default true). */
+  runJobs?: boolean;
+}
+
+/** Builds the HTTP app: routes, hooks, error handling and the job runner's lifecycle. Never listens. */
+export async function buildApp(deps: AppDeps) {
+  const { config, database, clock } = deps;
+  const logger = deps.logger ?? { level: config.logLevel };
+  const app = Fastify({
+    ...(typeof logger === "object" && "child" in logger ? { loggerInstance: logger } : { logger }),
+    bodyLimit: config.bodyLimitBytes,
+    disableRequestLogging: true,
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    schemaErrorFormatter: formatSchemaError,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: "array", useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Server;
+
+  const services = createServices({ ...deps, logger: app.log });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      "request",
+    );
+  });
+
+  // Symbl's clients send a JSON content type on bodiless requests: an empty body is no body.
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error("body is not valid JSON"), { statusCode: 400 }), undefined);
+    }
+  });
+
+  registerErrorHandling(app);
+  app.addSchema(ErrorBody);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Recap API",
+        version: "1.0.0",
+        description: "Conversations in, summaries and shareable summary pages out; Symbl.ai-compatible shapes.",
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+
+  app.get("/openapi.json", { schema: { hide: true } }, () => app.swagger());
+  app.get("/healthz", { schema: { hide: true } }, () => ({ status: "ok" }));
+  app.get("/readyz", { schema: { hide: true } }, async (_request, reply) => {
+    const ready = await database.ping();
+    return reply.status(ready ? 200 : 503).send({ status: ready ? "ready" : "database unavailable" });
+  });
+
+  authRoutes(app, services);
+  await app.register(async (v1) => {
+    requireAccessToken(v1, services.tokens);
+    ingestionRoutes(v1, { ...services, clock });
+    conversationRoutes(v1, services);
+  });
+
+  if (deps.runJobs ?? true) {
+    app.addHook("onReady", async () => {
+      if (database.dialect === "sqlite") await services.jobRunner.releaseInterruptedJobs();
+      services.jobRunner.start();
+    });
+  }
+  app.addHook("onClose", async () => {
+    await services.jobRunner.stop();
+    await services.webhooks.flush();
+  });
+
+  return { app, services };
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseDatabaseUrl, type DatabaseTarget } from "./db/database.ts";
+
+export interface Config {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseTarget;
+  publicUrl: string;
+  /** Null until resolved: in development the secret may come from the data directory. */
+  signingSecret: string | null;
+  tokenTtlSeconds: number;
+  bodyLimitBytes: number;
+  logLevel: string;
+  jobLeaseSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const MIN_SECRET_LENGTH = 32;
+
+/** Reads and validates the environment; throws ConfigError listing every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonly<Config> {
+  const problems: string[] = [];
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const nodeEnv = env.NODE_ENV ?? "development";
+  const port = integer("PORT", 8080, 0, 65535);
+  const host = env.HOST || "127.0.0.1";
+  const dataDir = resolve(cwd, env.RECAP_DATA_DIR || "data");
+  const database = parseDatabaseUrl(env.DATABASE_URL, join(dataDir, "recap.db"));
+  if (!database) {
+    problems.push("DATABASE_URL must start with sqlite:, file:, postgres:// or postgresql://");
+  }
+
+  let publicUrl = env.RECAP_PUBLIC_URL || `http://localhost:${port}`;
+  try {
+    const url = new URL(publicUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol");
+    publicUrl = url.origin + url.pathname.replace(/\/+$/, "");
+  } catch {
+    problems.push(`RECAP_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl}")`);
+  }
+
+  const signingSecret = env.RECAP_SECRET || null;
+  if (signingSecret !== null && signingSecret.length < MIN_SECRET_LENGTH) {
+    problems.push(`RECAP_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  if (signingSecret === null && nodeEnv === "production") {
+    problems.push("RECAP_SECRET is required when NODE_ENV=production");
+  }
+
+  const logLevel = env.LOG_LEVEL || "info";
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+
+  const config: Config = {
+    nodeEnv,
+    port,
+    host,
+    dataDir,
+    database: database ?? { dialect: "sqlite", path: join(dataDir, "recap.db") },
+    publicUrl,
+    signingSecret,
+    tokenTtlSeconds: integer("RECAP_TOKEN_TTL_SECONDS", 86_400, 60, 31_536_000),
+    bodyLimitBytes: integer("RECAP_BODY_LIMIT_BYTES", 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    logLevel,
+    jobLeaseSeconds: integer("RECAP_JOB_LEASE_SECONDS", 120, 1, 86_400),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/**
+ * The secret that signs tokens and links: RECAP_SECRET when set, otherwise (development only) one
+ * generated on first use and kept in the data directory so tokens and links survive restarts.
+ */
+export function resolveSigningSecret(config: Readonly<Config>): string {
+  if (config.signingSecret) return config.signingSecret;
+  const file = join(config.dataDir, "secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(config.dataDir, { recursive: true });
+    const secret = randomBytes(48).toString("base64url");
+    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return secret;
+  }
+}

@@ -1,0 +1,10 @@
+import { Type } from "typebox";
+
+/** Shared response shapes. */
+export const ErrorBody = Type.Object({ message: Type.String() }, { $id: "Error" });
+
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, Type.Ref("Error")]));
+
+export const NumericId = Type.String({ pattern: "^[0-9]{1,32}$", description: "Numeric id" });
+export const Uuid = Type.String({ pattern: "^[0-9a-fA-F-]{36}$", description: "UUID" });

@@ -1,0 +1,53 @@
+import { createHmac } from "node:crypto";
+import { createSigner, createVerifier } from "fast-jwt";
+import type { Clock } from "../clock.ts";
+import { unauthenticated } from "../errors.ts";
+
+export interface AccessToken {
+  accessToken: string;
+  expiresIn: number;
+}
+
+/** Derives an independent key per purpose from the one signing secret. */
+export function deriveKey(secret: string, purpose: string): Buffer {
+  return createHmac("sha256", secret).update(`recap:${purpose}`).digest();
+}
+
+/**
+ * Issues and checks the HS256 access tokens of POST /oauth2/token:generate. Verification is synchronous
+ * node:crypto with a cache of verified tokens; expiry is checked against the injected clock.
+ */
+export class TokenService {
+  private readonly sign: (payload: Record<string, unknown>) => string;
+  private readonly verify: (token: string) => Record<string, unknown>;
+
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+    private readonly clock: Clock,
+  ) {
+    const key = deriveKey(secret, "access-token");
+    this.sign = createSigner({ key, algorithm: "HS256", noTimestamp: true });
+    this.verify = createVerifier({ key, algorithms: ["HS256"], ignoreExpiration: true, cache: true });
+  }
+
+  issue(appId: string): AccessToken {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const accessToken = this.sign({ sub: appId, type: "application", iat: now, exp: now + this.ttlSeconds });
+    return { accessToken, expiresIn: this.ttlSeconds };
+  }
+
+  /** Returns the app id the token was issued to; throws unauthenticated otherwise. */
+  appIdOf(token: string): string {
+    let claims: Record<string, unknown>;
+    try {
+      claims = this.verify(token);
+    } catch {
+      throw unauthenticated("Invalid access token");
+    }
+    const { sub, exp } = claims;
+    if (typeof sub !== "string" || typeof exp !== "number") throw unauthenticated("Invalid access token");
+    if (exp * 1000 <= this.clock.now().getTime()) throw unauthenticated("Access token has expired");
+    return sub;
+  }
+}

@@ -1,0 +1,54 @@
+import { createAnalyzer } from "./analysis/pool.ts";
+import { buildApp } from "./app.ts";
+import { systemClock } from "./clock.ts";
+import { ConfigError, loadConfig, resolveSigningSecret } from "./config.ts";
+import { openDatabase } from "./db/database.ts";
+
+/** The process entry: reads the environment, migrates, listens, and shuts down cleanly on signals. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const database = openDatabase(config.database);
+  await database.migrate();
+  const analyzer = createAnalyzer();
+  const { app, services } = await buildApp({
+    config,
+    database,
+    clock: systemClock,
+    secret: resolveSigningSecret(config),
+    analyzer,
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down");
+    const forced = setTimeout(() => process.exit(1), 10_000);
+    forced.unref();
+    void app
+      .close()
+      .then(() => analyzer.close())
+      .then(() => database.close())
+      .then(() => process.exit(0));
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const where = config.database.dialect === "sqlite" ? config.database.path : "PostgreSQL";
+  app.log.info({ address, database: where }, `Recap listening on ${address}`);
+  if ((await services.apps.listApps()).length === 0) {
+    app.log.info("No app yet: create one with `bin/recap apps create --name \"My app\"` to get an appId and appSecret");
+  }
+}
+
+await main();

@@ -1,0 +1,27 @@
+import { unauthenticated } from "../../errors.ts";
+import { errorResponses } from "../../http/schemas.ts";
+import type { TokenService } from "../../http/tokens.ts";
+import type { Server } from "../../http/types.ts";
+import type { AppsService } from "../apps/apps.service.ts";
+import { TokenRequest, TokenResponse } from "./auth.schemas.ts";
+
+export function authRoutes(app: Server, deps: { apps: AppsService; tokens: TokenService }): void {
+  app.post(
+    "/oauth2/token::generate",
+    {
+      schema: {
+        tags: ["Authentication"],
+        summary: "Exchange app credentials for an access token",
+        body: TokenRequest,
+        response: { 200: TokenResponse, ...errorResponses(400, 401, 415) },
+      },
+    },
+    async (request) => {
+      const { appId, appSecret } = request.body;
+      if (!(await deps.apps.verifyCredentials(appId, appSecret))) {
+        throw unauthenticated("appId or appSecret is wrong");
+      }
+      return deps.tokens.issue(appId);
+    },
+  );
+}

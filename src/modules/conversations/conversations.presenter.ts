@@ -1,0 +1,89 @@
+import type { ConversationRow, InsightRow, MemberRow, MessageRow, SummaryRow, TopicRow } from "../../db/schema.ts";
+
+const seconds = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 10) / 100;
+
+export function presentMember(member: MemberRow) {
+  return { id: member.id, name: member.name, ...(member.email !== null && { email: member.email }) };
+}
+
+export function presentFrom(member: MemberRow | undefined) {
+  if (!member) return {};
+  return {
+    id: member.id,
+    name: member.name,
+    ...(member.user_id !== null && { userId: member.user_id }),
+    ...(member.email !== null && { email: member.email }),
+  };
+}
+
+export function presentConversation(conversation: ConversationRow, members: MemberRow[]) {
+  return {
+    id: conversation.id,
+    type: "meeting" as const,
+    name: conversation.name,
+    startTime: conversation.start_time,
+    endTime: conversation.end_time ?? conversation.start_time,
+    members: members.map(presentMember),
+    metadata: JSON.parse(conversation.metadata) as Record<string, unknown>,
+  };
+}
+
+/** A message as Symbl shaped it; a message not yet processed shows its raw sender. */
+export function presentMessage(message: MessageRow, conversation: ConversationRow, membersById: Map<string, MemberRow>) {
+  const member = message.member_id ? membersById.get(message.member_id) : undefined;
+  const from = member
+    ? presentFrom(member)
+    : {
+        ...(message.from_name !== null && { name: message.from_name }),
+        ...(message.from_user_id !== null && { userId: message.from_user_id }),
+        ...(message.from_email !== null && { email: message.from_email }),
+      };
+  return {
+    id: message.id,
+    text: message.text,
+    from,
+    startTime: message.start_time,
+    endTime: message.end_time,
+    timeOffset: message.start_time === null ? null : seconds(conversation.start_time, message.start_time),
+    duration:
+      message.start_time === null || message.end_time === null ? null : seconds(message.start_time, message.end_time),
+    conversationId: message.conversation_id,
+  };
+}
+
+export function presentSummary(summary: SummaryRow) {
+  return {
+    id: summary.id,
+    text: summary.text,
+    messageRefs: (JSON.parse(summary.message_ids) as string[]).map((id) => ({ id })),
+  };
+}
+
+export function presentTopic(topic: TopicRow) {
+  return {
+    id: topic.id,
+    text: topic.text,
+    type: "topic" as const,
+    score: topic.score,
+    messageIds: JSON.parse(topic.message_ids) as string[],
+  };
+}
+
+export function presentInsight(insight: InsightRow, membersById: Map<string, MemberRow>, members: MemberRow[]) {
+  const assignee =
+    insight.assignee_name === null
+      ? undefined
+      : members.find((m) => m.name.toLowerCase() === insight.assignee_name?.toLowerCase()) ?? undefined;
+  return {
+    id: insight.id,
+    text: insight.text,
+    type: insight.type,
+    score: insight.score,
+    messageIds: JSON.parse(insight.message_ids) as string[],
+    from: presentFrom(insight.member_id ? membersById.get(insight.member_id) : undefined),
+    ...(insight.assignee_name !== null && {
+      assignee: assignee ? presentMember(assignee) : { name: insight.assignee_name },
+    }),
+    ...(insight.due_by !== null && { dueBy: insight.due_by }),
+  };
+}

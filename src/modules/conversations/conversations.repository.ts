@@ -1,0 +1,231 @@
+import type { Kysely, Transaction } from "kysely";
+import type {
+  ConversationRow,
+  ConversationsTable,
+  ConversationUpdate,
+  Database,
+  InsightRow,
+  InsightsTable,
+  MemberRow,
+  MessageRow,
+  NewMessage,
+  SummaryRow,
+  SummariesTable,
+  TopicRow,
+  TopicsTable,
+} from "../../db/schema.ts";
+
+export interface StoredAnalysis {
+  summaries: SummariesTable[];
+  topics: TopicsTable[];
+  insights: InsightsTable[];
+}
+
+/** Conversations and everything that hangs off one: members, messages and stored analysis. */
+export class ConversationsRepository {
+  constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
+
+  async insert(row: ConversationsTable): Promise<void> {
+    await this.db.insertInto("conversations").values(row).execute();
+  }
+
+  /** Finds a conversation only if it belongs to the app. */
+  find(appId: string, id: string): Promise<ConversationRow | undefined> {
+    return this.db
+      .selectFrom("conversations")
+      .selectAll()
+      .where("id", "=", id)
+      .where("app_id", "=", appId)
+      .executeTakeFirst();
+  }
+
+  findById(id: string): Promise<ConversationRow | undefined> {
+    return this.db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  list(appId: string, limit: number, offset: number): Promise<ConversationRow[]> {
+    return this.db
+      .selectFrom("conversations")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  async update(id: string, changes: ConversationUpdate): Promise<void> {
+    await this.db.updateTable("conversations").set(changes).where("id", "=", id).execute();
+  }
+
+  /** Deletes the conversation; foreign keys cascade to everything derived from it. */
+  async delete(appId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("conversations")
+      .where("id", "=", id)
+      .where("app_id", "=", appId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async nextMessagePosition(conversationId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("messages")
+      .select((eb) => eb.fn.max("position").as("last"))
+      .where("conversation_id", "=", conversationId)
+      .executeTakeFirst();
+    return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+  }
+
+  async insertMessages(rows: NewMessage[]): Promise<void> {
+    // Chunked so a long meeting stays under both databases' bound-parameter limits.
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.db
+        .insertInto("messages")
+        .values(rows.slice(i, i + 500))
+        .execute();
+    }
+  }
+
+  listMessages(conversationId: string): Promise<MessageRow[]> {
+    return this.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("position")
+      .execute();
+  }
+
+  listMessagesOfJob(jobId: string): Promise<MessageRow[]> {
+    return this.db.selectFrom("messages").selectAll().where("job_id", "=", jobId).orderBy("position").execute();
+  }
+
+  findMessage(conversationId: string, messageId: string): Promise<MessageRow | undefined> {
+    return this.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("id", "=", messageId)
+      .executeTakeFirst();
+  }
+
+  async updateMessage(messageId: string, changes: { text?: string; hidden?: number; member_id?: string }) {
+    await this.db.updateTable("messages").set(changes).where("id", "=", messageId).execute();
+  }
+
+  listMembers(conversationId: string): Promise<MemberRow[]> {
+    return this.db
+      .selectFrom("members")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("position")
+      .execute();
+  }
+
+  findMember(conversationId: string, memberId: string): Promise<MemberRow | undefined> {
+    return this.db
+      .selectFrom("members")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("id", "=", memberId)
+      .executeTakeFirst();
+  }
+
+  async insertMember(member: MemberRow, identityKeys: string[]): Promise<void> {
+    await this.db.insertInto("members").values(member).execute();
+    await this.addIdentities(member.conversation_id, member.id, identityKeys);
+  }
+
+  /** Records further keys for a member; keys another member already holds are left with it. */
+  async addIdentities(conversationId: string, memberId: string, identityKeys: string[]): Promise<void> {
+    if (identityKeys.length === 0) return;
+    await this.db
+      .insertInto("member_identities")
+      .values(identityKeys.map((key) => ({ conversation_id: conversationId, identity_key: key, member_id: memberId })))
+      .onConflict((oc) => oc.columns(["conversation_id", "identity_key"]).doNothing())
+      .execute();
+  }
+
+  async identityMap(conversationId: string): Promise<Map<string, string>> {
+    const rows = await this.db
+      .selectFrom("member_identities")
+      .select(["identity_key", "member_id"])
+      .where("conversation_id", "=", conversationId)
+      .execute();
+    return new Map(rows.map((row) => [row.identity_key, row.member_id]));
+  }
+
+  async updateMember(memberId: string, changes: { name?: string; email?: string | null; position?: number }) {
+    await this.db.updateTable("members").set(changes).where("id", "=", memberId).execute();
+  }
+
+  /** Points every message, insight and identity of `fromId` at `intoId`, then deletes `fromId`. */
+  async mergeMember(conversationId: string, fromId: string, intoId: string): Promise<void> {
+    await this.db.updateTable("messages").set({ member_id: intoId }).where("member_id", "=", fromId).execute();
+    await this.db.updateTable("insights").set({ member_id: intoId }).where("member_id", "=", fromId).execute();
+    await this.db
+      .updateTable("member_identities")
+      .set({ member_id: intoId })
+      .where("conversation_id", "=", conversationId)
+      .where("member_id", "=", fromId)
+      .execute();
+    await this.db.deleteFrom("members").where("id", "=", fromId).execute();
+  }
+
+  /** Replaces the stored analysis of a conversation with a new one. */
+  async replaceAnalysis(conversationId: string, analysis: StoredAnalysis): Promise<void> {
+    for (const table of ["summaries", "topics", "insights"] as const) {
+      await this.db.deleteFrom(table).where("conversation_id", "=", conversationId).execute();
+    }
+    if (analysis.summaries.length > 0) await this.db.insertInto("summaries").values(analysis.summaries).execute();
+    if (analysis.topics.length > 0) await this.db.insertInto("topics").values(analysis.topics).execute();
+    for (let i = 0; i < analysis.insights.length; i += 500) {
+      await this.db
+        .insertInto("insights")
+        .values(analysis.insights.slice(i, i + 500))
+        .execute();
+    }
+  }
+
+  listSummaries(conversationId: string): Promise<SummaryRow[]> {
+    return this.db
+      .selectFrom("summaries")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("position")
+      .execute();
+  }
+
+  listTopics(conversationId: string): Promise<TopicRow[]> {
+    return this.db
+      .selectFrom("topics")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("score", "desc")
+      .orderBy("position")
+      .execute();
+  }
+
+  listInsights(conversationId: string): Promise<InsightRow[]> {
+    return this.db
+      .selectFrom("insights")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("position")
+      .execute();
+  }
+
+  findInsight(conversationId: string, insightId: string): Promise<InsightRow | undefined> {
+    return this.db
+      .selectFrom("insights")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("id", "=", insightId)
+      .executeTakeFirst();
+  }
+
+  async updateInsight(insightId: string, changes: { text?: string; dismissed?: number }): Promise<void> {
+    await this.db.updateTable("insights").set(changes).where("id", "=", insightId).execute();
+  }
+}

@@ -1,0 +1,83 @@
+import { Type, type Static } from "typebox";
+
+export const ConversationParams = Type.Object({ conversationId: Type.String({ maxLength: 64 }) });
+export const MemberParams = Type.Object({
+  conversationId: Type.String({ maxLength: 64 }),
+  memberId: Type.String({ maxLength: 64 }),
+});
+
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+
+const Member = Type.Object({ id: Type.String(), name: Type.String(), email: Type.Optional(Type.String()) });
+const From = Type.Object({
+  id: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  userId: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+});
+
+export const Conversation = Type.Object({
+  id: Type.String(),
+  type: Type.Literal("meeting"),
+  name: Type.String(),
+  startTime: Type.String(),
+  endTime: Type.String(),
+  members: Type.Array(Member),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+});
+
+export const ConversationList = Type.Object({ conversations: Type.Array(Conversation) });
+
+export const Message = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  from: From,
+  startTime: Type.Union([Type.String(), Type.Null()]),
+  endTime: Type.Union([Type.String(), Type.Null()]),
+  timeOffset: Type.Union([Type.Number(), Type.Null()]),
+  duration: Type.Union([Type.Number(), Type.Null()]),
+  conversationId: Type.String(),
+});
+export const MessageList = Type.Object({ messages: Type.Array(Message) });
+
+export const MemberList = Type.Object({ members: Type.Array(Member) });
+export const UpdateMemberBody = Type.Object({
+  id: Type.String({ maxLength: 64 }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Type.Optional(Type.String({ format: "email", maxLength: 320 })),
+});
+export type UpdateMemberBody = Static<typeof UpdateMemberBody>;
+export const MessageBody = Type.Object({ message: Type.String() });
+
+export const Summary = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  messageRefs: Type.Array(Type.Object({ id: Type.String() })),
+});
+export const SummaryList = Type.Object({ summary: Type.Array(Summary) });
+
+export const Topic = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  type: Type.Literal("topic"),
+  score: Type.Number(),
+  messageIds: Type.Array(Type.String()),
+});
+export const TopicList = Type.Object({ topics: Type.Array(Topic) });
+
+export const Insight = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  type: Type.String(),
+  score: Type.Number(),
+  messageIds: Type.Array(Type.String()),
+  from: From,
+  assignee: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), email: Type.Optional(Type.String()) })),
+  dueBy: Type.Optional(Type.String()),
+});
+export const QuestionList = Type.Object({ questions: Type.Array(Insight) });
+export const ActionItemList = Type.Object({ actionItems: Type.Array(Insight) });
+export const FollowUpList = Type.Object({ followUps: Type.Array(Insight) });

@@ -1,0 +1,135 @@
+import type { Kysely } from "kysely";
+import type { Clock } from "../../clock.ts";
+import type { ConversationRow, Database, InsightRow, MemberRow } from "../../db/schema.ts";
+import { inTransaction } from "../../db/transaction.ts";
+import { invalid, notFound } from "../../errors.ts";
+import { ConversationsRepository } from "./conversations.repository.ts";
+import { emailKey } from "./members.ts";
+import {
+  presentConversation,
+  presentInsight,
+  presentMember,
+  presentMessage,
+  presentSummary,
+  presentTopic,
+} from "./conversations.presenter.ts";
+
+type InsightType = "action_item" | "follow_up" | "question";
+
+/** Reads and edits of conversations, always scoped to the app that asks. */
+export class ConversationsService {
+  private readonly conversations: ConversationsRepository;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {
+    this.conversations = new ConversationsRepository(db);
+  }
+
+  /** Throws not_found when the app cannot see the conversation. */
+  private async require(appId: string, conversationId: string): Promise<ConversationRow> {
+    const conversation = await this.conversations.find(appId, conversationId);
+    if (!conversation) throw notFound("conversation");
+    return conversation;
+  }
+
+  async listConversations(appId: string, limit: number, offset: number) {
+    const rows = await this.conversations.list(appId, limit, offset);
+    return Promise.all(
+      rows.map(async (row) => presentConversation(row, await this.conversations.listMembers(row.id))),
+    );
+  }
+
+  async getConversation(appId: string, conversationId: string) {
+    const conversation = await this.require(appId, conversationId);
+    return presentConversation(conversation, await this.conversations.listMembers(conversationId));
+  }
+
+  async deleteConversation(appId: string, conversationId: string): Promise<void> {
+    if (!(await this.conversations.delete(appId, conversationId))) throw notFound("conversation");
+  }
+
+  /** Messages in order; hidden lines are left out unless asked for (the editable page shows them). */
+  async listMessages(appId: string, conversationId: string, options: { includeHidden?: boolean } = {}) {
+    const conversation = await this.require(appId, conversationId);
+    const [messages, members] = await Promise.all([
+      this.conversations.listMessages(conversationId),
+      this.conversations.listMembers(conversationId),
+    ]);
+    const byId = new Map(members.map((member) => [member.id, member]));
+    return messages
+      .filter((message) => options.includeHidden || message.hidden === 0)
+      .map((message) => ({ ...presentMessage(message, conversation, byId), hidden: message.hidden === 1 }));
+  }
+
+  async listMembers(appId: string, conversationId: string) {
+    await this.require(appId, conversationId);
+    return (await this.conversations.listMembers(conversationId)).map(presentMember);
+  }
+
+  /**
+   * Renames a member and sets its e-mail; when the e-mail is another member's, merges this member into
+   * that one (SPEC §5). Throws invalid when the body's id differs from the path's, not_found otherwise.
+   */
+  async updateMember(
+    appId: string,
+    conversationId: string,
+    memberId: string,
+    change: { id: string; name: string; email?: string | undefined },
+  ): Promise<void> {
+    if (change.id !== memberId) throw invalid("id must equal the memberId in the path");
+    const name = change.name.trim();
+    if (name === "") throw invalid("name must not be blank");
+    await inTransaction(this.db, async ({ conversations }) => {
+      if (!(await conversations.find(appId, conversationId))) throw notFound("conversation");
+      const member = await conversations.findMember(conversationId, memberId);
+      if (!member) throw notFound("member");
+      const email = change.email?.trim() || null;
+      let survivor: MemberRow = member;
+      if (email !== null) {
+        const holder = (await conversations.identityMap(conversationId)).get(emailKey(email));
+        const other = holder && holder !== memberId ? await conversations.findMember(conversationId, holder) : undefined;
+        if (other) {
+          await conversations.mergeMember(conversationId, member.id, other.id);
+          survivor = { ...other, position: Math.min(other.position, member.position) };
+        } else {
+          await conversations.addIdentities(conversationId, member.id, [emailKey(email)]);
+        }
+      }
+      await conversations.updateMember(survivor.id, {
+        name,
+        email: email ?? survivor.email,
+        position: survivor.position,
+      });
+      await conversations.update(conversationId, { updated_at: this.clock.now().toISOString() });
+    });
+  }
+
+  async getSummary(appId: string, conversationId: string) {
+    await this.require(appId, conversationId);
+    return (await this.conversations.listSummaries(conversationId)).map(presentSummary);
+  }
+
+  async getTopics(appId: string, conversationId: string) {
+    await this.require(appId, conversationId);
+    return (await this.conversations.listTopics(conversationId)).map(presentTopic);
+  }
+
+  /** Insights of one type, above the conversation's confidence threshold, dismissed ones left out. */
+  async getInsights(appId: string, conversationId: string, type: InsightType) {
+    const conversation = await this.require(appId, conversationId);
+    const [insights, members] = await Promise.all([
+      this.conversations.listInsights(conversationId),
+      this.conversations.listMembers(conversationId),
+    ]);
+    const byId = new Map(members.map((member) => [member.id, member]));
+    return insights
+      .filter((insight) => insight.type === type && isShown(insight, conversation))
+      .map((insight) => presentInsight(insight, byId, members));
+  }
+}
+
+function isShown(insight: InsightRow, conversation: ConversationRow): boolean {
+  return insight.dismissed === 0 && insight.score >= (conversation.confidence_threshold ?? 0);
+}

@@ -1,0 +1,90 @@
+import { DomainError } from "../../errors.ts";
+import { errorResponses } from "../../http/schemas.ts";
+import type { Server } from "../../http/types.ts";
+import type { Clock } from "../../clock.ts";
+import type { JobsService } from "../jobs/jobs.service.ts";
+import {
+  ConversationIdParams,
+  JobParams,
+  JobResponse,
+  ProcessResponse,
+  ProcessTextBody,
+  TranscriptQuery,
+} from "./ingestion.schemas.ts";
+import { submissionFromText, submissionFromTranscript, type IngestionService } from "./ingestion.service.ts";
+import { parseTranscript } from "./transcript.ts";
+
+const tags = ["Conversations in"];
+const TRANSCRIPT_TYPES = ["text/vtt", "application/x-subrip"];
+
+export function ingestionRoutes(
+  app: Server,
+  deps: { ingestion: IngestionService; jobs: JobsService; clock: Clock },
+): void {
+  const { ingestion, jobs, clock } = deps;
+
+  app.post(
+    "/v1/process/text",
+    {
+      schema: {
+        tags,
+        summary: "Submit a conversation's messages",
+        body: ProcessTextBody,
+        response: { 201: ProcessResponse, ...errorResponses(400, 401, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const accepted = await ingestion.submit(request.appId, submissionFromText(request.body));
+      return reply.status(201).send(accepted);
+    },
+  );
+
+  app.put(
+    "/v1/process/text/:conversationId",
+    {
+      schema: {
+        tags,
+        summary: "Append messages to a conversation",
+        params: ConversationIdParams,
+        body: ProcessTextBody,
+        response: { 201: ProcessResponse, ...errorResponses(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const accepted = await ingestion.submit(
+        request.appId,
+        submissionFromText(request.body),
+        request.params.conversationId,
+      );
+      return reply.status(201).send(accepted);
+    },
+  );
+
+  app.addContentTypeParser(TRANSCRIPT_TYPES, { parseAs: "string" }, (_request, body, done) => done(null, body));
+  app.post(
+    "/v1/process/transcript",
+    {
+      schema: {
+        tags,
+        summary: "Import a WebVTT or SRT transcript",
+        description: "Send the file as the body with Content-Type text/vtt or application/x-subrip.",
+        querystring: TranscriptQuery,
+        response: { 201: ProcessResponse, ...errorResponses(400, 401, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+      if (!TRANSCRIPT_TYPES.includes(type) || typeof request.body !== "string") {
+        throw new DomainError("unsupported_media_type", "Content-Type must be text/vtt or application/x-subrip");
+      }
+      const submission = submissionFromTranscript(parseTranscript(request.body), clock.now(), request.query);
+      return reply.status(201).send(await ingestion.submit(request.appId, submission));
+    },
+  );
+
+  app.get(
+    "/v1/job/:jobId",
+    { schema: { tags, params: JobParams, response: { 200: JobResponse, ...errorResponses(401, 404) } } },
+    (request) => jobs.getJob(request.appId, request.params.jobId),
+  );
+}

@@ -1,0 +1,57 @@
+import { Type, type Static } from "typebox";
+
+const HttpUrl = Type.String({ format: "uri", pattern: "^https?://", maxLength: 2048 });
+
+export const IncomingMessage = Type.Object({
+  payload: Type.Object({
+    content: Type.String({ minLength: 1, maxLength: 100_000 }),
+    contentType: Type.Optional(Type.Literal("text/plain")),
+  }),
+  from: Type.Optional(
+    Type.Object({
+      name: Type.Optional(Type.String({ maxLength: 200 })),
+      userId: Type.Optional(Type.String({ maxLength: 320 })),
+      email: Type.Optional(Type.String({ format: "email", maxLength: 320 })),
+    }),
+  ),
+  duration: Type.Optional(
+    Type.Object({
+      startTime: Type.String({ format: "date-time" }),
+      endTime: Type.String({ format: "date-time" }),
+    }),
+  ),
+});
+
+export const ProcessTextBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+  messages: Type.Array(IncomingMessage, { minItems: 1, maxItems: 100_000 }),
+  confidenceThreshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  webhookUrl: Type.Optional(HttpUrl),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+export type ProcessTextBody = Static<typeof ProcessTextBody>;
+
+export const TranscriptQuery = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+  webhookUrl: Type.Optional(HttpUrl),
+});
+
+export const ConversationIdParams = Type.Object({
+  conversationId: Type.String({ pattern: "^[0-9]{16}$" }),
+});
+
+export const ProcessResponse = Type.Object({
+  conversationId: Type.String(),
+  jobId: Type.String(),
+});
+
+export const JobParams = Type.Object({ jobId: Type.String({ maxLength: 64 }) });
+export const JobResponse = Type.Object({
+  id: Type.String(),
+  status: Type.Union([
+    Type.Literal("scheduled"),
+    Type.Literal("in_progress"),
+    Type.Literal("completed"),
+    Type.Literal("failed"),
+  ]),
+});

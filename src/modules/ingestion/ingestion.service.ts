@@ -1,0 +1,161 @@
+import type { Kysely } from "kysely";
+import type { Clock } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
+import { inTransaction } from "../../db/transaction.ts";
+import { invalid, notFound } from "../../errors.ts";
+import { numericId, uuid } from "../../ids.ts";
+import type { JobEvents } from "../jobs/jobs.runner.ts";
+import type { ProcessTextBody } from "./ingestion.schemas.ts";
+import type { TranscriptCue } from "./transcript.ts";
+
+export interface IncomingMessage {
+  text: string;
+  fromName: string | null;
+  fromUserId: string | null;
+  fromEmail: string | null;
+  startTime: string | null;
+  endTime: string | null;
+}
+
+export interface Submission {
+  name?: string | undefined;
+  messages: IncomingMessage[];
+  confidenceThreshold?: number | undefined;
+  webhookUrl?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export interface Accepted {
+  conversationId: string;
+  jobId: string;
+}
+
+/** Maps the Symbl `process/text` body to a submission; throws `invalid` naming a bad message field. */
+export function submissionFromText(body: ProcessTextBody): Submission {
+  return {
+    name: body.name,
+    confidenceThreshold: body.confidenceThreshold,
+    webhookUrl: body.webhookUrl,
+    metadata: body.metadata,
+    messages: body.messages.map((message, index) => {
+      const start = message.duration?.startTime ?? null;
+      const end = message.duration?.endTime ?? null;
+      if (start !== null && end !== null && Date.parse(end) < Date.parse(start)) {
+        throw invalid(`messages[${index}].duration.endTime must not be before startTime`);
+      }
+      return {
+        text: message.payload.content,
+        fromName: message.from?.name?.trim() || null,
+        fromUserId: message.from?.userId?.trim() || null,
+        fromEmail: message.from?.email?.trim() || null,
+        startTime: start === null ? null : new Date(start).toISOString(),
+        endTime: end === null ? null : new Date(end).toISOString(),
+      };
+    }),
+  };
+}
+
+/** Maps parsed transcript cues to a submission timed from `start`. */
+export function submissionFromTranscript(
+  cues: TranscriptCue[],
+  start: Date,
+  options: { name?: string | undefined; webhookUrl?: string | undefined },
+): Submission {
+  return {
+    name: options.name,
+    webhookUrl: options.webhookUrl,
+    messages: cues.map((cue) => ({
+      text: cue.text,
+      fromName: cue.speaker,
+      fromUserId: null,
+      fromEmail: null,
+      startTime: new Date(start.getTime() + cue.startMs).toISOString(),
+      endTime: new Date(start.getTime() + cue.endMs).toISOString(),
+    })),
+  };
+}
+
+/** Stores submissions durably and schedules the job that processes them. */
+export class IngestionService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly jobEvents: JobEvents,
+  ) {}
+
+  /**
+   * Creates a conversation (or appends to `conversationId`) with the submission's messages and a
+   * scheduled job, in one transaction. Throws not_found for a conversation the app cannot see.
+   */
+  async submit(appId: string, submission: Submission, conversationId?: string): Promise<Accepted> {
+    const now = this.clock.now().toISOString();
+    const jobId = uuid();
+    const accepted = await inTransaction(this.db, async ({ conversations, jobs }) => {
+      let id = conversationId;
+      if (id === undefined) {
+        id = numericId();
+        const startTimes = submission.messages.flatMap((m) => (m.startTime ? [m.startTime] : [])).sort();
+        await conversations.insert({
+          id,
+          app_id: appId,
+          name: submission.name?.trim() || "Untitled conversation",
+          start_time: startTimes[0] ?? now,
+          end_time: null,
+          metadata: JSON.stringify(submission.metadata ?? {}),
+          confidence_threshold: submission.confidenceThreshold ?? null,
+          created_at: now,
+          updated_at: now,
+        });
+      } else {
+        const existing = await conversations.find(appId, id);
+        if (!existing) throw notFound("conversation");
+        await conversations.update(id, {
+          updated_at: now,
+          ...(submission.name?.trim() && { name: submission.name.trim() }),
+          ...(submission.confidenceThreshold !== undefined && {
+            confidence_threshold: submission.confidenceThreshold,
+          }),
+          ...(submission.metadata !== undefined && {
+            metadata: JSON.stringify({
+              ...(JSON.parse(existing.metadata) as Record<string, unknown>),
+              ...submission.metadata,
+            }),
+          }),
+        });
+      }
+      const first = await conversations.nextMessagePosition(id);
+      await conversations.insertMessages(
+        submission.messages.map((message, index) => ({
+          id: numericId(),
+          conversation_id: id,
+          job_id: jobId,
+          position: first + index,
+          text: message.text,
+          from_name: message.fromName,
+          from_user_id: message.fromUserId,
+          from_email: message.fromEmail,
+          member_id: null,
+          start_time: message.startTime,
+          end_time: message.endTime,
+          hidden: 0,
+        })),
+      );
+      await jobs.insert({
+        id: jobId,
+        app_id: appId,
+        conversation_id: id,
+        sequence: await jobs.nextSequence(id),
+        status: "scheduled",
+        webhook_url: submission.webhookUrl ?? null,
+        error: null,
+        attempts: 0,
+        lease_expires_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      return { conversationId: id, jobId };
+    });
+    this.jobEvents.scheduled(jobId, submission.webhookUrl ?? null);
+    return accepted;
+  }
+}

@@ -1,0 +1,108 @@
+import type { Kysely } from "kysely";
+import type { Analyzer, InsightItem } from "../../analysis/types.ts";
+import type { JobRow, MemberRow } from "../../db/schema.ts";
+import type { Database } from "../../db/schema.ts";
+import { inTransaction } from "../../db/transaction.ts";
+import { numericId, uuid } from "../../ids.ts";
+import { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import { speakerIdentity } from "../conversations/members.ts";
+
+/**
+ * Processes one submission: resolves each new message's speaker to a member (creating members in order
+ * of first appearance), widens the conversation's time bounds, then re-analyses the whole conversation
+ * in the analyzer's worker and stores the result.
+ */
+export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
+  return async function processJob(job: JobRow): Promise<void> {
+    const ready = await inTransaction(db, async ({ conversations }) => {
+      const conversation = await conversations.findById(job.conversation_id);
+      if (!conversation) return false;
+      const identities = await conversations.identityMap(conversation.id);
+      let nextPosition = (await conversations.listMembers(conversation.id)).length;
+      let start = conversation.start_time;
+      let end = conversation.end_time;
+      for (const message of await conversations.listMessagesOfJob(job.id)) {
+        if (message.start_time && message.start_time < start) start = message.start_time;
+        const last = message.end_time ?? message.start_time;
+        if (last && (end === null || last > end)) end = last;
+        const identity = speakerIdentity(message);
+        if (!identity) continue;
+        let memberId = identity.keys.map((key) => identities.get(key)).find((id) => id !== undefined);
+        if (!memberId) {
+          memberId = uuid();
+          await conversations.insertMember(
+            {
+              id: memberId,
+              conversation_id: conversation.id,
+              name: identity.name,
+              email: identity.email,
+              user_id: identity.userId,
+              position: nextPosition++,
+            },
+            identity.keys,
+          );
+          for (const key of identity.keys) identities.set(key, memberId);
+        }
+        if (message.member_id !== memberId) await conversations.updateMessage(message.id, { member_id: memberId });
+      }
+      await conversations.update(conversation.id, { start_time: start, end_time: end });
+      return true;
+    });
+    if (!ready) return;
+
+    const repository = new ConversationsRepository(db);
+    const conversation = await repository.findById(job.conversation_id);
+    if (!conversation) return;
+    const members = await repository.listMembers(conversation.id);
+    const messages = await repository.listMessages(conversation.id);
+    const nameById = new Map(members.map((member) => [member.id, member.name]));
+    const result = await analyzer.analyze({
+      conversationStartTime: conversation.start_time,
+      messages: messages
+        .filter((message) => message.hidden === 0)
+        .map((message) => ({
+          id: message.id,
+          text: message.text,
+          memberId: message.member_id,
+          speakerName: message.member_id ? (nameById.get(message.member_id) ?? null) : null,
+          startTime: message.start_time,
+        })),
+    });
+    await inTransaction(db, ({ conversations }) =>
+      conversations.replaceAnalysis(conversation.id, {
+        summaries: result.summary.map((item, position) => ({
+          id: numericId(),
+          conversation_id: conversation.id,
+          position,
+          text: item.text,
+          message_ids: JSON.stringify(item.messageIds),
+        })),
+        topics: result.topics.map((topic, position) => ({
+          id: numericId(),
+          conversation_id: conversation.id,
+          position,
+          text: topic.text,
+          score: topic.score,
+          message_ids: JSON.stringify(topic.messageIds),
+        })),
+        insights: result.insights.map((insight, position) => ({
+          id: numericId(),
+          conversation_id: conversation.id,
+          position,
+          type: insight.type,
+          text: insight.text,
+          score: insight.score,
+          message_ids: JSON.stringify(insight.messageIds),
+          member_id: knownMember(insight, members),
+          assignee_name: insight.assigneeName,
+          due_by: insight.dueBy,
+          dismissed: 0,
+        })),
+      }),
+    );
+  };
+}
+
+function knownMember(insight: InsightItem, members: MemberRow[]): string | null {
+  return insight.memberId && members.some((member) => member.id === insight.memberId) ? insight.memberId : null;
+}

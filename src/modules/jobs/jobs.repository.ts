@@ -1,0 +1,98 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database, JobRow, NewJob } from "../../db/schema.ts";
+
+export type JobStatus = "scheduled" | "in_progress" | "completed" | "failed";
+
+export class JobsRepository {
+  constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
+
+  async insert(job: NewJob): Promise<void> {
+    await this.db.insertInto("jobs").values(job).execute();
+  }
+
+  /** Finds a job only if it belongs to the app. */
+  find(appId: string, id: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom("jobs").selectAll().where("id", "=", id).where("app_id", "=", appId).executeTakeFirst();
+  }
+
+  async nextSequence(conversationId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.max("sequence").as("last"))
+      .where("conversation_id", "=", conversationId)
+      .executeTakeFirst();
+    return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+  }
+
+  /**
+   * Claims the oldest runnable job: scheduled, or in progress with an expired lease (its process died),
+   * and with no earlier unfinished job of the same conversation. The conditional update makes the claim
+   * safe when several processes share the database.
+   */
+  async claimNext(now: string, leaseExpiresAt: string): Promise<JobRow | undefined> {
+    const candidates = await this.db
+      .selectFrom("jobs as j")
+      .selectAll("j")
+      .where((eb) =>
+        eb.or([
+          eb("j.status", "=", "scheduled"),
+          eb.and([eb("j.status", "=", "in_progress"), eb("j.lease_expires_at", "<", now)]),
+        ]),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("jobs as p")
+              .select("p.id")
+              .whereRef("p.conversation_id", "=", "j.conversation_id")
+              .whereRef("p.sequence", "<", "j.sequence")
+              .where("p.status", "in", ["scheduled", "in_progress"]),
+          ),
+        ),
+      )
+      .orderBy("j.created_at")
+      .orderBy("j.sequence")
+      .limit(5)
+      .execute();
+    for (const job of candidates) {
+      const result = await this.db
+        .updateTable("jobs")
+        .set({ status: "in_progress", lease_expires_at: leaseExpiresAt, attempts: job.attempts + 1, updated_at: now })
+        .where("id", "=", job.id)
+        .where("status", "=", job.status)
+        .where("attempts", "=", job.attempts)
+        .executeTakeFirst();
+      if (result.numUpdatedRows > 0n) {
+        return { ...job, status: "in_progress", lease_expires_at: leaseExpiresAt, attempts: job.attempts + 1 };
+      }
+    }
+    return undefined;
+  }
+
+  async extendLease(id: string, leaseExpiresAt: string): Promise<void> {
+    await this.db
+      .updateTable("jobs")
+      .set({ lease_expires_at: leaseExpiresAt })
+      .where("id", "=", id)
+      .where("status", "=", "in_progress")
+      .execute();
+  }
+
+  /** Makes every in-progress job claimable now; used at start when this process owns the database. */
+  async releaseAllLeases(now: string): Promise<number> {
+    const result = await this.db
+      .updateTable("jobs")
+      .set({ lease_expires_at: now })
+      .where("status", "=", "in_progress")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async finish(id: string, status: "completed" | "failed", error: string | null, now: string): Promise<void> {
+    await this.db
+      .updateTable("jobs")
+      .set({ status, error, lease_expires_at: null, updated_at: now })
+      .where("id", "=", id)
+      .execute();
+  }
+}

@@ -1,0 +1,118 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../../clock.ts";
+import type { JobRow } from "../../db/schema.ts";
+import type { JobsRepository } from "./jobs.repository.ts";
+import type { WebhookNotifier } from "./webhooks.ts";
+
+/** What the ingestion side tells the runner about. */
+export interface JobEvents {
+  scheduled(jobId: string, webhookUrl: string | null): void;
+}
+
+export interface JobRunnerOptions {
+  jobs: JobsRepository;
+  process: (job: JobRow) => Promise<void>;
+  webhooks: WebhookNotifier;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  leaseSeconds: number;
+  /** How often to look for jobs scheduled by other processes sharing the database. */
+  pollMs?: number;
+}
+
+/**
+ * Runs scheduled jobs one at a time, off the request path. Jobs live in the database, so a job whose
+ * process died (its lease ran out, or `releaseInterruptedJobs` at start) is picked up again.
+ */
+export class JobRunner implements JobEvents {
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private readonly pollMs: number;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    this.pollMs = options.pollMs ?? 500;
+  }
+
+  scheduled(jobId: string, webhookUrl: string | null): void {
+    if (webhookUrl) this.options.webhooks.send(webhookUrl, { jobId, status: "scheduled" });
+    this.wake?.();
+  }
+
+  /** Makes jobs left in progress by a dead process claimable at once; only for a database this process owns. */
+  releaseInterruptedJobs(): Promise<number> {
+    return this.options.jobs.releaseAllLeases(this.options.clock.now().toISOString());
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops taking jobs and waits for the one in hand to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+  }
+
+  /** Processes jobs until none is runnable; for the CLI, which has no loop of its own. */
+  async drain(): Promise<void> {
+    while (await this.runOne()) {
+      /* keep going */
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = await this.runOne();
+      } catch (error) {
+        this.options.logger.error({ err: error }, "job runner could not reach the database");
+      }
+      if (!worked && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  private leaseUntil(): string {
+    return new Date(this.options.clock.now().getTime() + this.options.leaseSeconds * 1000).toISOString();
+  }
+
+  private async runOne(): Promise<boolean> {
+    const { jobs, webhooks, clock, logger } = this.options;
+    const job = await jobs.claimNext(clock.now().toISOString(), this.leaseUntil());
+    if (!job) return false;
+    const notify = (status: string) => {
+      if (job.webhook_url) webhooks.send(job.webhook_url, { jobId: job.id, status });
+    };
+    notify("in_progress");
+    const heartbeat = setInterval(
+      () => void jobs.extendLease(job.id, this.leaseUntil()).catch(() => undefined),
+      (this.options.leaseSeconds * 1000) / 3,
+    );
+    try {
+      await this.options.process(job);
+      await jobs.finish(job.id, "completed", null, clock.now().toISOString());
+      notify("completed");
+    } catch (error) {
+      logger.error({ err: error, jobId: job.id }, "job failed");
+      await jobs.finish(job.id, "failed", error instanceof Error ? error.message : String(error), clock.now().toISOString());
+      notify("failed");
+    } finally {
+      clearInterval(heartbeat);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Analyzer } from "./analysis/types.ts";
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { DatabaseHandle } from "./db/database.ts";
+import { TokenService } from "./http/tokens.ts";
+import { AppsRepository } from "./modules/apps/apps.repository.ts";
+import { AppsService } from "./modules/apps/apps.service.ts";
+import { ConversationsService } from "./modules/conversations/conversations.service.ts";
+import { IngestionService } from "./modules/ingestion/ingestion.service.ts";
+import { createJobProcessor } from "./modules/jobs/job-processor.ts";
+import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
+import { JobRunner } from "./modules/jobs/jobs.runner.ts";
+import { JobsService } from "./modules/jobs/jobs.service.ts";
+import { WebhookNotifier } from "./modules/jobs/webhooks.ts";
+
+export interface ServiceDeps {
+  config: Readonly<Config>;
+  database: DatabaseHandle;
+  clock: Clock;
+  secret: string;
+  analyzer: Analyzer;
+  logger: FastifyBaseLogger;
+}
+
+/** Wires every service once; the HTTP app and the CLI share this. */
+export function createServices(deps: ServiceDeps) {
+  const { config, database, clock, secret, analyzer, logger } = deps;
+  const db = database.db;
+  const jobsRepository = new JobsRepository(db);
+  const webhooks = new WebhookNotifier(logger);
+  const jobRunner = new JobRunner({
+    jobs: jobsRepository,
+    process: createJobProcessor(db, analyzer),
+    webhooks,
+    clock,
+    logger,
+    leaseSeconds: config.jobLeaseSeconds,
+  });
+  const apps = new AppsService(new AppsRepository(db), clock);
+  return {
+    apps,
+    tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
+    conversations: new ConversationsService(db, clock),
+    ingestion: new IngestionService(db, clock, jobRunner),
+    jobs: new JobsService(jobsRepository),
+    jobRunner,
+    webhooks,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,107 @@
+import { createAnalyzer } from "../../src/analysis/pool.ts";
+import type { Analyzer } from "../../src/analysis/types.ts";
+import { buildApp } from "../../src/app.ts";
+import type { Clock } from "../../src/clock.ts";
+import { loadConfig, type Config } from "../../src/config.ts";
+import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
+import type { Services } from "../../src/services.ts";
+import { createTestDatabase, type TestDatabase } from "./databases.ts";
+
+/** A clock tests can move. */
+export class TestClock implements Clock {
+  constructor(private current = new Date()) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(seconds: number): void {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+}
+
+export interface TestServer {
+  url: string;
+  services: Services;
+  database: DatabaseHandle;
+  clock: Clock;
+  config: Readonly<Config>;
+  /** Makes an app and a token for it. */
+  newApp(settings?: { customDomain?: string; frameAncestors?: string[] }): Promise<{
+    appId: string;
+    appSecret: string;
+    token: string;
+  }>;
+  /** fetch() against the server with the token as Bearer, JSON in and out. */
+  api(token: string, path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+const SECRET = "test-secret-that-is-long-enough-for-recap-0123456789";
+
+let sharedAnalyzer: Analyzer | null = null;
+function analyzer(): Analyzer {
+  sharedAnalyzer ??= createAnalyzer();
+  return sharedAnalyzer;
+}
+
+/** Starts the real app on a random port over a fresh database of the dialect. */
+export async function startTestServer(
+  dialect: "sqlite" | "postgres",
+  options: { clock?: Clock; env?: Record<string, string>; runJobs?: boolean } = {},
+): Promise<TestServer> {
+  const testDb: TestDatabase = await createTestDatabase(dialect);
+  const config = loadConfig({ NODE_ENV: "test", PORT: "0", LOG_LEVEL: "silent", RECAP_SECRET: SECRET, ...options.env });
+  const database = openDatabase(testDb.target);
+  await database.migrate();
+  const clock = options.clock ?? new TestClock();
+  const { app, services } = await buildApp({
+    config: { ...config, database: testDb.target },
+    database,
+    clock,
+    secret: SECRET,
+    analyzer: analyzer(),
+    runJobs: options.runJobs ?? true,
+  });
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  const url = address;
+
+  const api: TestServer["api"] = (token, path, init = {}) =>
+    fetch(url + path, {
+      method: init.method ?? "GET",
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body !== undefined && { "content-type": "application/json" }),
+        ...init.headers,
+      },
+      ...(init.body !== undefined && { body: typeof init.body === "string" ? init.body : JSON.stringify(init.body) }),
+    });
+
+  return {
+    url,
+    services,
+    database,
+    clock,
+    config,
+    api,
+    async newApp(settings = {}) {
+      const created = await services.apps.createApp({ name: "Test app", ...settings });
+      const { accessToken } = services.tokens.issue(created.appId);
+      return { appId: created.appId, appSecret: created.appSecret, token: accessToken };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await testDb.drop();
+    },
+  };
+}
+
+/** Polls a job until it leaves scheduled/in_progress. */
+export async function waitForJob(server: TestServer, token: string, jobId: string): Promise<string> {
+  for (let i = 0; i < 400; i++) {
+    const response = await server.api(token, `/v1/job/${jobId}`);
+    const body = (await response.json()) as { status: string };
+    if (body.status === "completed" || body.status === "failed") return body.status;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
