@@ -39,8 +39,7 @@ const SECRET = "test-secret-that-is-long-enough-for-recap-0123456789";
 
 let sharedAnalyzer: Analyzer | null = null;
 function analyzer(): Analyzer {
-  sharedAnalyzer ??= createAnalyzer();
-  return sharedAnalyzer;
+  return (sharedAnalyzer ??= createAnalyzer());
 }
 
 /** Starts the real app on a random port over a fresh database of the dialect. */
