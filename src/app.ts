@@ -8,11 +8,14 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/database.ts";
 import { requireAccessToken } from "./http/auth.ts";
+import { createValidatorCompiler } from "./http/validation.ts";
+import { OneLinePerRequest } from "./http/logging.ts";
 import { formatSchemaError, registerErrorHandling } from "./http/errors.ts";
 import { ErrorBody } from "./http/schemas.ts";
 import type { Server } from "./http/types.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
+import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
 import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
 import { createServices } from "./services.ts";
 
@@ -35,25 +38,18 @@ export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     ...(typeof logger === "object" && "child" in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: config.bodyLimitBytes,
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
     schemaErrorFormatter: formatSchemaError,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: "array", useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Server;
 
   const services = createServices({ ...deps, logger: app.log });
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-  });
-  app.addHook("onResponse", async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      "request",
-    );
   });
 
   // Symbl's clients send a JSON content type on bodiless requests: an empty body is no body.
@@ -67,6 +63,7 @@ export async function buildApp(deps: AppDeps) {
     }
   });
 
+  app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
   app.addSchema(ErrorBody);
 
@@ -76,7 +73,8 @@ export async function buildApp(deps: AppDeps) {
       info: {
         title: "Recap API",
         version: "1.0.0",
-        description: "Conversations in, summaries and shareable summary pages out; Symbl.ai-compatible shapes.",
+        description:
+          "Conversations in, summaries and shareable summary pages out; Symbl.ai-compatible shapes.",
       },
       components: {
         securitySchemes: {
@@ -101,6 +99,7 @@ export async function buildApp(deps: AppDeps) {
     ingestionRoutes(v1, { ...services, clock });
     conversationRoutes(v1, services);
   });
+  await app.register(async (scope) => experienceRoutes(scope as Server, services));
 
   if (deps.runJobs ?? true) {
     app.addHook("onReady", async () => {

@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   const where = config.database.dialect === "sqlite" ? config.database.path : "PostgreSQL";
   app.log.info({ address, database: where }, `Recap listening on ${address}`);
   if ((await services.apps.listApps()).length === 0) {
-    app.log.info("No app yet: create one with `bin/recap apps create --name \"My app\"` to get an appId and appSecret");
+    app.log.info(
+      'No app yet: create one with `bin/recap apps create --name "My app"` to get an appId and appSecret',
+    );
   }
 }
 

@@ -7,6 +7,8 @@ import { TokenService } from "./http/tokens.ts";
 import { AppsRepository } from "./modules/apps/apps.repository.ts";
 import { AppsService } from "./modules/apps/apps.service.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
+import { ExperiencesService, PageEditsService } from "./modules/experiences/experiences.service.ts";
+import { PageAssets } from "./modules/experiences/page-assets.ts";
 import { IngestionService } from "./modules/ingestion/ingestion.service.ts";
 import { createJobProcessor } from "./modules/jobs/job-processor.ts";
 import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
@@ -38,10 +40,21 @@ export function createServices(deps: ServiceDeps) {
     leaseSeconds: config.jobLeaseSeconds,
   });
   const apps = new AppsService(new AppsRepository(db), clock);
+  const conversations = new ConversationsService(db, clock);
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
-    conversations: new ConversationsService(db, clock),
+    conversations,
+    experiences: new ExperiencesService({
+      db,
+      clock,
+      secret,
+      publicUrl: config.publicUrl,
+      apps,
+      conversations,
+    }),
+    pageEdits: new PageEditsService({ db, clock, conversations }),
+    pageAssets: new PageAssets(),
     ingestion: new IngestionService(db, clock, jobRunner),
     jobs: new JobsService(jobsRepository),
     jobRunner,

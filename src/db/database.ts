@@ -1,7 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type Migration,
+  type MigrationProvider,
+} from "kysely";
 import pg from "pg";
 import * as initial from "./migrations/001_initial.ts";
 import type { Database } from "./schema.ts";

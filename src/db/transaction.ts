@@ -9,8 +9,13 @@ export interface Repositories {
 }
 
 /** Runs `work` in one transaction with repositories bound to it; everything or nothing is written. */
-export function inTransaction<T>(db: Kysely<Database>, work: (repos: Repositories) => Promise<T>): Promise<T> {
-  return db.transaction().execute((trx) =>
-    work({ conversations: new ConversationsRepository(trx), jobs: new JobsRepository(trx) }),
-  );
+export function inTransaction<T>(
+  db: Kysely<Database>,
+  work: (repos: Repositories) => Promise<T>,
+): Promise<T> {
+  return db
+    .transaction()
+    .execute((trx) =>
+      work({ conversations: new ConversationsRepository(trx), jobs: new JobsRepository(trx) }),
+    );
 }

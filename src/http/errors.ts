@@ -60,7 +60,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
-        return send(reply, 415, `Content-Type ${request.headers["content-type"] ?? "(none)"} is not supported here`);
+        return send(
+          reply,
+          415,
+          `Content-Type ${request.headers["content-type"] ?? "(none)"} is not supported here`,
+        );
       }
       if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
         return send(reply, 413, "Request body is larger than the server accepts");
@@ -70,5 +74,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, "request failed");
     return send(reply, 500, "Internal Server Error");
   });
-  app.setNotFoundHandler((request, reply) => send(reply, 404, `Route ${request.method} ${request.url.split("?")[0]} not found`));
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, `Route ${request.method} ${request.url.split("?")[0]} not found`),
+  );
 }

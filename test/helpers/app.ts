@@ -31,7 +31,11 @@ export interface TestServer {
     token: string;
   }>;
   /** fetch() against the server with the token as Bearer, JSON in and out. */
-  api(token: string, path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  api(
+    token: string,
+    path: string,
+    init?: { method?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -48,7 +52,13 @@ export async function startTestServer(
   options: { clock?: Clock; env?: Record<string, string>; runJobs?: boolean } = {},
 ): Promise<TestServer> {
   const testDb: TestDatabase = await createTestDatabase(dialect);
-  const config = loadConfig({ NODE_ENV: "test", PORT: "0", LOG_LEVEL: "silent", RECAP_SECRET: SECRET, ...options.env });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    RECAP_SECRET: SECRET,
+    ...options.env,
+  });
   const database = openDatabase(testDb.target);
   await database.migrate();
   const clock = options.clock ?? new TestClock();
@@ -71,7 +81,9 @@ export async function startTestServer(
         ...(init.body !== undefined && { "content-type": "application/json" }),
         ...init.headers,
       },
-      ...(init.body !== undefined && { body: typeof init.body === "string" ? init.body : JSON.stringify(init.body) }),
+      ...(init.body !== undefined && {
+        body: typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+      }),
     });
 
   return {

@@ -32,7 +32,9 @@ export async function dialects(): Promise<DatabaseTarget["dialect"][]> {
   if (process.env.CI === "true") {
     throw new Error(`CI=true but PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}: its suites must run`);
   }
-  console.warn(`SKIPPED: PostgreSQL suites (no server at ${POSTGRES_ADMIN_URL}); set RECAP_TEST_POSTGRES_URL`);
+  console.warn(
+    `SKIPPED: PostgreSQL suites (no server at ${POSTGRES_ADMIN_URL}); set RECAP_TEST_POSTGRES_URL`,
+  );
   return ["sqlite"];
 }
 

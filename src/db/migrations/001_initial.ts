@@ -35,7 +35,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("members")
     .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("conversation_id", "text", (c) => c.notNull().references("conversations.id").onDelete("cascade"))
+    .addColumn("conversation_id", "text", (c) =>
+      c.notNull().references("conversations.id").onDelete("cascade"),
+    )
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("email", "text")
     .addColumn("user_id", "text")
@@ -45,7 +47,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("member_identities")
-    .addColumn("conversation_id", "text", (c) => c.notNull().references("conversations.id").onDelete("cascade"))
+    .addColumn("conversation_id", "text", (c) =>
+      c.notNull().references("conversations.id").onDelete("cascade"),
+    )
     .addColumn("identity_key", "text", (c) => c.notNull())
     .addColumn("member_id", "text", (c) => c.notNull().references("members.id").onDelete("cascade"))
     .addPrimaryKeyConstraint("member_identities_pk", ["conversation_id", "identity_key"])
@@ -55,7 +59,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable("jobs")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("app_id", "text", (c) => c.notNull().references("apps.id").onDelete("cascade"))
-    .addColumn("conversation_id", "text", (c) => c.notNull().references("conversations.id").onDelete("cascade"))
+    .addColumn("conversation_id", "text", (c) =>
+      c.notNull().references("conversations.id").onDelete("cascade"),
+    )
     .addColumn("sequence", "integer", (c) => c.notNull())
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("webhook_url", "text")
@@ -71,7 +77,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("messages")
     .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("conversation_id", "text", (c) => c.notNull().references("conversations.id").onDelete("cascade"))
+    .addColumn("conversation_id", "text", (c) =>
+      c.notNull().references("conversations.id").onDelete("cascade"),
+    )
     .addColumn("job_id", "text", (c) => c.notNull())
     .addColumn("position", "integer", (c) => c.notNull())
     .addColumn("text", "text", (c) => c.notNull())
@@ -104,7 +112,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("insights")
     .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("conversation_id", "text", (c) => c.notNull().references("conversations.id").onDelete("cascade"))
+    .addColumn("conversation_id", "text", (c) =>
+      c.notNull().references("conversations.id").onDelete("cascade"),
+    )
     .addColumn("position", "integer", (c) => c.notNull())
     .addColumn("type", "text", (c) => c.notNull())
     .addColumn("text", "text", (c) => c.notNull())
@@ -121,7 +131,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable("experiences")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("app_id", "text", (c) => c.notNull().references("apps.id").onDelete("cascade"))
-    .addColumn("conversation_id", "text", (c) => c.notNull().references("conversations.id").onDelete("cascade"))
+    .addColumn("conversation_id", "text", (c) =>
+      c.notNull().references("conversations.id").onDelete("cascade"),
+    )
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("token_hash", "text", (c) => c.notNull().unique())
     .addColumn("settings", "text", (c) => c.notNull())
@@ -131,7 +143,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("revoked_at", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("experiences_conversation").on("experiences").column("conversation_id").execute();
+  await db.schema
+    .createIndex("experiences_conversation")
+    .on("experiences")
+    .column("conversation_id")
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

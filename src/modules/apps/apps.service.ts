@@ -19,7 +19,8 @@ export interface AppSettings {
 }
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;
 
 function randomAlphanumeric(length: number): string {
   let out = "";
@@ -68,7 +69,10 @@ function normaliseSettings(settings: AppSettings): AppSettings {
       } catch {
         throw invalid(`frameAncestors must be http(s) origins (got "${origin}")`);
       }
-      if ((url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin.replace(/\/$/, "")) {
+      if (
+        (url.protocol !== "http:" && url.protocol !== "https:") ||
+        url.origin !== origin.replace(/\/$/, "")
+      ) {
         throw invalid(`frameAncestors must be http(s) origins such as https://example.com (got "${origin}")`);
       }
       return url.origin;

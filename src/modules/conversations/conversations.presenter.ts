@@ -1,4 +1,11 @@
-import type { ConversationRow, InsightRow, MemberRow, MessageRow, SummaryRow, TopicRow } from "../../db/schema.ts";
+import type {
+  ConversationRow,
+  InsightRow,
+  MemberRow,
+  MessageRow,
+  SummaryRow,
+  TopicRow,
+} from "../../db/schema.ts";
 
 const seconds = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 10) / 100;
 
@@ -29,7 +36,11 @@ export function presentConversation(conversation: ConversationRow, members: Memb
 }
 
 /** A message as Symbl shaped it; a message not yet processed shows its raw sender. */
-export function presentMessage(message: MessageRow, conversation: ConversationRow, membersById: Map<string, MemberRow>) {
+export function presentMessage(
+  message: MessageRow,
+  conversation: ConversationRow,
+  membersById: Map<string, MemberRow>,
+) {
   const member = message.member_id ? membersById.get(message.member_id) : undefined;
   const from = member
     ? presentFrom(member)
@@ -46,7 +57,9 @@ export function presentMessage(message: MessageRow, conversation: ConversationRo
     endTime: message.end_time,
     timeOffset: message.start_time === null ? null : seconds(conversation.start_time, message.start_time),
     duration:
-      message.start_time === null || message.end_time === null ? null : seconds(message.start_time, message.end_time),
+      message.start_time === null || message.end_time === null
+        ? null
+        : seconds(message.start_time, message.end_time),
     conversationId: message.conversation_id,
   };
 }
@@ -69,11 +82,15 @@ export function presentTopic(topic: TopicRow) {
   };
 }
 
-export function presentInsight(insight: InsightRow, membersById: Map<string, MemberRow>, members: MemberRow[]) {
+export function presentInsight(
+  insight: InsightRow,
+  membersById: Map<string, MemberRow>,
+  members: MemberRow[],
+) {
   const assignee =
     insight.assignee_name === null
       ? undefined
-      : members.find((m) => m.name.toLowerCase() === insight.assignee_name?.toLowerCase()) ?? undefined;
+      : (members.find((m) => m.name.toLowerCase() === insight.assignee_name?.toLowerCase()) ?? undefined);
   return {
     id: insight.id,
     text: insight.text,

@@ -98,7 +98,12 @@ export class ConversationsRepository {
   }
 
   listMessagesOfJob(jobId: string): Promise<MessageRow[]> {
-    return this.db.selectFrom("messages").selectAll().where("job_id", "=", jobId).orderBy("position").execute();
+    return this.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("job_id", "=", jobId)
+      .orderBy("position")
+      .execute();
   }
 
   findMessage(conversationId: string, messageId: string): Promise<MessageRow | undefined> {
@@ -142,7 +147,13 @@ export class ConversationsRepository {
     if (identityKeys.length === 0) return;
     await this.db
       .insertInto("member_identities")
-      .values(identityKeys.map((key) => ({ conversation_id: conversationId, identity_key: key, member_id: memberId })))
+      .values(
+        identityKeys.map((key) => ({
+          conversation_id: conversationId,
+          identity_key: key,
+          member_id: memberId,
+        })),
+      )
       .onConflict((oc) => oc.columns(["conversation_id", "identity_key"]).doNothing())
       .execute();
   }
@@ -162,8 +173,16 @@ export class ConversationsRepository {
 
   /** Points every message, insight and identity of `fromId` at `intoId`, then deletes `fromId`. */
   async mergeMember(conversationId: string, fromId: string, intoId: string): Promise<void> {
-    await this.db.updateTable("messages").set({ member_id: intoId }).where("member_id", "=", fromId).execute();
-    await this.db.updateTable("insights").set({ member_id: intoId }).where("member_id", "=", fromId).execute();
+    await this.db
+      .updateTable("messages")
+      .set({ member_id: intoId })
+      .where("member_id", "=", fromId)
+      .execute();
+    await this.db
+      .updateTable("insights")
+      .set({ member_id: intoId })
+      .where("member_id", "=", fromId)
+      .execute();
     await this.db
       .updateTable("member_identities")
       .set({ member_id: intoId })
@@ -178,7 +197,8 @@ export class ConversationsRepository {
     for (const table of ["summaries", "topics", "insights"] as const) {
       await this.db.deleteFrom(table).where("conversation_id", "=", conversationId).execute();
     }
-    if (analysis.summaries.length > 0) await this.db.insertInto("summaries").values(analysis.summaries).execute();
+    if (analysis.summaries.length > 0)
+      await this.db.insertInto("summaries").values(analysis.summaries).execute();
     if (analysis.topics.length > 0) await this.db.insertInto("topics").values(analysis.topics).execute();
     for (let i = 0; i < analysis.insights.length; i += 500) {
       await this.db

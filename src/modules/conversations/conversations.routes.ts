@@ -25,7 +25,13 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
 
   app.get(
     "/v1/conversations",
-    { schema: { tags, querystring: ListQuery, response: { 200: ConversationList, ...errorResponses(400, 401) } } },
+    {
+      schema: {
+        tags,
+        querystring: ListQuery,
+        response: { 200: ConversationList, ...errorResponses(400, 401) },
+      },
+    },
     async (request) => ({
       conversations: await conversations.listConversations(
         request.appId,
@@ -37,13 +43,25 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
 
   app.get(
     "/v1/conversations/:conversationId",
-    { schema: { tags, params: ConversationParams, response: { 200: Conversation, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        params: ConversationParams,
+        response: { 200: Conversation, ...errorResponses(401, 404) },
+      },
+    },
     (request) => conversations.getConversation(request.appId, request.params.conversationId),
   );
 
   app.delete(
     "/v1/conversations/:conversationId",
-    { schema: { tags, params: ConversationParams, response: { 200: MessageBody, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        params: ConversationParams,
+        response: { 200: MessageBody, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => {
       await conversations.deleteConversation(request.appId, request.params.conversationId);
       return { message: "successfully deleted the conversation" };
@@ -52,7 +70,13 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
 
   app.get(
     "/v1/conversations/:conversationId/messages",
-    { schema: { tags, params: ConversationParams, response: { 200: MessageList, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        params: ConversationParams,
+        response: { 200: MessageList, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => ({
       messages: await conversations.listMessages(request.appId, request.params.conversationId),
     }),
@@ -60,8 +84,16 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
 
   app.get(
     "/v1/conversations/:conversationId/members",
-    { schema: { tags, params: ConversationParams, response: { 200: MemberList, ...errorResponses(401, 404) } } },
-    async (request) => ({ members: await conversations.listMembers(request.appId, request.params.conversationId) }),
+    {
+      schema: {
+        tags,
+        params: ConversationParams,
+        response: { 200: MemberList, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({
+      members: await conversations.listMembers(request.appId, request.params.conversationId),
+    }),
   );
 
   app.put(
@@ -77,25 +109,50 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
     async (request) => {
       const { conversationId, memberId } = request.params;
       await conversations.updateMember(request.appId, conversationId, memberId, request.body);
-      return { message: "Member with id: " + memberId + " for conversationId: " + conversationId + " updated successfully! The update should be reflected in all messages and insights along with this conversation" };
+      return {
+        message:
+          "Member with id: " +
+          memberId +
+          " for conversationId: " +
+          conversationId +
+          " updated successfully! The update should be reflected in all messages and insights along with this conversation",
+      };
     },
   );
 
   app.get(
     "/v1/conversations/:conversationId/summary",
-    { schema: { tags, params: ConversationParams, response: { 200: SummaryList, ...errorResponses(401, 404) } } },
-    async (request) => ({ summary: await conversations.getSummary(request.appId, request.params.conversationId) }),
+    {
+      schema: {
+        tags,
+        params: ConversationParams,
+        response: { 200: SummaryList, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({
+      summary: await conversations.getSummary(request.appId, request.params.conversationId),
+    }),
   );
 
   app.get(
     "/v1/conversations/:conversationId/topics",
-    { schema: { tags, params: ConversationParams, response: { 200: TopicList, ...errorResponses(401, 404) } } },
-    async (request) => ({ topics: await conversations.getTopics(request.appId, request.params.conversationId) }),
+    {
+      schema: { tags, params: ConversationParams, response: { 200: TopicList, ...errorResponses(401, 404) } },
+    },
+    async (request) => ({
+      topics: await conversations.getTopics(request.appId, request.params.conversationId),
+    }),
   );
 
   app.get(
     "/v1/conversations/:conversationId/questions",
-    { schema: { tags, params: ConversationParams, response: { 200: QuestionList, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        params: ConversationParams,
+        response: { 200: QuestionList, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => ({
       questions: await conversations.getInsights(request.appId, request.params.conversationId, "question"),
     }),
@@ -103,15 +160,31 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
 
   app.get(
     "/v1/conversations/:conversationId/action-items",
-    { schema: { tags, params: ConversationParams, response: { 200: ActionItemList, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        params: ConversationParams,
+        response: { 200: ActionItemList, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => ({
-      actionItems: await conversations.getInsights(request.appId, request.params.conversationId, "action_item"),
+      actionItems: await conversations.getInsights(
+        request.appId,
+        request.params.conversationId,
+        "action_item",
+      ),
     }),
   );
 
   app.get(
     "/v1/conversations/:conversationId/follow-ups",
-    { schema: { tags, params: ConversationParams, response: { 200: FollowUpList, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        params: ConversationParams,
+        response: { 200: FollowUpList, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => ({
       followUps: await conversations.getInsights(request.appId, request.params.conversationId, "follow_up"),
     }),

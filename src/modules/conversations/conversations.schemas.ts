@@ -75,7 +75,13 @@ export const Insight = Type.Object({
   score: Type.Number(),
   messageIds: Type.Array(Type.String()),
   from: From,
-  assignee: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), email: Type.Optional(Type.String()) })),
+  assignee: Type.Optional(
+    Type.Object({
+      id: Type.Optional(Type.String()),
+      name: Type.String(),
+      email: Type.Optional(Type.String()),
+    }),
+  ),
   dueBy: Type.Optional(Type.String()),
 });
 export const QuestionList = Type.Object({ questions: Type.Array(Insight) });

@@ -89,7 +89,8 @@ export class ConversationsService {
       let survivor: MemberRow = member;
       if (email !== null) {
         const holder = (await conversations.identityMap(conversationId)).get(emailKey(email));
-        const other = holder && holder !== memberId ? await conversations.findMember(conversationId, holder) : undefined;
+        const other =
+          holder && holder !== memberId ? await conversations.findMember(conversationId, holder) : undefined;
         if (other) {
           await conversations.mergeMember(conversationId, member.id, other.id);
           survivor = { ...other, position: Math.min(other.position, member.position) };

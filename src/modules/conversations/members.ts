@@ -16,7 +16,9 @@ export const emailKey = (email: string) => `email:${email.trim().toLowerCase()}`
  * Who said a message, by SPEC §5: the e-mail (or a user id that is one, case-insensitive), else the
  * user id, else the trimmed name. Null when the message has no `from`.
  */
-export function speakerIdentity(message: Pick<MessageRow, "from_name" | "from_user_id" | "from_email">): SpeakerIdentity | null {
+export function speakerIdentity(
+  message: Pick<MessageRow, "from_name" | "from_user_id" | "from_email">,
+): SpeakerIdentity | null {
   const name = message.from_name?.trim() || null;
   const userId = message.from_user_id?.trim() || null;
   const email = message.from_email?.trim() || (userId && EMAIL.test(userId) ? userId : null);

@@ -60,7 +60,9 @@ export function ingestionRoutes(
     },
   );
 
-  app.addContentTypeParser(TRANSCRIPT_TYPES, { parseAs: "string" }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(TRANSCRIPT_TYPES, { parseAs: "string" }, (_request, body, done) =>
+    done(null, body),
+  );
   app.post(
     "/v1/process/transcript",
     {
@@ -75,7 +77,10 @@ export function ingestionRoutes(
     async (request, reply) => {
       const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
       if (!TRANSCRIPT_TYPES.includes(type) || typeof request.body !== "string") {
-        throw new DomainError("unsupported_media_type", "Content-Type must be text/vtt or application/x-subrip");
+        throw new DomainError(
+          "unsupported_media_type",
+          "Content-Type must be text/vtt or application/x-subrip",
+        );
       }
       const submission = submissionFromTranscript(parseTranscript(request.body), clock.now(), request.query);
       return reply.status(201).send(await ingestion.submit(request.appId, submission));

@@ -43,7 +43,8 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
           );
           for (const key of identity.keys) identities.set(key, memberId);
         }
-        if (message.member_id !== memberId) await conversations.updateMessage(message.id, { member_id: memberId });
+        if (message.member_id !== memberId)
+          await conversations.updateMessage(message.id, { member_id: memberId });
       }
       await conversations.update(conversation.id, { start_time: start, end_time: end });
       return true;
@@ -104,5 +105,7 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
 }
 
 function knownMember(insight: InsightItem, members: MemberRow[]): string | null {
-  return insight.memberId && members.some((member) => member.id === insight.memberId) ? insight.memberId : null;
+  return insight.memberId && members.some((member) => member.id === insight.memberId)
+    ? insight.memberId
+    : null;
 }

@@ -12,7 +12,12 @@ export class JobsRepository {
 
   /** Finds a job only if it belongs to the app. */
   find(appId: string, id: string): Promise<JobRow | undefined> {
-    return this.db.selectFrom("jobs").selectAll().where("id", "=", id).where("app_id", "=", appId).executeTakeFirst();
+    return this.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("id", "=", id)
+      .where("app_id", "=", appId)
+      .executeTakeFirst();
   }
 
   async nextSequence(conversationId: string): Promise<number> {
@@ -57,13 +62,23 @@ export class JobsRepository {
     for (const job of candidates) {
       const result = await this.db
         .updateTable("jobs")
-        .set({ status: "in_progress", lease_expires_at: leaseExpiresAt, attempts: job.attempts + 1, updated_at: now })
+        .set({
+          status: "in_progress",
+          lease_expires_at: leaseExpiresAt,
+          attempts: job.attempts + 1,
+          updated_at: now,
+        })
         .where("id", "=", job.id)
         .where("status", "=", job.status)
         .where("attempts", "=", job.attempts)
         .executeTakeFirst();
       if (result.numUpdatedRows > 0n) {
-        return { ...job, status: "in_progress", lease_expires_at: leaseExpiresAt, attempts: job.attempts + 1 };
+        return {
+          ...job,
+          status: "in_progress",
+          lease_expires_at: leaseExpiresAt,
+          attempts: job.attempts + 1,
+        };
       }
     }
     return undefined;

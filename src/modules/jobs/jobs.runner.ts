@@ -108,7 +108,12 @@ export class JobRunner implements JobEvents {
       notify("completed");
     } catch (error) {
       logger.error({ err: error, jobId: job.id }, "job failed");
-      await jobs.finish(job.id, "failed", error instanceof Error ? error.message : String(error), clock.now().toISOString());
+      await jobs.finish(
+        job.id,
+        "failed",
+        error instanceof Error ? error.message : String(error),
+        clock.now().toISOString(),
+      );
       notify("failed");
     } finally {
       clearInterval(heartbeat);

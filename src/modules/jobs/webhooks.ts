@@ -46,11 +46,15 @@ export class WebhookNotifier {
           redirect: "manual",
         });
         if (response.ok) return;
-        this.logger.warn({ jobId: event.jobId, status: response.status, attempt }, "webhook answered an error");
+        this.logger.warn(
+          { jobId: event.jobId, status: response.status, attempt },
+          "webhook answered an error",
+        );
       } catch (error) {
         this.logger.warn({ jobId: event.jobId, attempt, err: error }, "webhook delivery failed");
       }
-      if (attempt < ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * attempt));
+      if (attempt < ATTEMPTS)
+        await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * attempt));
     }
   }
 }

@@ -1,0 +1,213 @@
+import { readFileSync } from "node:fs";
+import { basename, extname } from "node:path";
+import { Command, CommanderError } from "commander";
+import { pino } from "pino";
+import { Value } from "typebox/value";
+import { createAnalyzer } from "../analysis/pool.ts";
+import { systemClock } from "../clock.ts";
+import { ConfigError, loadConfig, resolveSigningSecret } from "../config.ts";
+import { openDatabase } from "../db/database.ts";
+import { DomainError, invalid } from "../errors.ts";
+import type { App } from "../modules/apps/apps.service.ts";
+import { ProcessTextBody } from "../modules/ingestion/ingestion.schemas.ts";
+import {
+  submissionFromText,
+  submissionFromTranscript,
+  type Submission,
+} from "../modules/ingestion/ingestion.service.ts";
+import { parseTranscript } from "../modules/ingestion/transcript.ts";
+import { createServices } from "../services.ts";
+
+/** Opens the configured database (migrated) and the services on it, runs `work`, and closes everything. */
+async function withServices<T>(
+  work: (services: ReturnType<typeof createServices>) => Promise<T>,
+  options: { analyzer?: boolean } = {},
+): Promise<T> {
+  const config = loadConfig(process.env);
+  const database = openDatabase(config.database);
+  const analyzer = options.analyzer
+    ? createAnalyzer()
+    : { analyze: () => Promise.reject(new Error("no analyzer")), close: () => Promise.resolve() };
+  try {
+    await database.migrate();
+    const services = createServices({
+      config,
+      database,
+      clock: systemClock,
+      secret: resolveSigningSecret(config),
+      analyzer,
+      logger: pino({ level: "warn" }),
+    });
+    return await work(services);
+  } finally {
+    await analyzer.close();
+    await database.close();
+  }
+}
+
+function printApp(app: App, json: boolean, secret?: string): void {
+  if (json) {
+    console.log(JSON.stringify({ ...app, ...(secret !== undefined && { appSecret: secret }) }));
+    return;
+  }
+  console.log(`appId:          ${app.appId}`);
+  if (secret !== undefined) console.log(`appSecret:      ${secret}`);
+  console.log(`name:           ${app.name}`);
+  console.log(`customDomain:   ${app.customDomain ?? "-"}`);
+  console.log(`frameAncestors: ${app.frameAncestors.join(" ") || "-"}`);
+}
+
+/** Reads a transcript file: WebVTT, SRT, or the JSON body of POST /v1/process/text. */
+function readSubmission(file: string, name: string | undefined): Submission {
+  const source = readFileSync(file, "utf8");
+  if (extname(file).toLowerCase() === ".json") {
+    let body: unknown;
+    try {
+      body = JSON.parse(source);
+    } catch {
+      throw invalid(`${file} is not valid JSON`);
+    }
+    if (!Value.Check(ProcessTextBody, body)) {
+      const first = Value.Errors(ProcessTextBody, body)[0];
+      throw invalid(
+        `${file} is not a process/text body: ${first ? `${first.instancePath || "body"} ${first.message}` : "invalid"}`,
+      );
+    }
+    return { ...submissionFromText(body), ...(name !== undefined && { name }) };
+  }
+  return submissionFromTranscript(parseTranscript(source), new Date(), {
+    name: name ?? basename(file, extname(file)),
+  });
+}
+
+const program = new Command()
+  .name("recap")
+  .description(
+    "Manage a Recap server's apps, database and imports (reads the same environment as the server)",
+  )
+  .exitOverride();
+
+const apps = program.command("apps").description("Create and manage apps (tenants)");
+
+apps
+  .command("create")
+  .description("Create an app and print its appId and appSecret (the secret is shown only once)")
+  .requiredOption("--name <name>", "the app's name")
+  .option("--custom-domain <host>", "host name its summary links may use")
+  .option("--frame-ancestors <origin...>", "origins allowed to embed its pages")
+  .option("--json", "print one JSON line")
+  .action(
+    async (options: { name: string; customDomain?: string; frameAncestors?: string[]; json?: boolean }) => {
+      await withServices(async ({ apps }) => {
+        const created = await apps.createApp({
+          name: options.name,
+          ...(options.customDomain !== undefined && { customDomain: options.customDomain }),
+          ...(options.frameAncestors !== undefined && { frameAncestors: options.frameAncestors }),
+        });
+        if (options.json) console.log(JSON.stringify({ appId: created.appId, appSecret: created.appSecret }));
+        else printApp(created, false, created.appSecret);
+      });
+    },
+  );
+
+apps
+  .command("list")
+  .description("List apps")
+  .option("--json", "print JSON")
+  .action(async (options: { json?: boolean }) => {
+    await withServices(async ({ apps }) => {
+      const list = await apps.listApps();
+      if (options.json) console.log(JSON.stringify(list));
+      else for (const app of list) console.log(`${app.appId}  ${app.name}  ${app.customDomain ?? ""}`);
+    });
+  });
+
+apps
+  .command("update <appId>")
+  .description("Change an app's name, custom domain or frame ancestors")
+  .option("--name <name>", "new name")
+  .option("--custom-domain <host>", "host name its summary links may use")
+  .option("--no-custom-domain", "remove the custom domain")
+  .option("--frame-ancestors <origin...>", "origins allowed to embed its pages (replaces the list)")
+  .option("--json", "print JSON")
+  .action(
+    async (
+      appId: string,
+      options: { name?: string; customDomain?: string | false; frameAncestors?: string[]; json?: boolean },
+    ) => {
+      await withServices(async ({ apps }) => {
+        const updated = await apps.updateApp(appId, {
+          ...(options.name !== undefined && { name: options.name }),
+          ...(options.customDomain !== undefined && { customDomain: options.customDomain || null }),
+          ...(options.frameAncestors !== undefined && { frameAncestors: options.frameAncestors }),
+        });
+        printApp(updated, options.json ?? false);
+      });
+    },
+  );
+
+apps
+  .command("rotate-secret <appId>")
+  .description("Issue a new appSecret; the old one stops working at once")
+  .option("--json", "print one JSON line")
+  .action(async (appId: string, options: { json?: boolean }) => {
+    await withServices(async ({ apps }) => {
+      const rotated = await apps.rotateSecret(appId);
+      if (options.json) console.log(JSON.stringify(rotated));
+      else console.log(`appId:     ${rotated.appId}\nappSecret: ${rotated.appSecret}`);
+    });
+  });
+
+program
+  .command("migrate")
+  .description("Create or update the database schema")
+  .action(async () => {
+    const config = loadConfig(process.env);
+    const database = openDatabase(config.database);
+    try {
+      const applied = await database.migrate();
+      console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date");
+    } finally {
+      await database.close();
+    }
+  });
+
+program
+  .command("import <file>")
+  .description("Import a WebVTT (.vtt), SRT (.srt) or process/text JSON (.json) file as a conversation")
+  .requiredOption("--app <appId>", "the app that owns the conversation")
+  .option("--name <name>", "conversation name (default: the file name)")
+  .option("--json", "print one JSON line")
+  .action(async (file: string, options: { app: string; name?: string; json?: boolean }) => {
+    const submission = readSubmission(file, options.name);
+    await withServices(
+      async ({ apps, ingestion, jobs, jobRunner }) => {
+        await apps.getApp(options.app);
+        const accepted = await ingestion.submit(options.app, submission);
+        await jobRunner.drain();
+        const { status } = await jobs.getJob(options.app, accepted.jobId);
+        const result = { ...accepted, status, messages: submission.messages.length };
+        if (options.json) console.log(JSON.stringify(result));
+        else
+          console.log(
+            `Imported ${result.messages} messages: conversationId ${result.conversationId} (job ${status})`,
+          );
+        if (status !== "completed") process.exitCode = 1;
+      },
+      { analyzer: true },
+    );
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof ConfigError || error instanceof DomainError) {
+    console.error(`recap: ${error.message}`);
+    process.exitCode = 1;
+  } else {
+    console.error(`recap: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}

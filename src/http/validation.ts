@@ -1,0 +1,20 @@
+import { Ajv, type Options } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { FastifySchema, FastifySchemaCompiler } from "fastify";
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function createAjv(options: Options): Ajv {
+  return addFormats(new Ajv({ allErrors: false, useDefaults: true, removeAdditional: false, ...options }));
+}
+
+/**
+ * Bodies are validated exactly as sent (a number is never quietly accepted as a string), while path and
+ * query values, which are always text, are coerced to the types their schemas declare.
+ */
+export function createValidatorCompiler(): FastifySchemaCompiler<FastifySchema> {
+  const strict = createAjv({ coerceTypes: false });
+  const coercing = createAjv({ coerceTypes: "array" });
+  return ({ schema, httpPart }) => (httpPart === "body" ? strict : coercing).compile(schema as object);
+}

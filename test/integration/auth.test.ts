@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { dialects } from "../helpers/databases.ts";
+
+describe.each(await dialects())("tokens on %s", (dialect) => {
+  let server: TestServer;
+  const clock = new TestClock(new Date("2026-11-02T10:00:00Z"));
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { clock });
+  });
+  afterAll(() => server.close());
+
+  const generate = (body: unknown) =>
+    fetch(`${server.url}/oauth2/token:generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("issues a JWT with exp for the right credentials and refuses a wrong secret", async () => {
+    const { appId, appSecret } = await server.newApp();
+    expect(appId).toMatch(/^[A-Za-z0-9]{64}$/);
+    expect(appSecret).toMatch(/^[A-Za-z0-9]{128}$/);
+
+    const ok = await generate({ type: "application", appId, appSecret, extra: "ignored" });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { accessToken: string; expiresIn: number };
+    expect(body.expiresIn).toBe(86400);
+    const claims = JSON.parse(Buffer.from(body.accessToken.split(".")[1] ?? "", "base64url").toString()) as {
+      exp: number;
+    };
+    expect(claims.exp).toBe(Math.floor(clock.now().getTime() / 1000) + 86400);
+
+    const wrong = await generate({ type: "application", appId, appSecret: appSecret.replace(/.$/, "x") });
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { message: string }).message).toMatch(/appSecret/);
+  });
+
+  it("answers 400 naming the field for a missing or wrong type", async () => {
+    const { appId, appSecret } = await server.newApp();
+    const missing = await generate({ appId, appSecret });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { message: string }).message).toBe("type is required");
+    const wrong = await generate({ type: "user", appId, appSecret });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { message: string }).message).toMatch(/^type /);
+  });
+
+  it("accepts Bearer and the deprecated x-api-key, and refuses missing, malformed, tampered or expired tokens", async () => {
+    const { token } = await server.newApp();
+    const list = (headers: Record<string, string>) => fetch(`${server.url}/v1/conversations`, { headers });
+
+    expect((await list({ authorization: `Bearer ${token}` })).status).toBe(200);
+    const legacy = await list({ "x-api-key": token, "content-type": "application/json" });
+    expect(legacy.status).toBe(200);
+    expect(legacy.headers.get("deprecation")).toBe("true");
+
+    const [head, payload, signature] = token.split(".");
+    const forged = Buffer.from(payload ?? "", "base64url")
+      .toString()
+      .replace(/"sub":"\w+"/, '"sub":"someone-else"');
+    const tampered = `${head}.${Buffer.from(forged).toString("base64url")}.${signature}`;
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: "Basic abc" },
+      { authorization: `Bearer ${tampered}` },
+      { authorization: "Bearer x.y.z" },
+    ]) {
+      const response = await list(headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toBe("Bearer");
+      expect(await response.json()).toHaveProperty("message");
+    }
+
+    clock.advance(86400 + 1);
+    const expired = await list({ authorization: `Bearer ${token}` });
+    expect(expired.status).toBe(401);
+    expect(((await expired.json()) as { message: string }).message).toMatch(/expired/);
+  });
+});
