@@ -1,0 +1,175 @@
+/**
+ * Quality of the analysis on QMSum: the whole-meeting summary against the human one (ROUGE F1, beside
+ * Lead and TextRank cut to the same length) and the topic segmentation against the human topic spans
+ * (Pk and WindowDiff, beside fixed windows).
+ *
+ * Usage: node --import tsx bench/eval.ts [val|train]   (writes bench/results/eval.txt for val,
+ * bench/results/eval-<split>.txt otherwise)
+ */
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { analyzeConversation, prepareSentences, topicSegmentStarts } from "../src/analysis/analyze.ts";
+import { contentTerms, wordCount, type Sentence } from "../src/analysis/nlp.ts";
+import { rouge, rougeTokens, truncateWords, type RougeScores } from "../src/analysis/rouge.ts";
+import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "../src/analysis/segeval.ts";
+import { DEFAULT_SUMMARY_OPTIONS } from "../src/analysis/summary.ts";
+import { textRankScores } from "../src/analysis/textrank.ts";
+import { loadSplit, type Meeting } from "./qmsum.ts";
+
+/** Sentences the baselines may pick: the same cleaned sentences and minimum length the system uses. */
+function baselinePool(sentences: readonly Sentence[]): Sentence[] {
+  return sentences.filter((s) => wordCount(s) >= DEFAULT_SUMMARY_OPTIONS.minWords);
+}
+
+export function leadSummary(sentences: readonly Sentence[], words: number): string {
+  const picked: string[] = [];
+  let count = 0;
+  for (const sentence of baselinePool(sentences)) {
+    if (count >= words) break;
+    picked.push(sentence.text);
+    count += rougeTokens(sentence.text).length;
+  }
+  return truncateWords(picked.join(" "), words);
+}
+
+export function textRankSummary(sentences: readonly Sentence[], words: number): string {
+  const pool = baselinePool(sentences);
+  const scores = textRankScores(pool.map(contentTerms));
+  const order = pool.map((_, i) => i).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
+  const chosen: number[] = [];
+  let count = 0;
+  for (const i of order) {
+    if (count >= words) break;
+    chosen.push(i);
+    count += rougeTokens(pool[i]?.text ?? "").length;
+  }
+  chosen.sort((a, b) => a - b);
+  return truncateWords(chosen.map((i) => pool[i]?.text ?? "").join(" "), words);
+}
+
+interface Row {
+  name: string;
+  words: number;
+  system: RougeScores;
+  lead: RougeScores;
+  textRank: RougeScores;
+  segments: number;
+  referenceSegments: number;
+  pk: { system: number; windowsSame: number; windowsTrain: number; single: number };
+  wd: { system: number; windowsSame: number; windowsTrain: number; single: number };
+}
+
+/** Mean reference segment length (in messages) over the train split: the fixed-window size baseline. */
+function trainSegmentLength(train: readonly Meeting[]): number {
+  let turns = 0;
+  let segments = 0;
+  for (const meeting of train) {
+    turns += meeting.referenceTopics.length;
+    segments += startsFromLabels(meeting.referenceTopics).length;
+  }
+  return turns / Math.max(1, segments);
+}
+
+function evaluateMeeting(meeting: Meeting, windowLength: number): Row {
+  const result = analyzeConversation(meeting.input);
+  const sentences = prepareSentences(meeting.input);
+  const systemText = result.summary.map((s) => s.text).join(" ");
+  const words = rougeTokens(systemText).length;
+
+  const n = meeting.input.messages.length;
+  const reference = startsFromLabels(meeting.referenceTopics);
+  const k = standardWindow(reference, n);
+  const system = topicSegmentStarts(meeting.input, undefined, sentences);
+  const same = fixedWindows(system.length, n);
+  const train = fixedWindows(Math.max(1, Math.round(n / windowLength)), n);
+  const single = [0];
+  return {
+    name: meeting.name,
+    words,
+    system: rouge(systemText, meeting.referenceSummary),
+    lead: rouge(leadSummary(sentences, words), meeting.referenceSummary),
+    textRank: rouge(textRankSummary(sentences, words), meeting.referenceSummary),
+    segments: system.length,
+    referenceSegments: reference.length,
+    pk: {
+      system: pk(reference, system, n, k),
+      windowsSame: pk(reference, same, n, k),
+      windowsTrain: pk(reference, train, n, k),
+      single: pk(reference, single, n, k),
+    },
+    wd: {
+      system: windowDiff(reference, system, n, k),
+      windowsSame: windowDiff(reference, same, n, k),
+      windowsTrain: windowDiff(reference, train, n, k),
+      single: windowDiff(reference, single, n, k),
+    },
+  };
+}
+
+const mean = (values: readonly number[]): number =>
+  values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+const pct = (value: number): string => (value * 100).toFixed(2).padStart(6);
+
+function report(split: string, rows: readonly Row[], windowLength: number): string {
+  const lines: string[] = [];
+  const m = (pick: (r: Row) => number): number => mean(rows.map(pick));
+  lines.push(`Recap analysis quality on QMSum ${split} (${rows.length} meetings)`);
+  lines.push(`Generated by: npm run eval -- ${split}   (node --import tsx bench/eval.ts ${split})`);
+  lines.push("");
+  lines.push("Whole-meeting summary vs the human answer (ROUGE F1 x100, mean over meetings).");
+  lines.push("Tokens: lowercase, split on non-alphanumerics, no stemming, no stop-word removal;");
+  lines.push(
+    `baselines cut to the same word count as Recap's summary for each meeting (mean ${m((r) => r.words).toFixed(0)} words).`,
+  );
+  lines.push("");
+  lines.push("| system     | ROUGE-1 | ROUGE-2 | ROUGE-L |");
+  lines.push("| ---------- | ------- | ------- | ------- |");
+  for (const [label, pick] of [
+    ["Recap", (r: Row) => r.system],
+    ["Lead", (r: Row) => r.lead],
+    ["TextRank", (r: Row) => r.textRank],
+  ] as const) {
+    lines.push(
+      `| ${label.padEnd(10)} | ${pct(m((r) => pick(r).rouge1))}  | ${pct(m((r) => pick(r).rouge2))}  | ${pct(m((r) => pick(r).rougeL))}  |`,
+    );
+  }
+  const beatsR2 = rows.filter((r) => r.system.rouge2 > Math.max(r.lead.rouge2, r.textRank.rouge2)).length;
+  lines.push("");
+  lines.push(`Recap's ROUGE-2 is above both baselines on ${beatsR2} of ${rows.length} meetings.`);
+  lines.push("");
+  lines.push(
+    "Topic segmentation vs the human topic spans (over messages; lower is better; mean over meetings).",
+  );
+  lines.push("k = half the mean reference segment length of each meeting.");
+  lines.push(
+    `Mean segments: Recap ${m((r) => r.segments).toFixed(1)}, reference ${m((r) => r.referenceSegments).toFixed(1)}; train mean segment length ${windowLength.toFixed(1)} messages.`,
+  );
+  lines.push("");
+  lines.push("| segmentation                               | Pk     | WindowDiff |");
+  lines.push("| ------------------------------------------ | ------ | ---------- |");
+  for (const [label, key] of [
+    ["Recap (TextTiling)", "system"],
+    ["fixed windows, as many segments as Recap", "windowsSame"],
+    ["fixed windows, train mean segment length", "windowsTrain"],
+    ["one segment (no boundaries)", "single"],
+  ] as const) {
+    lines.push(`| ${label.padEnd(42)} | ${pct(m((r) => r.pk[key]))} | ${pct(m((r) => r.wd[key]))}     |`);
+  }
+  lines.push("");
+  lines.push("Per meeting: words, ROUGE-2 (Recap / Lead / TextRank), Pk (Recap / same-count windows)");
+  for (const r of rows) {
+    lines.push(
+      `${r.name.padEnd(18)} ${String(r.words).padStart(4)}  R2 ${pct(r.system.rouge2)} ${pct(r.lead.rouge2)} ${pct(r.textRank.rouge2)}  Pk ${pct(r.pk.system)} ${pct(r.pk.windowsSame)}`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+const split = process.argv[2] ?? "val";
+const meetings = loadSplit(split);
+const windowLength = trainSegmentLength(loadSplit("train"));
+const rows = meetings.map((meeting) => evaluateMeeting(meeting, windowLength));
+const text = report(split, rows, windowLength);
+process.stdout.write(text);
+const out = resolve(import.meta.dirname, "results", split === "val" ? "eval.txt" : `eval-${split}.txt`);
+writeFileSync(out, text);

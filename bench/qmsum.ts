@@ -1,0 +1,74 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { AnalysisInput } from "../src/analysis/types.ts";
+
+/** Where the QMSum splits live: $QMSUM_DIR, else ../shared/data/qmsum beside the repository. */
+export const QMSUM_DIR = process.env["QMSUM_DIR"] ?? resolve(import.meta.dirname, "../../shared/data/qmsum");
+
+interface QmsumFile {
+  meeting_transcripts: { speaker: string; content: string }[];
+  general_query_list: { query: string; answer: string }[];
+  topic_list: { topic: string; relevant_text_span: [string, string][] }[];
+}
+
+export interface Meeting {
+  name: string;
+  input: AnalysisInput;
+  /** Human answer to the whole-meeting query ("Summarize the whole meeting." or its variant). */
+  referenceSummary: string;
+  /** Human topic label index of each turn (every turn gets one; see referenceTopicLabels). */
+  referenceTopics: number[];
+  bytes: number;
+}
+
+/**
+ * One topic per turn from QMSum's spans: spans are applied in order of their start (later starts win
+ * where spans overlap); turns outside every span belong to the topic before them (or the first topic).
+ */
+export function referenceTopicLabels(file: QmsumFile): number[] {
+  const n = file.meeting_transcripts.length;
+  const labels = new Array<number>(n).fill(-1);
+  const spans = file.topic_list
+    .flatMap((topic, t) => topic.relevant_text_span.map(([a, b]) => ({ t, a: Number(a), b: Number(b) })))
+    .filter((s) => Number.isFinite(s.a) && Number.isFinite(s.b))
+    .sort((x, y) => x.a - y.a || x.b - y.b);
+  for (const { t, a, b } of spans) for (let i = Math.max(0, a); i <= Math.min(n - 1, b); i++) labels[i] = t;
+  const first = labels.find((l) => l >= 0) ?? 0;
+  let previous = first;
+  return labels.map((l) => {
+    if (l >= 0) previous = l;
+    return previous;
+  });
+}
+
+export function loadMeeting(path: string, name: string): Meeting {
+  const raw = readFileSync(path, "utf8");
+  const file = JSON.parse(raw) as QmsumFile;
+  const start = "2024-01-01T09:00:00.000Z";
+  const input: AnalysisInput = {
+    conversationStartTime: start,
+    messages: file.meeting_transcripts.map((turn, i) => ({
+      id: String(1_000_000_000_000_000 + i),
+      text: turn.content,
+      memberId: turn.speaker,
+      speakerName: turn.speaker,
+      startTime: null,
+    })),
+  };
+  return {
+    name,
+    input,
+    referenceSummary: file.general_query_list[0]?.answer ?? "",
+    referenceTopics: referenceTopicLabels(file),
+    bytes: Buffer.byteLength(raw),
+  };
+}
+
+/** Every meeting of a split ("train" or "val"), sorted by name. */
+export function loadSplit(split: string): Meeting[] {
+  const dir = join(QMSUM_DIR, split);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => loadMeeting(join(dir, f), f.replace(/\.json$/, "")));
+}

@@ -1,0 +1,117 @@
+import type { AnalysisInput, AnalysisResult, InsightItem, SummaryItem, TopicItem } from "./types.ts";
+import { cleanTranscriptText } from "./clean.ts";
+import { resolveDueDate } from "./dates.ts";
+import { classifySentence } from "./insights.ts";
+import { splitSentences, type Sentence } from "./nlp.ts";
+import { DEFAULT_SUMMARY_OPTIONS, selectSummarySentences, type SummaryOptions } from "./summary.ts";
+import {
+  DEFAULT_SEGMENTATION_OPTIONS,
+  keyPhrases,
+  labelSegments,
+  segmentBoundaries,
+  type SegmentationOptions,
+} from "./topics.ts";
+
+/** Conversations with fewer segments than this also get key-phrase topics. */
+const MIN_TOPICS = 3;
+
+export interface AnalysisOptions {
+  summary: SummaryOptions;
+  segmentation: SegmentationOptions;
+}
+
+export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
+  summary: DEFAULT_SUMMARY_OPTIONS,
+  segmentation: DEFAULT_SEGMENTATION_OPTIONS,
+};
+
+/** Cleans every message and splits the conversation into sentences (the shared first step). */
+export function prepareSentences(input: AnalysisInput): Sentence[] {
+  return splitSentences(input.messages.map((m) => cleanTranscriptText(m.text)));
+}
+
+/** Message index where each topic segment starts (the first is 0); [] for an empty conversation. */
+export function topicSegmentStarts(
+  input: AnalysisInput,
+  options: SegmentationOptions = DEFAULT_SEGMENTATION_OPTIONS,
+  sentences: readonly Sentence[] = prepareSentences(input),
+): number[] {
+  return segmentBoundaries(sentences, input.messages.length, options);
+}
+
+function referenceTime(input: AnalysisInput, messageIndex: number): Date {
+  const message = input.messages[messageIndex];
+  return new Date(message?.startTime ?? input.conversationStartTime);
+}
+
+function insightsOf(input: AnalysisInput, sentences: readonly Sentence[]): InsightItem[] {
+  const insights: InsightItem[] = [];
+  const seen = new Set<string>();
+  for (const sentence of sentences) {
+    const found = classifySentence(sentence);
+    const message = input.messages[sentence.messageIndex];
+    if (found === null || message === undefined) continue;
+    const key = `${found.type}:${found.text.toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const assigneeName =
+      found.assignee === null
+        ? null
+        : found.assignee.kind === "speaker"
+          ? message.speakerName
+          : found.assignee.name;
+    insights.push({
+      type: found.type,
+      text: found.text,
+      score: found.score,
+      messageIds: [message.id],
+      memberId: message.memberId,
+      assigneeName,
+      dueBy:
+        found.type === "question"
+          ? null
+          : resolveDueDate(sentence.text, referenceTime(input, sentence.messageIndex)),
+    });
+  }
+  return insights;
+}
+
+/**
+ * Turns a conversation's messages into a summary, topics and insights. Pure, synchronous and
+ * deterministic: the same input always gives the same output; every id in it is an input message id.
+ */
+export function analyzeConversation(
+  input: AnalysisInput,
+  options: AnalysisOptions = DEFAULT_ANALYSIS_OPTIONS,
+): AnalysisResult {
+  const sentences = prepareSentences(input);
+  const ids = input.messages.map((m) => m.id);
+
+  const summary: SummaryItem[] = selectSummarySentences(sentences, options.summary).map((picked) => ({
+    text: picked.text,
+    messageIds: [ids[picked.sentence.messageIndex] ?? ""],
+  }));
+
+  const starts = segmentBoundaries(sentences, ids.length, options.segmentation);
+  const topics: TopicItem[] = labelSegments(sentences, starts, ids.length).map((segment) => ({
+    text: segment.label,
+    score: segment.score,
+    messageIds: ids.slice(segment.startMessage, segment.endMessage + 1),
+  }));
+  // Too short to segment: also list the next key phrases, each with the messages that mention it.
+  if (topics.length > 0 && topics.length < MIN_TOPICS) {
+    const extra = keyPhrases(sentences, MIN_TOPICS - topics.length, new Set(topics.map((t) => t.text)));
+    const top = Math.max(1, ...extra.map((e) => e.weight));
+    for (const phrase of extra) {
+      if (phrase.weight < 2) continue;
+      topics.push({
+        text: phrase.text,
+        score: Math.round(((0.8 * phrase.weight) / top) * 1000) / 1000,
+        messageIds: phrase.messages.map((i) => ids[i] ?? ""),
+      });
+    }
+  }
+  topics.sort((a, b) => b.score - a.score);
+
+  return { summary, topics, insights: insightsOf(input, sentences) };
+}

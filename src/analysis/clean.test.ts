@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { cleanTranscriptText } from "./clean.ts";
+
+describe("cleanTranscriptText", () => {
+  it("removes QMSum annotation marks and fillers and re-attaches punctuation (Bed015)", () => {
+    expect(
+      cleanTranscriptText(
+        "Um , there is a slight complication here which is that when we talk about form it 's useful sometimes to talk about , um {disfmarker} to talk about there also being a designated object",
+      ),
+    ).toBe(
+      "There is a slight complication here which is that when we talk about form it's useful sometimes to talk about, to talk about there also being a designated object",
+    );
+  });
+
+  it("drops stutters and cut-off word starts (ES2006a)", () => {
+    expect(cleanTranscriptText("S so any any questions ?")).toBe("So any questions?");
+    expect(cleanTranscriptText("I didn't receive it yet {vocalsound} .")).toBe("I didn't receive it yet.");
+  });
+
+  it("keeps real short words that look like stutters", () => {
+    expect(cleanTranscriptText("I think it is in the inbox .")).toBe("I think it is in the inbox.");
+  });
+
+  it("joins hyphenated words and split contractions (Bed015)", () => {
+    expect(
+      cleanTranscriptText("if the head has to go last in a head - final language , we do n't mind"),
+    ).toBe("If the head has to go last in a head-final language, we don't mind");
+  });
+
+  it("returns an empty string for pure noise and back-channels", () => {
+    expect(cleanTranscriptText("{vocalsound} {gap} .")).toBe("");
+    expect(cleanTranscriptText("Mm - hmm .")).toBe("");
+    expect(cleanTranscriptText(".. .")).toBe("");
+  });
+
+  it("leaves ordinary written text alone (covid_2)", () => {
+    const text =
+      "We have put measures in place to detect fraud. People who got this money fraudulently will have to repay.";
+    expect(cleanTranscriptText(text)).toBe(text);
+  });
+});

@@ -1,0 +1,24 @@
+import * as chrono from "chrono-node";
+
+/** Date phrases that are durations or the present moment, not deadlines ("five minutes", "now"). */
+const NOT_A_DEADLINE =
+  /^(?:(?:in|for|about|like)\s+)?(?:[\w-]+\s+)*(?:seconds?|minutes?|hours?)$|^(?:right\s+)?now$/i;
+
+/**
+ * The deadline a sentence states ("by Friday", "tomorrow", "next week"), resolved forward from the
+ * reference instant, in UTC: "YYYY-MM-DD" when no time of day is stated, a full ISO timestamp when it is.
+ * Returns null when the sentence states no date.
+ */
+export function resolveDueDate(text: string, reference: Date): string | null {
+  if (Number.isNaN(reference.getTime())) return null;
+  const results = chrono.parse(text, { instant: reference, timezone: "UTC" }, { forwardDate: true });
+  for (const result of results) {
+    if (NOT_A_DEADLINE.test(result.text.trim())) continue;
+    const start = result.start;
+    const date = start.date();
+    if (Number.isNaN(date.getTime())) continue;
+    if (start.isCertain("hour")) return date.toISOString();
+    return date.toISOString().slice(0, 10);
+  }
+  return null;
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { analyzeConversation } from "./analyze.ts";
+import type { AnalysisInput, InsightItem } from "./types.ts";
+
+/** Real turns from the QMSum train split (file names in the test names), analysed one message each. */
+function insightsOf(text: string, speakerName = "Speaker A", startTime: string | null = null): InsightItem[] {
+  const input: AnalysisInput = {
+    conversationStartTime: "2024-01-03T09:00:00.000Z",
+    messages: [{ id: "1000000000000001", text, memberId: "member-a", speakerName, startTime }],
+  };
+  return analyzeConversation(input).insights;
+}
+
+function typesOf(text: string): string[] {
+  return insightsOf(text).map((i) => i.type);
+}
+
+describe("action items", () => {
+  it("finds a first-person commitment and assigns it to the speaker (TS3006b)", () => {
+    const [item] = insightsOf("Yeah . I will look it up .", "Industrial Designer");
+    expect(item?.type).toBe("action_item");
+    expect(item?.assigneeName).toBe("Industrial Designer");
+    expect(item?.memberId).toBe("member-a");
+    expect(item?.messageIds).toEqual(["1000000000000001"]);
+    expect(item?.text).toBe("I will look it up.");
+  });
+
+  it("finds a named assignee and resolves the weekday forward (Bed006)", () => {
+    const [item] = insightsOf("OK , Bhaskara will do the big show on Friday .");
+    expect(item?.type).toBe("action_item");
+    expect(item?.assigneeName).toBe("Bhaskara");
+    // 2024-01-03 is a Wednesday: the next Friday is the 5th.
+    expect(item?.dueBy).toBe("2024-01-05");
+  });
+
+  it("resolves the due date from the message's own time when it has one", () => {
+    const [item] = insightsOf(
+      "Yeah , I wi I {disfmarker} I will do that next week .",
+      "PhD C",
+      "2024-02-01T10:00:00.000Z",
+    );
+    expect(item?.type).toBe("action_item");
+    expect(item?.dueBy).toBe("2024-02-08");
+  });
+
+  it("reads a request to someone as an action item (IS1005c)", () => {
+    expect(typesOf("Could you re could you redesign your board ?")).toEqual(["action_item"]);
+  });
+
+  it("reads a group decision as an action item without an assignee (ES2013b)", () => {
+    const [item] = insightsOf(
+      "Uh but then I do think we need to discuss the speech um recognition possibility .",
+    );
+    expect(item?.type).toBe("action_item");
+    expect(item?.assigneeName).toBeNull();
+  });
+
+  it("ignores 'let's say', 'let's get started' and other meeting procedure (ES2003a, TS3006a)", () => {
+    expect(
+      typesOf("For instance , um let's say oh oh um , or um you know you press uh say the play button"),
+    ).toEqual([]);
+    expect(typesOf("Okay let's get started .")).toEqual([]);
+  });
+
+  it("ignores negated and non-committal sentences (TS3008c, education_2)", () => {
+    expect(typesOf("I don't think we should do it .")).toEqual([]);
+    expect(typesOf("That will make a lot of people happy, thank you. [Laughter.]")).toEqual([]);
+  });
+
+  it("does not take a relative clause for a commitment (ES2006a-like)", () => {
+    expect(
+      typesOf("The method that we're going to use to complete the project has three components ."),
+    ).toEqual([]);
+  });
+});
+
+describe("follow-ups", () => {
+  it("finds 'I'll get back to you' (ES2014a)", () => {
+    const [item] = insightsOf("Oh I w um basically I'll get back to you on that .", "Marketing");
+    expect(item?.type).toBe("follow_up");
+    expect(item?.assigneeName).toBe("Marketing");
+  });
+
+  it("finds 'I'll let you know' (Bed004)", () => {
+    expect(typesOf("OK , I 'll let you know .")).toEqual(["follow_up"]);
+  });
+
+  it("finds a promise to check with someone (covid_3)", () => {
+    expect(
+      typesOf(
+        "Madam Chair, I can assure the honourable member that I will check with the minister and that she will return to the member in due course.",
+      ),
+    ).toEqual(["follow_up"]);
+  });
+
+  it("does not take a statement about the past for a follow-up", () => {
+    expect(typesOf("We sent it to them last week and they liked it .")).toEqual([]);
+  });
+});
+
+describe("questions", () => {
+  it("finds inverted and wh-questions (Bmr020, ES2015b, ES2002d)", () => {
+    expect(typesOf("Are we gonna do it altogether or separately ?")).toEqual(["question"]);
+    expect(typesOf("Do you know if anywhere else has it ?")).toEqual(["question"]);
+    expect(typesOf("What about the digital pens , did you find them easy enough to use ?")).toEqual([
+      "question",
+    ]);
+  });
+
+  it("ignores tag and back-channel questions (TS3006d, Bro012, Bed013)", () => {
+    expect(typesOf("It's called the Real Remote , right ?")).toEqual([]);
+    expect(
+      typesOf(
+        "Yeah . Yeah , and it 's hard to improve on the {disfmarker} on the best case , cuz it 's already so good , right ?",
+      ),
+    ).toEqual([]);
+    expect(typesOf("Is it ?")).toEqual([]);
+  });
+
+  it("does not read a statement opening with a wh-word as a question (ES2006a)", () => {
+    expect(typesOf("What we're aiming to do is to create a new remote control for a television .")).toEqual(
+      [],
+    );
+  });
+
+  it("scores a full question above a short one", () => {
+    const [long] = insightsOf("What about the digital pens , did you find them easy enough to use ?");
+    const [short] = insightsOf("Is it yellow and blue ?");
+    expect(long?.score).toBeGreaterThan(short?.score ?? 1);
+    expect(long?.score).toBeLessThanOrEqual(1);
+  });
+});

@@ -1,0 +1,326 @@
+import type { InsightType } from "./types.ts";
+import type { Sentence, Token } from "./nlp.ts";
+import { tidySentence } from "./summary.ts";
+
+/** What the rules found in one sentence, before ids and dates are attached. */
+export interface SentenceInsight {
+  type: InsightType;
+  text: string;
+  score: number;
+  /** "speaker" for first-person commitments, a name as written, or null (group or unknown). */
+  assignee: { kind: "speaker" } | { kind: "name"; name: string } | null;
+}
+
+const WH_WORDS = new Set(["what", "why", "how", "when", "where", "who", "whom", "whose", "which"]);
+const AUX_STARTS = new Set([
+  "do",
+  "does",
+  "did",
+  "is",
+  "are",
+  "was",
+  "were",
+  "can",
+  "could",
+  "will",
+  "would",
+  "should",
+  "shall",
+  "may",
+  "might",
+  "have",
+  "has",
+  "had",
+  "am",
+]);
+const SUBJECT_PRONOUNS = new Set([
+  "i",
+  "you",
+  "we",
+  "he",
+  "she",
+  "it",
+  "they",
+  "there",
+  "this",
+  "that",
+  "anyone",
+]);
+
+/** Verbs that follow "I will", "we should", "let's" without making a task ("we'll see", "let's say"). */
+const NON_TASK_VERBS = new Set([
+  "be",
+  "see",
+  "know",
+  "think",
+  "guess",
+  "say",
+  "mean",
+  "like",
+  "love",
+  "want",
+  "wish",
+  "hope",
+  "agree",
+  "believe",
+  "suppose",
+  "assume",
+  "imagine",
+  "remember",
+  "forget",
+  "hear",
+  "wait",
+  "pass",
+  "stop",
+  "leave",
+  "move",
+  "begin",
+  "start",
+  "go",
+  "come",
+  "continue",
+  "proceed",
+  "recap",
+  "keep",
+  "put",
+  "call",
+  "end",
+  "finish",
+  "happen",
+  "seem",
+  "feel",
+  "get",
+  "have",
+  "talk",
+  "mention",
+  "note",
+  "add",
+  "point",
+  "answer",
+  "ask",
+  "thank",
+  "wrap",
+  "skip",
+  "bear",
+  "deal",
+]);
+
+/** Modal phrases that turn "I"/"we"/"you"/a name into someone committing to (or being asked for) a task. */
+const COMMITMENT =
+  /^(?:will|shall|must|should|(?:am|are|is) going to|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to)$/;
+
+const REQUEST_MODALS = new Set(["can", "could", "would", "will"]);
+
+const HEDGES = /\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|might|if)\b/i;
+const NEGATION = new Set(["not", "n't", "never", "no"]);
+const RELATIVE = new Set(["that", "which", "what", "who", "where", "how", "whatever"]);
+
+/** Back-channel and tag questions: "right?", "you know?", "isn't it?", "sorry?". */
+const TAG_QUESTION =
+  /(?:^|[\s,])(?:right|yeah|yes|okay|ok|huh|eh|no|sorry|really|you know|you see|isn't it|is it|aren't they|don't you think|didn't it|wasn't it|doesn't it|or not|or something|and so on|what)\s*\?$/i;
+
+/** Phrases that promise a later exchange rather than a piece of work. */
+const FOLLOW_UP =
+  /\b(?:follow(?:ing)?[\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out|let (?:you|him|her|them|everyone|everybody|us) know|(?:send|e-?mail|forward|mail) (?:it |that |this |them )?(?:to )?(?:you|him|her|them|everyone|everybody|round|around|out)\b|(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:later|offline|after the meeting|next (?:time|meeting|week))|(?:in|at|for|before) the next meeting|next meeting)\b/i;
+
+const WORD = /[a-z0-9]/i;
+
+interface Words {
+  /** Word tokens only (no punctuation), lowercase normal forms. */
+  normals: string[];
+  tokens: Token[];
+}
+
+function wordsOf(sentence: Sentence): Words {
+  const tokens = sentence.tokens.filter((t) => WORD.test(t.value));
+  // wink normalises "'ll" to "will" and "n't" to "not"; keep "'s" etc. as written.
+  return { tokens, normals: tokens.map((t) => t.normal) };
+}
+
+/** Index just after a commitment phrase starting at i ("will", "am going to", "need to"), or -1. */
+function commitmentEnd(normals: readonly string[], i: number): number {
+  for (let length = 3; length >= 1; length--) {
+    const phrase = normals.slice(i, i + length).join(" ");
+    if (normals.length >= i + length && COMMITMENT.test(phrase)) return i + length;
+  }
+  return -1;
+}
+
+/** The main verb after a commitment, skipping adverbs ("will just quickly send"); null when none. */
+function verbAfter(words: Words, from: number): { verb: string; index: number } | null {
+  for (let i = from; i < Math.min(words.tokens.length, from + 3); i++) {
+    const token = words.tokens[i];
+    if (token === undefined) return null;
+    if (NEGATION.has(token.normal)) return null;
+    if (token.pos === "ADV" || token.pos === "PART") continue;
+    if (token.pos === "VERB" || (token.pos === "AUX" && token.normal === "do")) {
+      return { verb: token.normal, index: i };
+    }
+    return null;
+  }
+  return null;
+}
+
+/** True when a clause opens like a question: "do you …", "is it …", "what do …", "who wants …". */
+function opensQuestion(tokens: readonly Token[], at: number): boolean {
+  const first = tokens[at]?.normal ?? "";
+  const second = tokens[at + 1]?.normal ?? "";
+  if (AUX_STARTS.has(first) && SUBJECT_PRONOUNS.has(second)) return true;
+  // "what do you …", "who wants …"; not "what we're aiming to do is …"
+  return WH_WORDS.has(first) && (AUX_STARTS.has(second) || second === "'s" || tokens[at + 1]?.pos === "VERB");
+}
+
+function isQuestion(sentence: Sentence, words: Words): { question: boolean; strong: boolean } {
+  const text = sentence.text.trim();
+  if (words.normals.length < 4) return { question: false, strong: false };
+  // Clause starts: the sentence start and every word after a comma ("What about the pens, did you …").
+  let strong = opensQuestion(words.tokens, 0);
+  for (let i = 1; i < sentence.tokens.length && !strong; i++) {
+    if (sentence.tokens[i - 1]?.value === ",") {
+      const at = words.tokens.indexOf(sentence.tokens[i] as Token);
+      if (at >= 0) strong = opensQuestion(words.tokens, at);
+    }
+  }
+  const marked = text.endsWith("?");
+  if (marked && TAG_QUESTION.test(text) && !strong) return { question: false, strong: false };
+  if (/^(?:you know what i mean|do you know what i mean|you see what i mean)\b/i.test(text)) {
+    return { question: false, strong: false };
+  }
+  return { question: marked || (strong && words.normals.length >= 5), strong };
+}
+
+/** A capitalised name right before position i ("Dana will …"), skipping sentence-initial pronouns. */
+function nameBefore(words: Words, i: number): string | null {
+  const token = words.tokens[i - 1];
+  if (token === undefined || token.pos !== "PROPN" || !/^[A-Z][a-z]+$/.test(token.value)) return null;
+  const before = words.tokens[i - 2];
+  if (before !== undefined && before.pos === "PROPN" && /^[A-Z][a-z]+$/.test(before.value)) {
+    return `${before.value} ${token.value}`;
+  }
+  return token.value;
+}
+
+/** A vocative name in a request ("Dana, can you …", "… by Friday, Sam?"). */
+function addressedName(words: Words): string | null {
+  for (const token of words.tokens) {
+    if (
+      token.pos === "PROPN" &&
+      /^[A-Z][a-z]+$/.test(token.value) &&
+      !/^(?:I|Okay|Yeah)$/.test(token.value)
+    ) {
+      return token.value;
+    }
+  }
+  return null;
+}
+
+function clamp(score: number): number {
+  return Math.round(Math.min(0.99, Math.max(0.05, score)) * 100) / 100;
+}
+
+/** Finds a task stated in the sentence: who does it and how firmly it was said, or null. */
+function findAction(
+  sentence: Sentence,
+  words: Words,
+): { score: number; assignee: SentenceInsight["assignee"] } | null {
+  const n = words.normals;
+  const lower = sentence.text.toLowerCase();
+  const hedge = HEDGES.test(lower) ? 0.75 : 1;
+  for (let i = 0; i < n.length; i++) {
+    const word = n[i] ?? "";
+    // "let's send", "let us fix"
+    if (word === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s")) {
+      const verb = verbAfter(words, i + 2);
+      if (verb !== null && !NON_TASK_VERBS.has(verb.verb)) return { score: 0.6 * hedge, assignee: null };
+      continue;
+    }
+    const end = commitmentEnd(n, i + 1);
+    if (end < 0) continue;
+    // "I don't think we should …", "that we're going to use" (a relative clause, not a commitment)
+    if (n.slice(Math.max(0, i - 3), i).some((w) => NEGATION.has(w))) continue;
+    if (i > 0 && RELATIVE.has(n[i - 1] ?? "")) continue;
+    const verb = verbAfter(words, end);
+    if (verb === null || NON_TASK_VERBS.has(verb.verb)) continue;
+    if (word === "i") return { score: 0.8 * hedge, assignee: { kind: "speaker" } };
+    if (word === "we") return { score: 0.65 * hedge, assignee: null };
+    if (word === "you") {
+      if (n[0] === "if" || n[0] === "when") continue;
+      return { score: 0.6 * hedge, assignee: nameOrNull(addressedName(words)) };
+    }
+    const name = nameBefore(words, i + 1);
+    if (name !== null) return { score: 0.8 * hedge, assignee: { kind: "name", name } };
+  }
+  // Requests: "can you send …", "Dana, could you please check …"
+  for (let i = 0; i + 1 < n.length; i++) {
+    if (!REQUEST_MODALS.has(n[i] ?? "") || n[i + 1] !== "you") continue;
+    // "if you could …", "what you would …" are not requests.
+    if (i > 0 && /^(?:if|that|whether|what|how|when|which|who|where|so that|unless)$/.test(n[i - 1] ?? ""))
+      continue;
+    const verb = verbAfter(words, i + 2);
+    if (verb !== null && !NON_TASK_VERBS.has(verb.verb)) {
+      return { score: 0.6 * hedge, assignee: nameOrNull(addressedName(words)) };
+    }
+  }
+  return null;
+}
+
+/** "I'll …", "I can …", "I will …": the speaker promises something, whatever the verb. */
+function speakerCommitment(words: Words): SentenceInsight["assignee"] {
+  const n = words.normals;
+  for (let i = 0; i + 1 < n.length; i++) {
+    if (n[i] === "i" && (commitmentEnd(n, i + 1) > 0 || n[i + 1] === "can")) return { kind: "speaker" };
+  }
+  return null;
+}
+
+function nameOrNull(name: string | null): SentenceInsight["assignee"] {
+  return name === null ? null : { kind: "name", name };
+}
+
+/**
+ * Classifies one sentence as a follow-up, an action item or a question (in that order of precedence),
+ * or null. Rules over wink POS tags; scores are rule confidences in 0..1.
+ */
+export function classifySentence(sentence: Sentence): SentenceInsight | null {
+  const words = wordsOf(sentence);
+  if (words.normals.length < 4) return null;
+  const text = tidySentence(sentence.text.trim());
+  const question = isQuestion(sentence, words);
+  const action = findAction(sentence, words);
+  const dated =
+    /\b(?:by|before|until|on|next|tomorrow|today|tonight|monday|tuesday|wednesday|thursday|friday|end of)\b/i.test(
+      sentence.text,
+    );
+  if (
+    FOLLOW_UP.test(sentence.text) &&
+    (action !== null || /\b(?:will|'ll|going to|let's|need to|should)\b/i.test(sentence.text))
+  ) {
+    const assignee = action?.assignee ?? speakerCommitment(words);
+    return {
+      type: "follow_up",
+      text,
+      score: clamp((action?.score ?? 0.6) + 0.1 + (dated ? 0.05 : 0)),
+      assignee,
+    };
+  }
+  if (action !== null) {
+    const lengthBonus = words.normals.length >= 7 ? 0.05 : -0.1;
+    return {
+      type: "action_item",
+      text,
+      score: clamp(action.score + lengthBonus + (dated ? 0.1 : 0)),
+      assignee: action.assignee,
+    };
+  }
+  if (question.question) {
+    // Clear form, an explicit "?", and enough words to stand alone make a question more useful.
+    const marked = sentence.text.trim().endsWith("?");
+    const score =
+      0.5 +
+      (marked ? 0.15 : 0) +
+      (question.strong ? 0.15 : 0) +
+      (Math.min(words.normals.length, 12) / 12) * 0.15;
+    return { type: "question", text, score: clamp(score), assignee: null };
+  }
+  return null;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { contentTerms, splitSentences } from "./nlp.ts";
+
+describe("splitSentences", () => {
+  it("splits messages into sentences that never cross a message, skipping empty messages", () => {
+    const sentences = splitSentences([
+      "So this is our project. What we're aiming to do is to create a new remote control for a television",
+      "",
+      "Okay",
+      "I'm a bit confused about what's the difference between the functional design and conceptual design?",
+    ]);
+    expect(sentences.map((s) => [s.messageIndex, s.position, s.text])).toEqual([
+      [0, 0, "So this is our project."],
+      [0, 1, "What we're aiming to do is to create a new remote control for a television"],
+      [2, 0, "Okay"],
+      [
+        3,
+        0,
+        "I'm a bit confused about what's the difference between the functional design and conceptual design?",
+      ],
+    ]);
+    expect(sentences.map((s) => s.index)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("tags parts of speech and keeps stemmed content words only", () => {
+    const [sentence] = splitSentences(["Dana will send the batteries by Friday."]);
+    expect(sentence?.tokens.find((t) => t.value === "send")?.pos).toBe("VERB");
+    expect(contentTerms(sentence!)).toEqual(["dana", "send", "batteri", "friday"]);
+  });
+
+  it("returns nothing for no text", () => {
+    expect(splitSentences(["", "  "])).toEqual([]);
+  });
+});

@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createAnalyzer } from "./pool.ts";
+import { analyzeConversation } from "./analyze.ts";
+import type { AnalysisInput } from "./types.ts";
+
+const input: AnalysisInput = {
+  conversationStartTime: "2024-01-03T09:00:00.000Z",
+  messages: [
+    {
+      id: "3000000000000001",
+      text: "OK , Bhaskara will do the big show on Friday .",
+      memberId: "m1",
+      speakerName: "Professor",
+      startTime: null,
+    },
+    {
+      id: "3000000000000002",
+      text: "Are we gonna do it altogether or separately ?",
+      memberId: "m2",
+      speakerName: "Grad",
+      startTime: null,
+    },
+  ],
+};
+
+describe("createAnalyzer", () => {
+  const analyzer = createAnalyzer();
+  afterAll(async () => {
+    await analyzer.close();
+  });
+
+  it("runs the analysis in a worker thread and gives the same result as in-process", async () => {
+    const result = await analyzer.analyze(input);
+    expect(result).toEqual(analyzeConversation(input));
+    expect(result.insights.map((i) => i.type)).toEqual(["action_item", "question"]);
+  });
+
+  it("handles concurrent jobs", async () => {
+    const results = await Promise.all([
+      analyzer.analyze(input),
+      analyzer.analyze(input),
+      analyzer.analyze(input),
+    ]);
+    expect(new Set(results.map((r) => JSON.stringify(r))).size).toBe(1);
+  });
+
+  it("refuses work after close", async () => {
+    const other = createAnalyzer({ threads: 1 });
+    await other.close();
+    await expect(other.analyze(input)).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,38 @@
+import { Piscina } from "piscina";
+import type { AnalysisInput, AnalysisResult, Analyzer } from "./types.ts";
+
+export interface AnalyzerOptions {
+  /** Worker threads; default 1 (analysis is CPU-bound and the request path needs the other core). */
+  threads?: number;
+}
+
+/**
+ * An Analyzer that runs analyzeConversation in piscina worker threads, off the event loop.
+ * The worker is TypeScript, so each thread loads tsx (`--import tsx`), both under `node --import tsx`
+ * and under vitest. Each thread loads the NLP model once (~100 ms, ~50 MB) and keeps it.
+ * analyze() rejects when the worker throws or after close().
+ */
+export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  const pool = new Piscina<AnalysisInput, AnalysisResult>({
+    filename: new URL("./worker.ts", import.meta.url).href,
+    minThreads: 1,
+    maxThreads: threads,
+    // An idle pool keeps its warm thread; the model load is the expensive part.
+    idleTimeout: 60_000,
+    execArgv: ["--import", "tsx"],
+  });
+  let closed = false;
+  return {
+    async analyze(input: AnalysisInput): Promise<AnalysisResult> {
+      if (closed) throw new Error("analyzer is closed");
+      return pool.run(input);
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await pool.close();
+      await pool.destroy();
+    },
+  };
+}

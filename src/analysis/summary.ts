@@ -1,0 +1,136 @@
+import { contentTerms, wordCount, type Sentence } from "./nlp.ts";
+import { cosine, inverseDocumentFrequency, tfidfVector, type TermVector } from "./vectors.ts";
+
+/** Tunable weights of the extractive summarizer (tuned on QMSum train, see docs/ANALYSIS.md). */
+export interface SummaryOptions {
+  /** Words to aim for in the whole summary. */
+  wordBudget: number;
+  /** Sentences shorter than this (in words) are never picked. */
+  minWords: number;
+  /** Sentences longer than this are never picked (long rambling turns). */
+  maxWords: number;
+  /** Weight of the similarity to the meeting's TF-IDF centroid. */
+  centrality: number;
+  /** Weight of the share of the meeting's top keywords in the sentence. */
+  keywords: number;
+  /** Weight of being early in the meeting (agenda and goals are usually stated first). */
+  position: number;
+  /** MMR trade-off: penalty for similarity to sentences already picked. */
+  redundancy: number;
+  /** Multiplier for questions, which rarely belong in a summary. */
+  questionFactor: number;
+}
+
+export const DEFAULT_SUMMARY_OPTIONS: SummaryOptions = {
+  wordBudget: 120,
+  minWords: 8,
+  maxWords: 60,
+  centrality: 1,
+  keywords: 0.5,
+  position: 0.15,
+  redundancy: 0.6,
+  questionFactor: 0.5,
+};
+
+export interface PickedSentence {
+  sentence: Sentence;
+  text: string;
+}
+
+/** Discourse openers that carry nothing in a written summary ("So", "Okay, so", "And yeah, …"). */
+const OPENER =
+  /^(?:(?:so|and|but|okay|ok|yeah|yes|well|right|now|then|also|alright|all right|oh|like|anyway|actually|i mean|you know)\b[\s,]*)+/i;
+
+/** Removes spoken openers and capitalises; the words removed do not count against the budget. */
+export function tidySentence(text: string): string {
+  const trimmed = text.replace(OPENER, "").trim();
+  if (trimmed === "") return text;
+  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+}
+
+function countWords(text: string): number {
+  return text.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w)).length;
+}
+
+/**
+ * Picks the sentences of an extractive summary: centroid + keyword scoring, MMR against redundancy,
+ * until the word budget is reached; returned in conversation order.
+ */
+export function selectSummarySentences(
+  sentences: readonly Sentence[],
+  options: SummaryOptions = DEFAULT_SUMMARY_OPTIONS,
+): PickedSentence[] {
+  if (sentences.length === 0) return [];
+  const terms = sentences.map(contentTerms);
+  const idf = inverseDocumentFrequency(terms);
+  const vectors = terms.map((t) => tfidfVector(t, idf));
+
+  // Meeting centroid: every content term weighted by its frequency in the meeting and its idf.
+  const frequency = new Map<string, number>();
+  for (const list of terms) for (const term of list) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const centroid: TermVector = new Map();
+  for (const [term, count] of frequency) {
+    if (count >= 2) centroid.set(term, Math.log(1 + count) * (idf.get(term) ?? 1));
+  }
+  const keywordCount = Math.max(10, Math.round(Math.sqrt(frequency.size) * 2));
+  const keywords = new Set(
+    [...centroid.entries()]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, keywordCount)
+      .map(([term]) => term),
+  );
+
+  const lastIndex = Math.max(1, sentences.length - 1);
+  // Short chats may have no sentence of meeting length: then any sentence with some content will do.
+  const long = sentences.some((s, i) => wordCount(s) >= options.minWords && (terms[i]?.length ?? 0) >= 3);
+  const minWords = long ? options.minWords : 3;
+  const minTerms = long ? 3 : 1;
+  const candidates: { index: number; score: number; words: number; text: string }[] = [];
+  sentences.forEach((sentence, index) => {
+    const words = wordCount(sentence);
+    const list = terms[index] ?? [];
+    if (words < minWords || words > options.maxWords || list.length < minTerms) return;
+    const vector = vectors[index] ?? new Map<string, number>();
+    const keywordShare = list.filter((t) => keywords.has(t)).length / Math.sqrt(words);
+    let score =
+      options.centrality * cosine(vector, centroid) +
+      options.keywords * keywordShare * 0.25 +
+      options.position * (1 - index / lastIndex);
+    if (sentence.text.trim().endsWith("?")) score *= options.questionFactor;
+    const text = tidySentence(sentence.text);
+    candidates.push({ index, score, words: countWords(text), text });
+  });
+  if (candidates.length === 0) return [];
+
+  const picked: typeof candidates = [];
+  let used = 0;
+  const remaining = [...candidates];
+  while (remaining.length > 0 && used < options.wordBudget) {
+    let best = -1;
+    let bestValue = -Infinity;
+    for (let i = 0; i < remaining.length; i++) {
+      const candidate = remaining[i];
+      if (candidate === undefined) continue;
+      let maxSimilarity = 0;
+      const vector = vectors[candidate.index] ?? new Map<string, number>();
+      for (const chosen of picked) {
+        const similarity = cosine(vector, vectors[chosen.index] ?? new Map<string, number>());
+        if (similarity > maxSimilarity) maxSimilarity = similarity;
+      }
+      const value = candidate.score - options.redundancy * maxSimilarity;
+      if (value > bestValue) {
+        bestValue = value;
+        best = i;
+      }
+    }
+    const [choice] = remaining.splice(best, 1);
+    if (choice === undefined) break;
+    // Do not overshoot the budget by much with one long sentence once something is picked.
+    if (picked.length > 0 && used + choice.words > options.wordBudget * 1.25) continue;
+    picked.push(choice);
+    used += choice.words;
+  }
+  return picked
+    .sort((a, b) => a.index - b.index)
+    .map((c) => ({ sentence: sentences[c.index] as Sentence, text: c.text }));
+}
