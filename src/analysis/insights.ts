@@ -109,6 +109,8 @@ const NON_TASK_VERBS = new Set([
 const COMMITMENT =
   /^(?:will|shall|must|should|(?:am|are|is) going to|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to)$/;
 
+const MAX_ACTION_WORDS = 45;
+
 const REQUEST_MODALS = new Set(["can", "could", "would", "will"]);
 
 const HEDGES = /\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|might|if)\b/i;
@@ -121,7 +123,7 @@ const TAG_QUESTION =
 
 /** Phrases that promise a later exchange rather than a piece of work. */
 const FOLLOW_UP =
-  /\b(?:follow(?:ing)?[\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out|let (?:you|him|her|them|everyone|everybody|us) know|(?:send|e-?mail|forward|mail) (?:it |that |this |them )?(?:to )?(?:you|him|her|them|everyone|everybody|round|around|out)\b|(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:later|offline|after the meeting|next (?:time|meeting|week))|(?:in|at|for|before) the next meeting|next meeting)\b/i;
+  /\b(?:follow(?:ing)?[\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out|let (?:you|him|her|them|everyone|everybody|us) know|(?:send|e-?mail|forward|mail) (?:it |that |this |them )?(?:to )?(?:you|him|her|them|everyone|everybody|round|around|out)\b|(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:later|offline|after the meeting|next (?:time|meeting|week))|(?:in|at|for|before) the next meeting|next meeting|(?:do|take|discuss) (?:this|that|it) off-?line)\b/i;
 
 const WORD = /[a-z0-9]/i;
 
@@ -186,13 +188,17 @@ function isQuestion(sentence: Sentence, words: Words): { question: boolean; stro
   if (/^(?:you know what i mean|do you know what i mean|you see what i mean)\b/i.test(text)) {
     return { question: false, strong: false };
   }
-  return { question: marked || (strong && words.normals.length >= 5), strong };
+  // Without a "?", only an inverted start ("do you know where …") reads as a question.
+  const first = words.normals[0] ?? "";
+  const inverted = AUX_STARTS.has(first) && SUBJECT_PRONOUNS.has(words.normals[1] ?? "");
+  return { question: marked || (inverted && words.normals.length >= 5), strong };
 }
 
 /** A capitalised name right before position i ("Dana will …"), skipping sentence-initial pronouns. */
 function nameBefore(words: Words, i: number): string | null {
   const token = words.tokens[i - 1];
   if (token === undefined || token.pos !== "PROPN" || !/^[A-Z][a-z]+$/.test(token.value)) return null;
+  if (NOT_NAMES.test(token.value)) return null;
   const before = words.tokens[i - 2];
   if (before !== undefined && before.pos === "PROPN" && /^[A-Z][a-z]+$/.test(before.value)) {
     return `${before.value} ${token.value}`;
@@ -200,16 +206,22 @@ function nameBefore(words: Words, i: number): string | null {
   return token.value;
 }
 
-/** A vocative name in a request ("Dana, can you …", "… by Friday, Sam?"). */
-function addressedName(words: Words): string | null {
-  for (const token of words.tokens) {
-    if (
-      token.pos === "PROPN" &&
-      /^[A-Z][a-z]+$/.test(token.value) &&
-      !/^(?:I|Okay|Yeah)$/.test(token.value)
-    ) {
+const NOT_NAMES =
+  /^(?:I|Okay|Ok|Yeah|Yes|No|Oh|So|Well|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/;
+
+/** A vocative name in a request: "Dana, can you …", "… by Friday, Sam?" (next to a comma or the end). */
+function addressedName(sentence: Sentence): string | null {
+  const tokens = sentence.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token === undefined || token.pos !== "PROPN" || !/^[A-Z][a-z]+$/.test(token.value)) continue;
+    if (NOT_NAMES.test(token.value)) continue;
+    const before = tokens[i - 1]?.value;
+    const after = tokens[i + 1]?.value;
+    if ((i === 0 || before === ",") && (after === "," || after === "?" || after === "." || after === undefined)) {
       return token.value;
     }
+    if (before === "," && (after === "?" || after === "." || after === undefined)) return token.value;
   }
   return null;
 }
@@ -222,16 +234,19 @@ function clamp(score: number): number {
 function findAction(
   sentence: Sentence,
   words: Words,
-): { score: number; assignee: SentenceInsight["assignee"] } | null {
+): { score: number; assignee: SentenceInsight["assignee"]; request: boolean } | null {
   const n = words.normals;
   const lower = sentence.text.toLowerCase();
   const hedge = HEDGES.test(lower) ? 0.75 : 1;
+  // Conditions ("If we wanna use …, you can buy …") and long monologues are not task statements.
+  const conditional = n[0] === "if" || n[0] === "unless" || n.length > MAX_ACTION_WORDS;
   for (let i = 0; i < n.length; i++) {
     const word = n[i] ?? "";
     // "let's send", "let us fix"
+    if (conditional) break;
     if (word === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s")) {
       const verb = verbAfter(words, i + 2);
-      if (verb !== null && !NON_TASK_VERBS.has(verb.verb)) return { score: 0.6 * hedge, assignee: null };
+      if (verb !== null && !NON_TASK_VERBS.has(verb.verb)) return { score: 0.6 * hedge, assignee: null, request: false };
       continue;
     }
     const end = commitmentEnd(n, i + 1);
@@ -241,14 +256,14 @@ function findAction(
     if (i > 0 && RELATIVE.has(n[i - 1] ?? "")) continue;
     const verb = verbAfter(words, end);
     if (verb === null || NON_TASK_VERBS.has(verb.verb)) continue;
-    if (word === "i") return { score: 0.8 * hedge, assignee: { kind: "speaker" } };
-    if (word === "we") return { score: 0.65 * hedge, assignee: null };
+    if (word === "i") return { score: 0.8 * hedge, assignee: { kind: "speaker" }, request: false };
+    if (word === "we") return { score: 0.65 * hedge, assignee: null, request: false };
     if (word === "you") {
       if (n[0] === "if" || n[0] === "when") continue;
-      return { score: 0.6 * hedge, assignee: nameOrNull(addressedName(words)) };
+      return { score: 0.6 * hedge, assignee: nameOrNull(addressedName(sentence)), request: false };
     }
     const name = nameBefore(words, i + 1);
-    if (name !== null) return { score: 0.8 * hedge, assignee: { kind: "name", name } };
+    if (name !== null) return { score: 0.8 * hedge, assignee: { kind: "name", name }, request: false };
   }
   // Requests: "can you send …", "Dana, could you please check …"
   for (let i = 0; i + 1 < n.length; i++) {
@@ -258,7 +273,7 @@ function findAction(
       continue;
     const verb = verbAfter(words, i + 2);
     if (verb !== null && !NON_TASK_VERBS.has(verb.verb)) {
-      return { score: 0.6 * hedge, assignee: nameOrNull(addressedName(words)) };
+      return { score: 0.6 * hedge, assignee: nameOrNull(addressedName(sentence)), request: true };
     }
   }
   return null;
@@ -286,7 +301,9 @@ export function classifySentence(sentence: Sentence): SentenceInsight | null {
   if (words.normals.length < 4) return null;
   const text = tidySentence(sentence.text.trim());
   const question = isQuestion(sentence, words);
-  const action = findAction(sentence, words);
+  const found = findAction(sentence, words);
+  // "Do you have to hand it around?" asks about an obligation; only requests are both.
+  const action = found !== null && question.strong && !found.request ? null : found;
   const dated =
     /\b(?:by|before|until|on|next|tomorrow|today|tonight|monday|tuesday|wednesday|thursday|friday|end of)\b/i.test(
       sentence.text,
