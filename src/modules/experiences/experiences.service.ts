@@ -1,0 +1,279 @@
+import type { Kysely } from "kysely";
+import type { Clock } from "../../clock.ts";
+import type { Database, ExperienceRow } from "../../db/schema.ts";
+import { forbidden, gone, invalid, notFound } from "../../errors.ts";
+import { uuid } from "../../ids.ts";
+import type { PageInsight, PageView } from "../../pages/view-model.ts";
+import type { AppsService } from "../apps/apps.service.ts";
+import { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { linkStatus, presentExperience, settingsOf } from "./experiences.presenter.ts";
+import { ExperiencesRepository } from "./experiences.repository.ts";
+import { parseCreateExperience } from "./experiences.schemas.ts";
+import { hashLinkToken, SummaryLinkSigner } from "./summary-link.ts";
+
+export interface ExperiencesDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  secret: string;
+  /** Base of every link, e.g. https://recap.example.com (a path prefix is kept). */
+  publicUrl: string;
+  apps: AppsService;
+  conversations: ConversationsService;
+}
+
+/** An opened link: the row and the settings it was made with. */
+export type OpenLink = Omit<ExperienceRow, "settings"> & { settings: ReturnType<typeof settingsOf> };
+
+const INSIGHT_TYPES = ["action_item", "follow_up", "question"] as const;
+
+/** Summary links: creating, listing and revoking them, and opening one for a viewer. */
+export class ExperiencesService {
+  private readonly experiences: ExperiencesRepository;
+  private readonly signer: SummaryLinkSigner;
+
+  constructor(private readonly deps: ExperiencesDeps) {
+    this.experiences = new ExperiencesRepository(deps.db);
+    this.signer = new SummaryLinkSigner(deps.secret);
+  }
+
+  /**
+   * Creates a signed link to the conversation's summary page with the given settings (SPEC §6).
+   * Throws invalid naming the field, not_found when the app cannot see the conversation.
+   */
+  async createSummaryLink(
+    appId: string,
+    conversationId: string,
+    body: unknown,
+  ): Promise<{ name: string; url: string }> {
+    const settings = parseCreateExperience(body);
+    await this.deps.conversations.getConversation(appId, conversationId);
+    let customDomain: string | null = null;
+    if (settings.enableCustomDomain) {
+      customDomain = (await this.deps.apps.getApp(appId)).customDomain;
+      if (customDomain === null) {
+        throw invalid(
+          "enableCustomDomain is true but this app has no customDomain; set one on the app first",
+        );
+      }
+    }
+    for (const memberId of Object.keys(settings.speakerAvatarURLs)) {
+      if (memberId === "") throw invalid("speakerAvatarURLs keys must be member ids");
+    }
+    const now = this.deps.clock.now();
+    const token = this.signer.issue();
+    await this.experiences.insert({
+      id: uuid(),
+      app_id: appId,
+      conversation_id: conversationId,
+      name: settings.name,
+      token_hash: hashLinkToken(token),
+      settings: JSON.stringify(settings),
+      read_only: settings.readOnly ? 1 : 0,
+      custom_domain: customDomain,
+      expires_at:
+        settings.summaryURLExpiresIn === 0
+          ? null
+          : new Date(now.getTime() + settings.summaryURLExpiresIn * 1000).toISOString(),
+      revoked_at: null,
+      created_at: now.toISOString(),
+    });
+    return { name: settings.name, url: this.linkUrl(token, settings.name, customDomain) };
+  }
+
+  private linkUrl(token: string, kind: string, customDomain: string | null): string {
+    const base = new URL(this.deps.publicUrl);
+    const origin = customDomain === null ? base.origin : `${base.protocol}//${customDomain}`;
+    const url = `${origin}${base.pathname.replace(/\/+$/, "")}/s/${token}`;
+    return kind === "video-summary" ? `${url}?showVideoSummary=true` : url;
+  }
+
+  /** Throws not_found when the app cannot see the conversation. */
+  async listLinks(appId: string, conversationId: string) {
+    await this.deps.conversations.getConversation(appId, conversationId);
+    const now = this.deps.clock.now();
+    return (await this.experiences.listOfConversation(appId, conversationId)).map((row) =>
+      presentExperience(row, now),
+    );
+  }
+
+  /** Turns a link off for good. Throws not_found for a link the app cannot see. */
+  async revokeLink(appId: string, conversationId: string, experienceId: string): Promise<void> {
+    const row = await this.experiences.find(appId, conversationId, experienceId);
+    if (!row) throw notFound("experience");
+    await this.experiences.revoke(row.id, this.deps.clock.now().toISOString());
+  }
+
+  /**
+   * Opens the link a viewer followed. A tampered or unknown token, or a link requested on a host that
+   * belongs to another app's custom domain, throws not_found; an expired or revoked link throws gone.
+   */
+  async openLink(token: string, host: string | undefined): Promise<OpenLink> {
+    if (!this.signer.verify(token)) throw notFound("link");
+    const row = await this.experiences.findByTokenHash(hashLinkToken(token));
+    if (!row) throw notFound("link");
+    const requestHost = (host ?? "").toLowerCase();
+    if (row.custom_domain !== null) {
+      if (requestHost !== row.custom_domain && requestHost.replace(/:\d+$/, "") !== row.custom_domain) {
+        throw notFound("link");
+      }
+    } else if (requestHost !== "") {
+      const hostApp = await this.deps.apps.findAppByCustomDomain(requestHost);
+      if (hostApp !== null && hostApp.appId !== row.app_id) throw notFound("link");
+    }
+    if (linkStatus(row, this.deps.clock.now()) !== "active") throw gone("This summary link has expired");
+    return { ...row, settings: settingsOf(row) };
+  }
+
+  /** The app's frame-ancestors origins for the page's CSP. */
+  async frameAncestorsOf(link: OpenLink): Promise<string[]> {
+    return (await this.deps.apps.getApp(link.app_id)).frameAncestors;
+  }
+
+  /** Everything the page can show, hidden lines included (marked), read fresh so every edit shows on every link. */
+  async pageView(link: OpenLink): Promise<PageView> {
+    const { conversations } = this.deps;
+    const appId = link.app_id;
+    const id = link.conversation_id;
+    const { settings } = link;
+    const [conversation, messages, members, summary, topics, ...insightLists] = await Promise.all([
+      conversations.getConversation(appId, id),
+      conversations.listMessages(appId, id, { includeHidden: true }),
+      conversations.listMembers(appId, id),
+      conversations.getSummary(appId, id),
+      conversations.getTopics(appId, id),
+      ...INSIGHT_TYPES.map((type) => conversations.getInsights(appId, id, type)),
+    ]);
+    const insights: PageInsight[] = insightLists.flat().map((insight) => ({
+      id: insight.id,
+      type: insight.type as PageInsight["type"],
+      text: insight.text,
+      messageIds: insight.messageIds,
+      speakerName: (insight.from as { name?: string }).name ?? null,
+      assigneeName: insight.assignee?.name ?? null,
+      dueBy: insight.dueBy ?? null,
+    }));
+    return {
+      kind: settings.name,
+      title: conversation.name,
+      startTime: conversation.startTime,
+      endTime: conversation.endTime,
+      attendees: members.map((member) => ({
+        id: member.id,
+        name: member.name,
+        avatarUrl: settings.speakerAvatarURLs[member.id] ?? null,
+      })),
+      summary: summary.map((item) => ({
+        text: item.text,
+        messageIds: item.messageRefs.map((ref) => ref.id),
+      })),
+      topics: topics.map((topic) => ({ id: topic.id, text: topic.text, messageIds: topic.messageIds })),
+      insights,
+      messages: messages.map((message) => ({
+        id: message.id,
+        text: message.text,
+        speakerId: (message.from as { id?: string }).id ?? null,
+        speakerName: (message.from as { name?: string }).name ?? null,
+        offset: message.timeOffset,
+        startTime: message.startTime,
+        hidden: message.hidden,
+      })),
+      mediaUrl:
+        settings.name === "video-summary"
+          ? (settings.videoUrl ?? null)
+          : settings.name === "audio-summary"
+            ? (settings.audioUrl ?? null)
+            : null,
+      branding: {
+        background: settings.color.background ?? null,
+        topicsFilter: settings.color.topicsFilter ?? null,
+        insightsFilter: settings.color.insightsFilter ?? null,
+        fontFamily: settings.font.family ?? null,
+        logo: settings.logo ?? null,
+        favicon: settings.favicon ?? null,
+      },
+      readOnly: settings.readOnly,
+      hideShareButton: settings.hideShareButton,
+    };
+  }
+}
+
+/**
+ * Edits made through an editable link. The link itself is the authority: a read-only link is refused
+ * (forbidden); each edit is stored at once, so every other link and the API see it.
+ */
+export class PageEditsService {
+  private readonly repository: ConversationsRepository;
+
+  constructor(
+    private readonly deps: { db: Kysely<Database>; clock: Clock; conversations: ConversationsService },
+  ) {
+    this.repository = new ConversationsRepository(deps.db);
+  }
+
+  private requireEditable(link: OpenLink): void {
+    if (link.read_only === 1) throw forbidden("This summary link is read-only");
+  }
+
+  private async touch(conversationId: string): Promise<void> {
+    await this.repository.update(conversationId, { updated_at: this.deps.clock.now().toISOString() });
+  }
+
+  /** Throws forbidden for a read-only link, invalid for a blank name. */
+  async renameConversation(link: OpenLink, name: string): Promise<void> {
+    this.requireEditable(link);
+    const clean = name.trim();
+    if (clean === "") throw invalid("name must not be blank");
+    await this.repository.update(link.conversation_id, {
+      name: clean,
+      updated_at: this.deps.clock.now().toISOString(),
+    });
+  }
+
+  /** Renames a speaker exactly as PUT …/members/{id} does. Throws forbidden, invalid or not_found. */
+  async renameMember(link: OpenLink, memberId: string, name: string): Promise<void> {
+    this.requireEditable(link);
+    await this.deps.conversations.updateMember(link.app_id, link.conversation_id, memberId, {
+      id: memberId,
+      name,
+    });
+  }
+
+  /** Changes a line's text and/or hides or restores it. Throws forbidden, invalid or not_found. */
+  async editMessage(
+    link: OpenLink,
+    messageId: string,
+    change: { text?: string; hidden?: boolean },
+  ): Promise<void> {
+    this.requireEditable(link);
+    const message = await this.repository.findMessage(link.conversation_id, messageId);
+    if (!message) throw notFound("message");
+    const text = change.text?.trim();
+    if (text === "") throw invalid("text must not be blank");
+    if (text === undefined && change.hidden === undefined) throw invalid("send text or hidden");
+    await this.repository.updateMessage(messageId, {
+      ...(text !== undefined && { text }),
+      ...(change.hidden !== undefined && { hidden: change.hidden ? 1 : 0 }),
+    });
+    await this.touch(link.conversation_id);
+  }
+
+  /** Changes an insight's text and/or dismisses it. Throws forbidden, invalid or not_found. */
+  async editInsight(
+    link: OpenLink,
+    insightId: string,
+    change: { text?: string; dismissed?: boolean },
+  ): Promise<void> {
+    this.requireEditable(link);
+    const insight = await this.repository.findInsight(link.conversation_id, insightId);
+    if (!insight) throw notFound("insight");
+    const text = change.text?.trim();
+    if (text === "") throw invalid("text must not be blank");
+    if (text === undefined && change.dismissed === undefined) throw invalid("send text or dismissed");
+    await this.repository.updateInsight(insightId, {
+      ...(text !== undefined && { text }),
+      ...(change.dismissed !== undefined && { dismissed: change.dismissed ? 1 : 0 }),
+    });
+    await this.touch(link.conversation_id);
+  }
+}

@@ -1,0 +1,50 @@
+/** HTML escaping for the two contexts the templates use: element text and double-quoted attribute values. */
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+  "`": "&#96;",
+};
+
+/** Escapes a value for element text or a double-quoted attribute. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"'`]/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/**
+ * Returns the URL, normalised, only when it is absolute http(s); anything else (javascript:, data:,
+ * relative) becomes null so it never reaches an href or src.
+ */
+export function safeHttpUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Tagged template: interpolations are escaped unless wrapped in `raw()`. */
+export class Raw {
+  constructor(readonly html: string) {}
+}
+export const raw = (html: string): Raw => new Raw(html);
+
+type Part = string | number | Raw | null | undefined | false | readonly Part[];
+
+function render(part: Part): string {
+  if (part === null || part === undefined || part === false) return "";
+  if (part instanceof Raw) return part.html;
+  if (typeof part === "string") return escapeHtml(part);
+  if (typeof part === "number") return String(part);
+  return part.map(render).join("");
+}
+
+export function html(strings: TemplateStringsArray, ...values: Part[]): Raw {
+  let out = strings[0] ?? "";
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? "");
+  return new Raw(out);
+}

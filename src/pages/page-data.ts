@@ -1,0 +1,86 @@
+import {
+  durationSeconds,
+  formatOffset,
+  INSIGHT_GROUPS,
+  withoutHiddenLines,
+  type PageView,
+} from "./view-model.ts";
+
+/** The page's content as JSON: what a read-only viewer sees, hidden lines left out. */
+export function pageToJson(fullView: PageView) {
+  const view = withoutHiddenLines(fullView);
+  const visible = view.messages;
+  const insightsOf = (type: string) =>
+    view.insights
+      .filter((i) => i.type === type)
+      .map((i) => ({
+        id: i.id,
+        text: i.text,
+        messageIds: i.messageIds,
+        from: i.speakerName,
+        ...(i.assigneeName !== null && { assignee: i.assigneeName }),
+        ...(i.dueBy !== null && { dueBy: i.dueBy }),
+      }));
+  return {
+    name: view.title,
+    kind: view.kind,
+    startTime: view.startTime,
+    endTime: view.endTime,
+    duration: durationSeconds(view),
+    ...(view.mediaUrl !== null && { mediaUrl: view.mediaUrl }),
+    attendees: view.attendees.map((a) => ({ id: a.id, name: a.name })),
+    summary: view.summary.map((s) => ({ text: s.text, messageIds: s.messageIds })),
+    topics: view.topics.map((t) => ({ id: t.id, text: t.text, messageIds: t.messageIds })),
+    insights: {
+      actionItems: insightsOf("action_item"),
+      followUps: insightsOf("follow_up"),
+      questions: insightsOf("question"),
+    },
+    messages: visible.map((m) => ({
+      id: m.id,
+      text: m.text,
+      from: m.speakerId === null ? null : { id: m.speakerId, name: m.speakerName },
+      startTime: m.startTime,
+      timeOffset: m.offset,
+    })),
+  };
+}
+
+/** Escapes Markdown's inline syntax so user text stays text (no links, images or HTML). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()<>#+\-!|~]/g, (char) => `\\${char}`).replace(/\r?\n/g, " ");
+}
+
+/** The page's content as Markdown. */
+export function pageToMarkdown(fullView: PageView): string {
+  const view = withoutHiddenLines(fullView);
+  const e = escapeMarkdown;
+  const lines: string[] = [`# ${e(view.title)}`, ""];
+  lines.push(`${view.startTime} · ${Math.round(durationSeconds(view) / 60)} min`, "");
+  if (view.attendees.length > 0)
+    lines.push(`**Attendees:** ${view.attendees.map((a) => e(a.name)).join(", ")}`, "");
+  lines.push("## Summary", "");
+  if (view.summary.length === 0) lines.push("No summary was found for this conversation.", "");
+  else lines.push(...view.summary.map((s) => e(s.text)), "");
+  lines.push("## Insights", "");
+  for (const group of INSIGHT_GROUPS) {
+    const items = view.insights.filter((i) => i.type === group.type);
+    lines.push(`### ${group.label}`, "");
+    if (items.length === 0) lines.push(`No ${group.label.toLowerCase()} were found.`, "");
+    else {
+      lines.push(
+        ...items.map((i) => `- ${e(i.text)}${i.speakerName !== null ? ` (${e(i.speakerName)})` : ""}`),
+        "",
+      );
+    }
+  }
+  lines.push("## Topics", "");
+  if (view.topics.length === 0) lines.push("No topics were found.", "");
+  else lines.push(...view.topics.map((t) => `- ${e(t.text)}`), "");
+  lines.push("## Transcript", "");
+  for (const m of view.messages) {
+    const time = m.offset === null ? "" : ` [${formatOffset(m.offset)}]`;
+    lines.push(`**${e(m.speakerName ?? "Unknown speaker")}**${time}: ${e(m.text)}`, "");
+  }
+  return lines.join("\n");
+}

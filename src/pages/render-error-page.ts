@@ -1,0 +1,45 @@
+import { html, raw } from "./escape.ts";
+
+export type LinkProblem = "gone" | "not_found";
+
+const COPY: Record<LinkProblem, { title: string; text: string }> = {
+  gone: {
+    title: "This link has expired",
+    text: "The summary link you followed has expired or was turned off by its owner. Ask them for a new link.",
+  },
+  not_found: {
+    title: "Link not found",
+    text: "This summary link does not exist. Check that you copied the whole address.",
+  },
+};
+
+/**
+ * The page for an expired, revoked, tampered or unknown link. It says nothing about any conversation and
+ * needs no script; its only style lives in the shared stylesheet (or the nonce'd rule below).
+ */
+export function renderLinkProblemPage(problem: LinkProblem, styleNonce: string): string {
+  const copy = COPY[problem];
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <meta name="referrer" content="no-referrer" />
+        <title>${copy.title}</title>
+        <style nonce="${styleNonce}">
+          ${raw(
+            "body{font:16px/1.5 system-ui,sans-serif;background:#f5f6f8;color:#16181d;margin:0}" +
+              "main{max-width:36rem;margin:15vh auto;padding:2rem;background:#fff;border-radius:12px}" +
+              "h1{font-size:1.5rem;margin:0 0 .5rem}",
+          )}
+        </style>
+      </head>
+      <body>
+        <main>
+          <h1>${copy.title}</h1>
+          <p>${copy.text}</p>
+        </main>
+      </body>
+    </html> `.html;
+}

@@ -1,0 +1,130 @@
+/** Everything the summary page shows, as plain data: built by the experiences service, rendered here. */
+export type ExperienceKind = "verbose-text-summary" | "video-summary" | "audio-summary";
+export type InsightKind = "action_item" | "follow_up" | "question";
+
+export interface PageBranding {
+  /** Each colour already validated as #RRGGBB. */
+  background: string | null;
+  topicsFilter: string | null;
+  insightsFilter: string | null;
+  /** Already validated: letters, digits, spaces, hyphens. */
+  fontFamily: string | null;
+  logo: string | null;
+  favicon: string | null;
+}
+
+export interface PageAttendee {
+  id: string;
+  name: string;
+  avatarUrl: string | null;
+}
+
+export interface PageMessage {
+  id: string;
+  text: string;
+  speakerId: string | null;
+  speakerName: string | null;
+  /** Seconds from the conversation start, when known. */
+  offset: number | null;
+  startTime: string | null;
+  hidden: boolean;
+}
+
+export interface PageTopic {
+  id: string;
+  text: string;
+  messageIds: string[];
+}
+
+export interface PageInsight {
+  id: string;
+  type: InsightKind;
+  text: string;
+  messageIds: string[];
+  speakerName: string | null;
+  assigneeName: string | null;
+  dueBy: string | null;
+}
+
+export interface PageSummaryItem {
+  text: string;
+  messageIds: string[];
+}
+
+export interface PageView {
+  kind: ExperienceKind;
+  title: string;
+  startTime: string;
+  endTime: string;
+  attendees: PageAttendee[];
+  summary: PageSummaryItem[];
+  topics: PageTopic[];
+  insights: PageInsight[];
+  messages: PageMessage[];
+  /** The media file of a video or audio page, already checked as http(s). */
+  mediaUrl: string | null;
+  branding: PageBranding;
+  readOnly: boolean;
+  hideShareButton: boolean;
+}
+
+/** Per-response values that are not part of the content. */
+export interface PageContext {
+  /** The CSP nonce of the page's one <style> element. */
+  styleNonce: string;
+  /** Asset URLs relative to the page (so a path prefix in the public URL keeps working). */
+  scriptUrl: string | null;
+  stylesheetUrl: string | null;
+  /** The link's own last path segment (its token), for the .md and .json alternates. */
+  selfPath: string;
+}
+
+export const INSIGHT_GROUPS: { type: InsightKind; label: string; chip: string }[] = [
+  { type: "action_item", label: "Action items", chip: "Action items" },
+  { type: "follow_up", label: "Follow-ups", chip: "Follow-ups" },
+  { type: "question", label: "Questions", chip: "Questions" },
+];
+
+/** 0:42, 12:05 or 1:02:03. */
+export function formatOffset(seconds: number): string {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** "1 h 5 min", "12 min", "40 s". */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  if (total < 60) return `${total} s`;
+  const h = Math.floor(total / 3600);
+  const m = Math.round((total % 3600) / 60);
+  return h > 0 ? `${h} h ${m} min` : `${m} min`;
+}
+
+export function durationSeconds(view: Pick<PageView, "startTime" | "endTime">): number {
+  const ms = Date.parse(view.endTime) - Date.parse(view.startTime);
+  return Number.isFinite(ms) && ms > 0 ? ms / 1000 : 0;
+}
+
+/**
+ * The view without hidden lines, as read-only links, JSON and Markdown show it. Analysis made before a
+ * line was hidden may quote it, so summary items and insights that rest only on hidden lines go too.
+ */
+export function withoutHiddenLines(view: PageView): PageView {
+  const hidden = new Set(view.messages.filter((m) => m.hidden).map((m) => m.id));
+  if (hidden.size === 0) return view;
+  const restsOnHidden = (ids: string[]) => ids.length > 0 && ids.every((id) => hidden.has(id));
+  return {
+    ...view,
+    messages: view.messages.filter((m) => !m.hidden),
+    summary: view.summary.filter((item) => !restsOnHidden(item.messageIds)),
+    insights: view.insights.filter((insight) => !restsOnHidden(insight.messageIds)),
+    topics: view.topics.map((topic) => ({
+      ...topic,
+      messageIds: topic.messageIds.filter((id) => !hidden.has(id)),
+    })),
+  };
+}

@@ -1,0 +1,532 @@
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, TestClock, waitForJob, type TestServer } from "../helpers/app.ts";
+import { dialects } from "../helpers/databases.ts";
+import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
+
+interface Message {
+  id: string;
+  text: string;
+  from: { id?: string; name?: string };
+}
+
+/** GET with an explicit Host header (fetch() does not let a caller choose it). */
+function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: { host } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const pathOf = (url: string) => {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+};
+
+describe.each(await dialects())("summary links on %s", (dialect) => {
+  let server: TestServer;
+  let clock: TestClock;
+
+  beforeAll(async () => {
+    clock = new TestClock();
+    server = await startTestServer(dialect, { clock });
+  });
+  afterAll(() => server.close());
+
+  /** A small conversation of three lines by two speakers, processed. */
+  async function conversation(token: string, name = "Weekly planning") {
+    const start = Date.parse("2026-11-02T15:00:00Z");
+    const at = (s: number) => new Date(start + s * 1000).toISOString();
+    const response = await server.api(token, "/v1/process/text", {
+      method: "POST",
+      body: {
+        name,
+        messages: [
+          {
+            payload: { content: "Good morning, let's start with the budget." },
+            from: { name: "Ann Lee" },
+            duration: { startTime: at(0), endTime: at(4) },
+          },
+          {
+            payload: { content: "Bob, can you send the report by Friday?" },
+            from: { name: "Ann Lee" },
+            duration: { startTime: at(5), endTime: at(9) },
+          },
+          {
+            payload: { content: "Sure, I will send the report tomorrow." },
+            from: { name: "Bob Stone" },
+            duration: { startTime: at(10), endTime: at(14) },
+          },
+        ],
+      },
+    });
+    expect(response.status).toBe(201);
+    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
+    expect(await waitForJob(server, token, jobId)).toBe("completed");
+    return conversationId;
+  }
+
+  async function createLink(token: string, conversationId: string, body: Record<string, unknown>) {
+    const response = await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
+      method: "POST",
+      body,
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { name: string; url: string };
+  }
+
+  const page = (url: string, headers: Record<string, string> = {}) =>
+    fetch(server.url + pathOf(url), { headers });
+
+  it("makes a signed text-summary link whose page shows the conversation with the security headers", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    const link = await createLink(token, id, { name: "verbose-text-summary" });
+    expect(link.name).toBe("verbose-text-summary");
+    expect(link.url).toMatch(new RegExp(`^${server.config.publicUrl}/s/[A-Za-z0-9_-]{43}$`));
+
+    const response = await page(link.url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("x-robots-tag")).toContain("noindex");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    const html = await response.text();
+    expect(html).toContain("Weekly planning");
+    expect(html).toContain("Bob, can you send the report by Friday?");
+    expect(html).toContain("Ann Lee");
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it("flags video links and gives video and audio pages a player", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    const video = await createLink(token, id, {
+      name: "video-summary",
+      videoUrl: "https://media.example.com/v.mp4",
+    });
+    expect(new URL(video.url).searchParams.get("showVideoSummary")).toBe("true");
+    expect(await (await page(video.url)).text()).toMatch(
+      /<video[^>]+src="https:\/\/media\.example\.com\/v\.mp4"/,
+    );
+    const audio = await createLink(token, id, {
+      name: "audio-summary",
+      audioUrl: "https://media.example.com/a.mp3",
+    });
+    expect(new URL(audio.url).searchParams.has("showVideoSummary")).toBe(false);
+    expect(await (await page(audio.url)).text()).toMatch(
+      /<audio[^>]+src="https:\/\/media\.example\.com\/a\.mp3"/,
+    );
+  });
+
+  it("answers 400 naming the field for every bad setting, 415 for other content types, 404 for another app's conversation", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, "name"],
+      [{ name: "slideshow" }, "name"],
+      [{ name: "video-summary" }, "videoUrl"],
+      [{ name: "video-summary", videoUrl: "ftp://example.com/v.mp4" }, "videoUrl"],
+      [{ name: "video-summary", videoUrl: "javascript:alert(1)" }, "videoUrl"],
+      [{ name: "audio-summary" }, "audioUrl"],
+      [{ name: "audio-summary", audioUrl: "/relative.mp3" }, "audioUrl"],
+      [{ name: "verbose-text-summary", color: { background: "red" } }, "color.background"],
+      [{ name: "verbose-text-summary", color: { topicsFilter: "#12345" } }, "color.topicsFilter"],
+      [{ name: "verbose-text-summary", color: { insightsFilter: "#1234567" } }, "color.insightsFilter"],
+      [{ name: "verbose-text-summary", color: "#ffffff" }, "color"],
+      [{ name: "verbose-text-summary", font: { family: "Roboto'; } body { x" } }, "font.family"],
+      [{ name: "verbose-text-summary", font: { family: "<script>" } }, "font.family"],
+      [{ name: "verbose-text-summary", summaryURLExpiresIn: -1 }, "summaryURLExpiresIn"],
+      [{ name: "verbose-text-summary", summaryURLExpiresIn: 1.5 }, "summaryURLExpiresIn"],
+      [{ name: "verbose-text-summary", summaryURLExpiresIn: "3600" }, "summaryURLExpiresIn"],
+      [{ name: "verbose-text-summary", readOnly: "true" }, "readOnly"],
+      [{ name: "verbose-text-summary", hideShareButton: 1 }, "hideShareButton"],
+      [{ name: "verbose-text-summary", enableCustomDomain: "yes" }, "enableCustomDomain"],
+      [{ name: "verbose-text-summary", logo: "data:image/png;base64,AAAA" }, "logo"],
+      [{ name: "verbose-text-summary", favicon: "javascript:alert(1)" }, "favicon"],
+      [{ name: "verbose-text-summary", speakerAvatarURLs: { x: "file:///etc/passwd" } }, "speakerAvatarURLs"],
+      [
+        { name: "verbose-text-summary", disableSummaryURLAuthentication: true },
+        "disableSummaryURLAuthentication",
+      ],
+      [{ name: "verbose-text-summary", enableCustomDomain: true }, "enableCustomDomain"],
+    ];
+    for (const [body, field] of cases) {
+      const response = await server.api(token, `/v1/conversations/${id}/experiences`, {
+        method: "POST",
+        body,
+      });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      const { message } = (await response.json()) as { message: string };
+      expect(message, JSON.stringify(body)).toContain(field);
+    }
+    const named = await server.api(token, `/v1/conversations/${id}/experiences`, {
+      method: "POST",
+      body: { name: "x" },
+    });
+    expect(((await named.json()) as { message: string }).message).toContain(
+      "verbose-text-summary, video-summary, audio-summary",
+    );
+
+    const accepted = await server.api(token, `/v1/conversations/${id}/experiences`, {
+      method: "POST",
+      body: {
+        name: "verbose-text-summary",
+        color: {},
+        font: {},
+        disableSummaryURLAuthentication: false,
+        extra: 1,
+      },
+    });
+    expect(accepted.status).toBe(200);
+
+    const plain = await server.api(token, `/v1/conversations/${id}/experiences`, {
+      method: "POST",
+      body: JSON.stringify({ name: "verbose-text-summary" }),
+      headers: { "content-type": "text/plain" },
+    });
+    expect(plain.status).toBe(415);
+
+    const other = await server.newApp();
+    const hidden = await server.api(other.token, `/v1/conversations/${id}/experiences`, {
+      method: "POST",
+      body: { name: "verbose-text-summary" },
+    });
+    expect(hidden.status).toBe(404);
+    expect((await server.api(other.token, `/v1/conversations/${id}/experiences`)).status).toBe(404);
+    const anonymous = await fetch(`${server.url}/v1/conversations/${id}/experiences`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("expires links after their lifetime (default 30 days, 0 never) with a 410 page that says nothing about the conversation", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token, "Secret merger talk");
+    const short = await createLink(token, id, { name: "verbose-text-summary", summaryURLExpiresIn: 60 });
+    const standard = await createLink(token, id, { name: "verbose-text-summary" });
+    const forever = await createLink(token, id, { name: "verbose-text-summary", summaryURLExpiresIn: 0 });
+    expect((await page(short.url)).status).toBe(200);
+
+    clock.advance(61);
+    const expired = await page(short.url);
+    expect(expired.status).toBe(410);
+    expect(expired.headers.get("cache-control")).toBe("private, no-store");
+    const text = await expired.text();
+    expect(text).toContain("expired");
+    expect(text).not.toContain("Secret merger talk");
+    expect(text).not.toContain("Ann Lee");
+    expect((await page(short.url + ".json")).status).toBe(410);
+    expect((await page(standard.url)).status).toBe(200);
+
+    clock.advance(30 * 86_400);
+    expect((await page(standard.url)).status).toBe(410);
+    clock.advance(3650 * 86_400);
+    expect((await page(forever.url)).status).toBe(200);
+  });
+
+  it("lists links with their settings and state, and revokes one", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    const kept = await createLink(token, id, {
+      name: "verbose-text-summary",
+      color: { background: "#102030" },
+    });
+    const revoked = await createLink(token, id, {
+      name: "audio-summary",
+      audioUrl: "https://media.example.com/a.mp3",
+      readOnly: true,
+    });
+    const list = async () =>
+      (
+        (await (await server.api(token, `/v1/conversations/${id}/experiences`)).json()) as {
+          experiences: { id: string; name: string; status: string; settings: Record<string, unknown> }[];
+        }
+      ).experiences;
+    const before = await list();
+    expect(before).toHaveLength(2);
+    const audio = before.find((e) => e.name === "audio-summary");
+    expect(audio?.status).toBe("active");
+    expect(audio?.settings).toMatchObject({ audioUrl: "https://media.example.com/a.mp3", readOnly: true });
+    expect(before.find((e) => e.name === "verbose-text-summary")?.settings).toMatchObject({
+      color: { background: "#102030" },
+    });
+    expect(JSON.stringify(before)).not.toContain(new URL(kept.url).pathname.slice(3));
+
+    const deleted = await server.api(token, `/v1/conversations/${id}/experiences/${audio?.id}`, {
+      method: "DELETE",
+    });
+    expect(deleted.status).toBe(200);
+    const gone = await page(revoked.url);
+    expect(gone.status).toBe(410);
+    expect(await gone.text()).not.toContain("Weekly planning");
+    expect((await page(kept.url)).status).toBe(200);
+    expect((await list()).find((e) => e.id === audio?.id)?.status).toBe("revoked");
+
+    const other = await server.newApp();
+    const foreign = await server.api(other.token, `/v1/conversations/${id}/experiences/${audio?.id}`, {
+      method: "DELETE",
+    });
+    expect(foreign.status).toBe(404);
+  });
+
+  it("answers a 404 page for tampered and unknown links, revealing nothing", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token, "Confidential roadmap");
+    const link = await createLink(token, id, { name: "verbose-text-summary" });
+    const token43 = new URL(link.url).pathname.split("/").pop() ?? "";
+    const flipped = token43.slice(0, 10) + (token43[10] === "A" ? "B" : "A") + token43.slice(11);
+    for (const path of [`/s/${flipped}`, `/s/${"A".repeat(43)}`, "/s/not-a-link", `/s/${token43}x`]) {
+      const response = await fetch(server.url + path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      const html = await response.text();
+      expect(html).toContain("not found");
+      expect(html).not.toContain("Confidential roadmap");
+    }
+    const edit = await fetch(`${server.url}/s/${flipped}/conversation`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Hacked" }),
+    });
+    expect(edit.status).toBe(404);
+
+    // Deleting the conversation deletes its links.
+    await server.api(token, `/v1/conversations/${id}`, { method: "DELETE" });
+    expect((await page(link.url)).status).toBe(404);
+  });
+
+  it("keeps each link's settings: a later read-only or branded link changes nothing on an older one", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    const editable = await createLink(token, id, { name: "verbose-text-summary" });
+    const readOnly = await createLink(token, id, {
+      name: "verbose-text-summary",
+      readOnly: true,
+      color: { background: "#0b1f3a" },
+      font: { family: "Source Sans 3" },
+    });
+    const editableHtml = await (await page(editable.url)).text();
+    const readOnlyHtml = await (await page(readOnly.url)).text();
+    expect(editableHtml).toContain('data-action="edit-message"');
+    expect(editableHtml).not.toContain("#0b1f3a");
+    expect(editableHtml).not.toContain("fonts.googleapis.com");
+    expect(readOnlyHtml).not.toMatch(
+      /data-action="(edit-message|toggle-hidden|rename-member|rename-conversation|edit-insight|dismiss-insight)"/,
+    );
+    expect(readOnlyHtml).toContain("--bg:#0b1f3a");
+    expect(readOnlyHtml).toContain("--text:#ffffff");
+    expect(readOnlyHtml).toContain("https://fonts.googleapis.com/css2?family=Source+Sans+3&amp;display=swap");
+  });
+
+  it("stores every edit made through an editable link at once; a read-only link gets 403", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    const editable = await createLink(token, id, { name: "verbose-text-summary" });
+    const readOnly = await createLink(token, id, { name: "verbose-text-summary", readOnly: true });
+    const edit = (url: string, path: string, body: unknown) =>
+      fetch(`${server.url}${new URL(url).pathname}${path}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const messages = async (): Promise<Message[]> =>
+      (
+        (await (await server.api(token, `/v1/conversations/${id}/messages`)).json()) as {
+          messages: Message[];
+        }
+      ).messages;
+    const [first, second] = await messages();
+    const bob = (await messages()).find((m) => m.from.name === "Bob Stone")?.from.id ?? "";
+
+    for (const [path, body] of [
+      ["/conversation", { name: "Nope" }],
+      [`/members/${bob}`, { name: "Nope" }],
+      [`/messages/${first?.id}`, { text: "Nope" }],
+      [`/messages/${first?.id}`, { hidden: true }],
+    ] as const) {
+      const refused = await edit(readOnly.url, path, body);
+      expect(refused.status, path).toBe(403);
+    }
+
+    expect((await edit(editable.url, "/conversation", { name: "Budget review" })).status).toBe(200);
+    const renamed = (await (await server.api(token, `/v1/conversations/${id}`)).json()) as { name: string };
+    expect(renamed.name).toBe("Budget review");
+
+    expect((await edit(editable.url, `/members/${bob}`, { name: "Robert Stone" })).status).toBe(200);
+    const members = (await (await server.api(token, `/v1/conversations/${id}/members`)).json()) as {
+      members: { id: string; name: string }[];
+    };
+    expect(members.members.find((m) => m.id === bob)?.name).toBe("Robert Stone");
+
+    expect(
+      (await edit(editable.url, `/messages/${second?.id}`, { text: "Bob, please send the report." })).status,
+    ).toBe(200);
+    expect((await edit(editable.url, `/messages/${first?.id}`, { hidden: true })).status).toBe(200);
+    const afterEdits = await messages();
+    expect(afterEdits.map((m) => m.text)).toEqual([
+      "Bob, please send the report.",
+      "Sure, I will send the report tomorrow.",
+    ]);
+
+    // Every link shows the edits; the read-only one leaves the hidden line out, the editable one marks it.
+    const readOnlyHtml = await (await page(readOnly.url)).text();
+    expect(readOnlyHtml).toContain("Budget review");
+    expect(readOnlyHtml).toContain("Robert Stone");
+    expect(readOnlyHtml).not.toContain("Good morning");
+    const editableHtml = await (await page(editable.url)).text();
+    expect(editableHtml).toMatch(/class="line is-hidden"/);
+    expect((await edit(editable.url, `/messages/${first?.id}`, { hidden: false })).status).toBe(200);
+    expect(await messages()).toHaveLength(3);
+
+    expect((await edit(editable.url, "/conversation", { name: "   " })).status).toBe(400);
+    expect((await edit(editable.url, "/messages/0000000000000000", { text: "x" })).status).toBe(404);
+    const wrongType = await fetch(`${server.url}${new URL(editable.url).pathname}/conversation`, {
+      method: "PATCH",
+      headers: { "content-type": "text/plain" },
+      body: "name",
+    });
+    expect(wrongType.status).toBe(415);
+  });
+
+  it("edits and dismisses insights through an editable link, and the insight APIs show it", async () => {
+    const { token } = await server.newApp();
+    const file = meetingFiles("val")[0] ?? "";
+    const submitted = await server.api(token, "/v1/process/text", {
+      method: "POST",
+      body: toProcessTextBody(loadMeeting("val", file)),
+    });
+    const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
+    expect(await waitForJob(server, token, jobId)).toBe("completed");
+    const link = await createLink(token, conversationId, { name: "verbose-text-summary" });
+    const html = await (await page(link.url)).text();
+    expect(html).not.toContain("No summary was found");
+
+    const kinds = ["questions", "action-items", "follow-ups"] as const;
+    const lists = await Promise.all(
+      kinds.map(async (kind) => {
+        const body = (await (
+          await server.api(token, `/v1/conversations/${conversationId}/${kind}`)
+        ).json()) as Record<string, { id: string; text: string }[]>;
+        return { kind, items: Object.values(body)[0] ?? [] };
+      }),
+    );
+    const withItems = lists.find((list) => list.items.length > 0);
+    expect(withItems).toBeDefined();
+    const [insight, other] = withItems?.items ?? [];
+    expect(html).toContain(`data-insight-id="${insight?.id}"`);
+
+    const patch = (insightId: string | undefined, body: unknown) =>
+      fetch(`${server.url}${new URL(link.url).pathname}/insights/${insightId}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await patch(insight?.id, { text: "Edited by a viewer" })).status).toBe(200);
+    const listed = async () =>
+      Object.values(
+        (await (
+          await server.api(token, `/v1/conversations/${conversationId}/${withItems?.kind}`)
+        ).json()) as Record<string, { id: string; text: string }[]>,
+      )[0] ?? [];
+    expect((await listed()).find((i) => i.id === insight?.id)?.text).toBe("Edited by a viewer");
+    expect((await patch(insight?.id, { dismissed: true })).status).toBe(200);
+    expect((await listed()).some((i) => i.id === insight?.id)).toBe(false);
+    expect(await (await page(link.url)).text()).not.toContain("Edited by a viewer");
+    if (other) expect((await listed()).some((i) => i.id === other.id)).toBe(true);
+  });
+
+  it("says plainly that nothing was found when a conversation has no analysis yet", async () => {
+    const { token } = await server.newApp();
+    const response = await server.api(token, "/v1/process/text", {
+      method: "POST",
+      body: { name: "Quick hello", messages: [{ payload: { content: "Hi." }, from: { name: "Ann" } }] },
+    });
+    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
+    await waitForJob(server, token, jobId);
+    const link = await createLink(token, conversationId, { name: "verbose-text-summary" });
+    const html = await (await page(link.url)).text();
+    expect(html).toContain("No action items, follow-ups or questions were found.");
+  });
+
+  it("answers the same link as JSON and Markdown, by suffix or Accept", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    const link = await createLink(token, id, { name: "verbose-text-summary" });
+    const bySuffix = await page(link.url + ".json");
+    expect(bySuffix.status).toBe(200);
+    expect(bySuffix.headers.get("referrer-policy")).toBe("no-referrer");
+    const json = (await bySuffix.json()) as {
+      name: string;
+      messages: { text: string }[];
+      attendees: { name: string }[];
+    };
+    expect(json.name).toBe("Weekly planning");
+    expect(json.messages.map((m) => m.text)).toContain("Sure, I will send the report tomorrow.");
+    expect(json.attendees.map((a) => a.name)).toEqual(["Ann Lee", "Bob Stone"]);
+    const byAccept = await page(link.url, { accept: "application/json" });
+    expect(((await byAccept.json()) as { name: string }).name).toBe("Weekly planning");
+
+    const markdown = await page(link.url + ".md");
+    expect(markdown.headers.get("content-type")).toMatch(/^text\/markdown/);
+    const md = await markdown.text();
+    expect(md).toContain("# Weekly planning");
+    expect(md).toContain("**Bob Stone** [0:10]: Sure, I will send the report tomorrow.");
+    expect(await (await page(link.url, { accept: "text/markdown" })).text()).toContain("# Weekly planning");
+  });
+
+  it("escapes script payloads in every user value", async () => {
+    const { token } = await server.newApp();
+    const payload = `<script>alert(1)</script><img src=x onerror=alert(2)>"'`;
+    const response = await server.api(token, "/v1/process/text", {
+      method: "POST",
+      body: { name: payload, messages: [{ payload: { content: payload }, from: { name: payload } }] },
+    });
+    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
+    await waitForJob(server, token, jobId);
+    const link = await createLink(token, conversationId, { name: "verbose-text-summary" });
+    const html = await (await page(link.url)).text();
+    expect(html).not.toContain("<script>alert(1)");
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  it("serves custom-domain links on the app's domain only, and that host serves only the app's links", async () => {
+    const branded = await server.newApp({
+      customDomain: "summaries.example.com",
+      frameAncestors: ["https://portal.example.com"],
+    });
+    const plain = await server.newApp();
+    const brandedId = await conversation(branded.token, "Branded meeting");
+    const plainId = await conversation(plain.token, "Plain meeting");
+
+    const custom = await createLink(branded.token, brandedId, {
+      name: "verbose-text-summary",
+      enableCustomDomain: true,
+    });
+    expect(new URL(custom.url).host).toBe("summaries.example.com");
+    const onDomain = await getWithHost(server.url + pathOf(custom.url), "summaries.example.com");
+    expect(onDomain.status).toBe(200);
+    expect(onDomain.body).toContain("Branded meeting");
+    expect((await page(custom.url)).status).toBe(404);
+
+    const plainLink = await createLink(plain.token, plainId, { name: "verbose-text-summary" });
+    expect((await getWithHost(server.url + pathOf(plainLink.url), "summaries.example.com")).status).toBe(404);
+    expect((await page(plainLink.url)).status).toBe(200);
+
+    const embeddable = await createLink(branded.token, brandedId, { name: "verbose-text-summary" });
+    const response = await page(embeddable.url);
+    expect(response.headers.get("content-security-policy")).toContain(
+      "frame-ancestors https://portal.example.com",
+    );
+  });
+});
