@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fastify";
+import Fastify from "fastify";
 import type { Analyzer } from "./analysis/types.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -25,8 +25,6 @@ export interface AppDeps {
   clock: Clock;
   secret: string;
   analyzer: Analyzer;
-  /** Pino options or an existing logger; tests pass `false`-like silent levels. */
-  logger?: FastifyServerOptions["logger"] | FastifyBaseLogger;
   /** Start the job runner when the server is ready (default true). */
   runJobs?: boolean;
 }
@@ -34,9 +32,8 @@ export interface AppDeps {
 /** Builds the HTTP app: routes, hooks, error handling and the job runner's lifecycle. Never listens. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, clock } = deps;
-  const logger = deps.logger ?? { level: config.logLevel };
-  const app = Fastify({
-    ...(typeof logger === "object" && "child" in logger ? { loggerInstance: logger } : { logger }),
+  const app: Server = Fastify({
+    logger: { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     logController: new OneLinePerRequest(),
     genReqId: (request) => {
@@ -44,7 +41,7 @@ export async function buildApp(deps: AppDeps) {
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
     schemaErrorFormatter: formatSchemaError,
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Server;
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
   const services = createServices({ ...deps, logger: app.log });
 
@@ -94,10 +91,11 @@ export async function buildApp(deps: AppDeps) {
   });
 
   authRoutes(app, services);
-  await app.register(async (v1) => {
+  await app.register((v1, _options, done) => {
     requireAccessToken(v1, services.tokens);
     ingestionRoutes(v1, { ...services, clock });
     conversationRoutes(v1, services);
+    done();
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
 

@@ -66,7 +66,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     async migrate() {
       const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
       const { error, results } = await migrator.migrateToLatest();
-      if (error) throw error instanceof Error ? error : new Error(String(error));
+      if (error) throw error instanceof Error ? error : new Error("migration failed", { cause: error });
       return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
     },
     async ping() {

@@ -30,7 +30,7 @@ function fieldName(dataVar: string, instancePath: string, property?: string): st
 export function formatSchemaError(errors: FastifySchemaValidationError[], dataVar: string): Error {
   const error = errors[0];
   if (!error) return new Error(`${dataVar} is invalid`);
-  const params = error.params as Record<string, unknown>;
+  const params = error.params;
   if (error.keyword === "required") {
     return new Error(`${fieldName(dataVar, error.instancePath, String(params.missingProperty))} is required`);
   }

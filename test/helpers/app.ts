@@ -1,7 +1,7 @@
 import { createAnalyzer } from "../../src/analysis/pool.ts";
 import type { Analyzer } from "../../src/analysis/types.ts";
 import { buildApp } from "../../src/app.ts";
-import type { Clock } from "../../src/clock.ts";
+import { systemClock, type Clock } from "../../src/clock.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
 import type { Services } from "../../src/services.ts";
@@ -49,9 +49,15 @@ function analyzer(): Analyzer {
 /** Starts the real app on a random port over a fresh database of the dialect. */
 export async function startTestServer(
   dialect: "sqlite" | "postgres",
-  options: { clock?: Clock; env?: Record<string, string>; runJobs?: boolean } = {},
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    runJobs?: boolean;
+    /** Reuse a database (a "restart"); the caller then drops it. */
+    testDatabase?: TestDatabase;
+  } = {},
 ): Promise<TestServer> {
-  const testDb: TestDatabase = await createTestDatabase(dialect);
+  const testDb: TestDatabase = options.testDatabase ?? (await createTestDatabase(dialect));
   const config = loadConfig({
     NODE_ENV: "test",
     PORT: "0",
@@ -61,7 +67,7 @@ export async function startTestServer(
   });
   const database = openDatabase(testDb.target);
   await database.migrate();
-  const clock = options.clock ?? new TestClock();
+  const clock = options.clock ?? systemClock;
   const { app, services } = await buildApp({
     config: { ...config, database: testDb.target },
     database,
@@ -101,7 +107,7 @@ export async function startTestServer(
     async close() {
       await app.close();
       await database.close();
-      await testDb.drop();
+      if (!options.testDatabase) await testDb.drop();
     },
   };
 }

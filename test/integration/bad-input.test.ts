@@ -122,12 +122,10 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
       fc.json().map((json) => ({ raw: json, type: "application/json" })),
       fc.anything().map((value) => ({ raw: JSON.stringify(value) ?? "null", type: "application/json" })),
       fc.string().map((raw) => ({ raw, type: "application/json" })),
-      fc
-        .string()
-        .map((raw) => ({
-          raw,
-          type: fc.sample(fc.constantFrom("text/plain", "application/xml", "text/vtt"), 1)[0] ?? "",
-        })),
+      fc.string().map((raw) => ({
+        raw,
+        type: fc.sample(fc.constantFrom("text/plain", "application/xml", "text/vtt"), 1)[0] ?? "",
+      })),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), bodies, async (route, body) => {

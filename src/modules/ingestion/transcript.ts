@@ -8,6 +8,12 @@ export interface TranscriptCue {
   endMs: number;
 }
 
+interface ParsedCue {
+  from: number;
+  to: number;
+  text: string;
+}
+
 const VOICE_TAG = /^<v(?:\.[^\s>]+)*\s+([^>]+)>/i;
 const SPEAKER_PREFIX = /^([\p{L}\p{N}][\p{L}\p{N} .'_-]{0,60}?):\s+(?=\S)/u;
 const ANY_TAG = /<\/?[a-z][^>]*>|<\d{2}:[\d:.]+>/gi;
@@ -33,9 +39,10 @@ function splitSpeaker(raw: string): { speaker: string | null; text: string } {
  * Parses WebVTT or SRT into timed cues with speakers. Throws `invalid` when the file holds no cue.
  */
 export function parseTranscript(source: string): TranscriptCue[] {
-  let entries: { from: number; to: number; text: string }[];
+  let entries: ParsedCue[];
   try {
-    entries = parse(source.replace(/^\uFEFF/, "")).entries;
+    // The package's bundled .d.ts uses an extensionless import that NodeNext cannot follow.
+    entries = (parse(source.replace(/^\uFEFF/, "")) as unknown as { entries: ParsedCue[] }).entries;
   } catch {
     throw invalid("body is not a readable WebVTT or SRT transcript");
   }

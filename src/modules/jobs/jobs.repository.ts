@@ -41,13 +41,14 @@ export class JobsRepository {
       .where((eb) =>
         eb.or([
           eb("j.status", "=", "scheduled"),
-          eb.and([eb("j.status", "=", "in_progress"), eb("j.lease_expires_at", "<", now)]),
+          eb.and([eb("j.status", "=", "in_progress"), eb("j.lease_expires_at", "<=", now)]),
         ]),
       )
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("jobs as p")
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("jobs as p")
               .select("p.id")
               .whereRef("p.conversation_id", "=", "j.conversation_id")
               .whereRef("p.sequence", "<", "j.sequence")
