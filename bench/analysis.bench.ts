@@ -79,11 +79,17 @@ analyzeConversation({
 const loadMs = performance.now() - loadStart;
 gc();
 const rssLoaded = process.memoryUsage().rss;
-lines.push(`Model load (wink-eng-lite-web-model, first call): ${ms(loadMs)}, RSS +${mb(rssLoaded - rssStart)}`);
+lines.push(
+  `Model load (wink-eng-lite-web-model, first call): ${ms(loadMs)}, RSS +${mb(rssLoaded - rssStart)}`,
+);
 lines.push("");
 
-lines.push("| meeting | turns | words | wink-nlp read (baseline) | analyzeConversation | ratio | via worker pool |");
-lines.push("| ------- | ----- | ----- | ------------------------ | ------------------- | ----- | --------------- |");
+lines.push(
+  "| meeting | turns | words | wink-nlp read (baseline) | analyzeConversation | ratio | via worker pool |",
+);
+lines.push(
+  "| ------- | ----- | ----- | ------------------------ | ------------------- | ----- | --------------- |",
+);
 const memoryLines: string[] = [];
 const analyzer = createAnalyzer();
 try {

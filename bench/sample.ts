@@ -23,7 +23,10 @@ function turnIndex(meeting: Meeting, id: string | undefined): number {
 function insightTable(meeting: Meeting, items: readonly InsightItem[], withAssignee: boolean): string[] {
   if (items.length === 0) return ["(none found)", ""];
   const lines = withAssignee
-    ? ["| turn | speaker | text | assignee | due | score |", "| ---- | ------- | ---- | -------- | --- | ----- |"]
+    ? [
+        "| turn | speaker | text | assignee | due | score |",
+        "| ---- | ------- | ---- | -------- | --- | ----- |",
+      ]
     : ["| turn | speaker | text | score |", "| ---- | ------- | ---- | ----- |"];
   for (const item of items) {
     const turn = turnIndex(meeting, item.messageIds[0]);
@@ -53,7 +56,8 @@ for (const meeting of meetings) {
   const n = meeting.input.messages.length;
   out.push(`## ${meeting.name} (${n} turns)`, "");
   out.push("### Summary", "", "Recap (extractive):", "");
-  for (const item of result.summary) out.push(`- ${item.text} _(turn ${turnIndex(meeting, item.messageIds[0])})_`);
+  for (const item of result.summary)
+    out.push(`- ${item.text} _(turn ${turnIndex(meeting, item.messageIds[0])})_`);
   out.push("", `Human reference: ${meeting.referenceSummary}`, "");
 
   out.push("### Topics", "", "| topic | score | turns |", "| ----- | ----- | ----- |");

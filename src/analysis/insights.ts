@@ -218,7 +218,10 @@ function addressedName(sentence: Sentence): string | null {
     if (NOT_NAMES.test(token.value)) continue;
     const before = tokens[i - 1]?.value;
     const after = tokens[i + 1]?.value;
-    if ((i === 0 || before === ",") && (after === "," || after === "?" || after === "." || after === undefined)) {
+    if (
+      (i === 0 || before === ",") &&
+      (after === "," || after === "?" || after === "." || after === undefined)
+    ) {
       return token.value;
     }
     if (before === "," && (after === "?" || after === "." || after === undefined)) return token.value;
@@ -246,7 +249,8 @@ function findAction(
     if (conditional) break;
     if (word === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s")) {
       const verb = verbAfter(words, i + 2);
-      if (verb !== null && !NON_TASK_VERBS.has(verb.verb)) return { score: 0.6 * hedge, assignee: null, request: false };
+      if (verb !== null && !NON_TASK_VERBS.has(verb.verb))
+        return { score: 0.6 * hedge, assignee: null, request: false };
       continue;
     }
     const end = commitmentEnd(n, i + 1);

@@ -15,6 +15,10 @@ export interface SummaryOptions {
   keywords: number;
   /** Weight of being early in the meeting (agenda and goals are usually stated first). */
   position: number;
+  /** How fast the position weight decays, as a share of the meeting (exp(-position / decay)). */
+  positionDecay: number;
+  /** Weight of meeting cue words ("agenda", "decide", "project", …) that human summaries echo. */
+  cues: number;
   /** MMR trade-off: penalty for similarity to sentences already picked. */
   redundancy: number;
   /** Multiplier for questions, which rarely belong in a summary. */
@@ -22,15 +26,46 @@ export interface SummaryOptions {
 }
 
 export const DEFAULT_SUMMARY_OPTIONS: SummaryOptions = {
-  wordBudget: 120,
-  minWords: 8,
+  wordBudget: 130,
+  minWords: 6,
   maxWords: 60,
-  centrality: 1,
+  centrality: 3,
   keywords: 0.5,
-  position: 0.15,
-  redundancy: 0.6,
-  questionFactor: 0.5,
+  position: 0.5,
+  positionDecay: 0.2,
+  cues: 1,
+  redundancy: 0.3,
+  questionFactor: 1,
 };
+
+/** Stems of words that mark what a meeting is for and what it settled. */
+const CUE_STEMS = new Set([
+  "meet",
+  "agenda",
+  "project",
+  "discuss",
+  "decid",
+  "decis",
+  "agre",
+  "goal",
+  "aim",
+  "plan",
+  "present",
+  "propos",
+  "design",
+  "budget",
+  "cost",
+  "result",
+  "issu",
+  "problem",
+  "conclus",
+  "summari",
+  "next",
+  "today",
+  "task",
+  "team",
+  "group",
+]);
 
 export interface PickedSentence {
   sentence: Sentence;
@@ -95,7 +130,8 @@ export function selectSummarySentences(
     let score =
       options.centrality * cosine(vector, centroid) +
       options.keywords * keywordShare * 0.25 +
-      options.position * (1 - index / lastIndex);
+      options.position * Math.exp(-index / lastIndex / options.positionDecay) +
+      (options.cues * list.filter((t) => CUE_STEMS.has(t)).length) / Math.sqrt(words);
     if (sentence.text.trim().endsWith("?")) score *= options.questionFactor;
     const text = tidySentence(sentence.text);
     candidates.push({ index, score, words: countWords(text), text });

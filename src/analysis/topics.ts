@@ -16,11 +16,11 @@ export interface SegmentationOptions {
 }
 
 export const DEFAULT_SEGMENTATION_OPTIONS: SegmentationOptions = {
-  termsPerUnit: 20,
-  blockUnits: 6,
-  cutoff: 0.5,
-  minSegmentShare: 0.06,
-  maxSegments: 8,
+  termsPerUnit: 40,
+  blockUnits: 4,
+  cutoff: 1.5,
+  minSegmentShare: 0.1,
+  maxSegments: 5,
 };
 
 interface Unit {

@@ -110,12 +110,7 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
       const { conversationId, memberId } = request.params;
       await conversations.updateMember(request.appId, conversationId, memberId, request.body);
       return {
-        message:
-          "Member with id: " +
-          memberId +
-          " for conversationId: " +
-          conversationId +
-          " updated successfully! The update should be reflected in all messages and insights along with this conversation",
+        message: `Member with id: ${memberId} for conversationId: ${conversationId} updated successfully! The update should be reflected in all messages and insights along with this conversation`,
       };
     },
   );
