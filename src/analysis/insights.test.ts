@@ -74,6 +74,27 @@ describe("action items", () => {
   });
 });
 
+describe("action items: what is not a task", () => {
+  it("reads a question about an obligation as a question (Bmr012)", () => {
+    expect(typesOf("Do you have to hand it around and if you have two pieces of")).toEqual(["question"]);
+  });
+
+  it("does not take a capitalised sentence start for an addressee (Bmr012)", () => {
+    const [item] = insightsOf(
+      "Course on the other on the other hand you could you view it as the age at the time of the",
+    );
+    expect(item?.assigneeName ?? null).toBeNull();
+  });
+
+  it("ignores conditions (Bmr012)", () => {
+    expect(
+      typesOf(
+        "If we wanna use a different set headset the solution that the guy suggested is Sony will sell you the jack with just wires coming out the end .",
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe("follow-ups", () => {
   it("finds 'I'll get back to you' (ES2014a)", () => {
     const [item] = insightsOf("Oh I w um basically I'll get back to you on that .", "Marketing");
@@ -91,6 +112,10 @@ describe("follow-ups", () => {
         "Madam Chair, I can assure the honourable member that I will check with the minister and that she will return to the member in due course.",
       ),
     ).toEqual(["follow_up"]);
+  });
+
+  it("finds taking something off-line (Bmr012)", () => {
+    expect(typesOf("We'll do this off-line , yeah .")).toEqual(["follow_up"]);
   });
 
   it("does not take a statement about the past for a follow-up", () => {
