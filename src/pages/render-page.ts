@@ -160,15 +160,15 @@ function renderMessage(
         >${message.speakerName ?? "Unknown speaker"}</span
       >
       ${time} ${message.hidden && html`<span class="badge">Hidden from the API and read-only links</span>`}
+      ${
+        editable &&
+        html`<span class="controls">
+          ${editButton("edit-message", "Edit this line")}
+          ${editButton("toggle-hidden", message.hidden ? "Restore this line" : "Hide this line", message.hidden ? "Restore" : "Hide")}
+        </span>`
+      }
     </div>
     <p class="line-text">${message.text}</p>
-    ${
-      editable &&
-      html`<span class="controls">
-        ${editButton("edit-message", "Edit this line")}
-        ${editButton("toggle-hidden", message.hidden ? "Restore this line" : "Hide this line", message.hidden ? "Restore" : "Hide")}
-      </span>`
-    }
   </li>`;
 }
 

@@ -1,0 +1,469 @@
+/**
+ * Enhances the server-rendered summary page: filters, search, jumping to lines, following media playback,
+ * copying, and (on editable links) inline edits. Everything here is progressive: the page reads without it.
+ * User text is only ever written with textContent or text nodes, never as HTML.
+ */
+const $ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = document) =>
+  root.querySelector<T>(selector);
+const $$ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = document) => [
+  ...root.querySelectorAll<T>(selector),
+];
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const scrollBehavior = (): ScrollBehavior => (reducedMotion() ? "auto" : "smooth");
+
+function announce(message: string): void {
+  const status = $("#status");
+  if (!status) return;
+  status.textContent = "";
+  window.setTimeout(() => (status.textContent = message), 30);
+}
+
+const lines = () => $$<HTMLLIElement>(".line");
+const player = $<HTMLMediaElement>("#player");
+
+/* Localised date and time: the server writes them in UTC. */
+function localiseTimes(): void {
+  const date = $<HTMLTimeElement>("time.date");
+  const start = $<HTMLTimeElement>("time.start");
+  if (!date || !start) return;
+  const when = new Date(date.dateTime);
+  if (Number.isNaN(when.getTime())) return;
+  date.textContent = when.toLocaleDateString(undefined, { dateStyle: "long" });
+  start.textContent = when.toLocaleTimeString(undefined, {
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
+}
+
+/* Jumping to a line (and seeking the media there). */
+function seek(seconds: number): void {
+  if (!player || !Number.isFinite(seconds)) return;
+  player.currentTime = seconds;
+}
+
+function showLine(line: HTMLElement, options: { focus?: boolean } = {}): void {
+  line.scrollIntoView({ block: "center", behavior: scrollBehavior() });
+  for (const other of $$(".line.is-target")) other.classList.remove("is-target");
+  line.classList.add("is-target");
+  if (options.focus) {
+    line.tabIndex = -1;
+    line.focus({ preventScroll: true });
+  }
+}
+
+function wireJumps(): void {
+  document.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const goto = target?.closest<HTMLAnchorElement>("a[data-goto]");
+    if (goto) {
+      const line = document.getElementById(`m-${goto.dataset.goto ?? ""}`);
+      if (!line) return;
+      event.preventDefault();
+      history.replaceState(null, "", `#${line.id}`);
+      showLine(line, { focus: true });
+      if (goto.dataset.seek !== undefined) seek(Number(goto.dataset.seek));
+      return;
+    }
+    const time = target?.closest<HTMLAnchorElement>("a.time");
+    if (time && player && !player.hidden && time.dataset.seek !== undefined) {
+      event.preventDefault();
+      seek(Number(time.dataset.seek));
+      const line = time.closest<HTMLElement>(".line");
+      if (line) setCurrentLine(line);
+    }
+  });
+}
+
+/* Filters: one chip at a time highlights the lines about a topic or an insight type. */
+function wireFilters(): void {
+  const chips = $$<HTMLButtonElement>(".chip");
+  const count = $(".filter-count");
+  for (const chip of chips) {
+    chip.addEventListener("click", () => {
+      const active = chip.getAttribute("aria-pressed") !== "true";
+      for (const other of chips) other.setAttribute("aria-pressed", "false");
+      for (const line of lines()) line.classList.remove("is-match-topic", "is-match-insight");
+      if (!active) {
+        if (count) count.textContent = "";
+        return;
+      }
+      chip.setAttribute("aria-pressed", "true");
+      const [kind, value] = (chip.dataset.filter ?? "").split(":");
+      const attribute = kind === "topic" ? "topics" : "insights";
+      const matches = lines().filter((line) =>
+        (line.dataset[attribute] ?? "").split(" ").includes(value ?? ""),
+      );
+      for (const line of matches)
+        line.classList.add(kind === "topic" ? "is-match-topic" : "is-match-insight");
+      if (count) {
+        count.textContent =
+          matches.length === 0
+            ? "No lines match."
+            : `${matches.length} line${matches.length === 1 ? "" : "s"} highlighted.`;
+      }
+      if (matches[0]) matches[0].scrollIntoView({ block: "center", behavior: scrollBehavior() });
+    });
+  }
+}
+
+/* Search: marks every match in the transcript text, with a count and next/previous. */
+function wireSearch(): void {
+  const form = $<HTMLFormElement>("form.search");
+  const input = $<HTMLInputElement>("#search-input");
+  const count = $("#search-count");
+  if (!form || !input || !count) return;
+  let marks: HTMLElement[] = [];
+  let current = -1;
+
+  const clear = () => {
+    for (const text of $$(".line-text")) {
+      if (text.querySelector("mark")) text.replaceChildren(text.textContent ?? "");
+    }
+    marks = [];
+    current = -1;
+  };
+
+  const run = () => {
+    clear();
+    const query = input.value.trim().toLocaleLowerCase();
+    if (query === "") {
+      count.textContent = "";
+      return;
+    }
+    for (const text of $$(".line-text")) {
+      const content = text.textContent ?? "";
+      const lower = content.toLocaleLowerCase();
+      let from = 0;
+      let at = lower.indexOf(query);
+      if (at < 0) continue;
+      const fragment = document.createDocumentFragment();
+      while (at >= 0) {
+        fragment.append(content.slice(from, at));
+        const mark = document.createElement("mark");
+        mark.textContent = content.slice(at, at + query.length);
+        fragment.append(mark);
+        marks.push(mark);
+        from = at + query.length;
+        at = lower.indexOf(query, from);
+      }
+      fragment.append(content.slice(from));
+      text.replaceChildren(fragment);
+    }
+    if (marks.length === 0) count.textContent = "No matches";
+    else step(0, true);
+  };
+
+  const step = (delta: number, absolute = false) => {
+    if (marks.length === 0) return;
+    marks[current]?.classList.remove("is-current");
+    current = absolute ? delta : (current + delta + marks.length) % marks.length;
+    const mark = marks[current];
+    if (!mark) return;
+    mark.classList.add("is-current");
+    mark.scrollIntoView({ block: "center", behavior: scrollBehavior() });
+    count.textContent = `${current + 1} of ${marks.length}`;
+  };
+
+  let timer = 0;
+  input.addEventListener("input", () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(run, 120);
+  });
+  form.addEventListener("submit", (event) => event.preventDefault());
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    window.clearTimeout(timer);
+    if (marks.length === 0 || input.dataset.query !== input.value) {
+      input.dataset.query = input.value;
+      run();
+    } else step(event.shiftKey ? -1 : 1);
+  });
+  $("[data-action=search-next]", form)?.addEventListener("click", () => step(1));
+  $("[data-action=search-prev]", form)?.addEventListener("click", () => step(-1));
+  document.addEventListener("recap:transcript-changed", () => {
+    if (input.value.trim() !== "") run();
+  });
+}
+
+/* Media: the line being played is highlighted and, unless the viewer pauses it, followed. */
+let currentLine: HTMLElement | null = null;
+let following = true;
+
+function setCurrentLine(line: HTMLElement | null): void {
+  if (line === currentLine) return;
+  currentLine?.removeAttribute("aria-current");
+  currentLine = line;
+  if (!line) return;
+  line.setAttribute("aria-current", "true");
+  if (following) line.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
+}
+
+function wirePlayer(): void {
+  if (!player) return;
+  const placeholder = $(".media-placeholder");
+  const toggle = $<HTMLButtonElement>("#follow-toggle");
+  const fail = () => {
+    player.hidden = true;
+    if (toggle?.parentElement) toggle.parentElement.hidden = true;
+    if (placeholder) placeholder.hidden = false;
+  };
+  player.addEventListener("error", fail);
+  if (player.error || player.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) fail();
+
+  const timed = lines()
+    .filter((line) => line.dataset.offset !== undefined)
+    .map((line) => ({ line, offset: Number(line.dataset.offset) }))
+    .sort((a, b) => a.offset - b.offset);
+  player.addEventListener("timeupdate", () => {
+    const time = player.currentTime;
+    let low = 0;
+    let high = timed.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if ((timed[mid]?.offset ?? Infinity) <= time + 0.05) {
+        found = mid;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    setCurrentLine(found >= 0 ? (timed[found]?.line ?? null) : null);
+  });
+
+  if (toggle) {
+    following = !reducedMotion();
+    const render = () => {
+      toggle.setAttribute("aria-pressed", String(following));
+      toggle.textContent = following ? "Following playback" : "Follow playback";
+    };
+    render();
+    toggle.addEventListener("click", () => {
+      following = !following;
+      render();
+      if (following && currentLine)
+        currentLine.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
+    });
+  }
+}
+
+/* Copy link and transcript. */
+function transcriptText(): string {
+  return lines()
+    .filter((line) => !line.classList.contains("is-hidden"))
+    .map((line) => {
+      const speaker = $(".speaker", line)?.textContent?.trim() ?? "";
+      const time = $(".time", line)?.textContent?.trim();
+      return `${speaker}${time ? ` [${time}]` : ""}: ${$(".line-text", line)?.textContent ?? ""}`;
+    })
+    .join("\n");
+}
+
+async function copy(text: string, done: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    announce(done);
+  } catch {
+    announce("Copying is not allowed here; select the text and copy it instead.");
+  }
+}
+
+/* Editing, on editable links: the link's own path authorises every request (no cookie involved). */
+const apiBase = location.pathname.replace(/\/+$/, "");
+
+async function save(path: string, body: unknown): Promise<void> {
+  const response = await fetch(apiBase + path, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    credentials: "omit",
+  });
+  if (!response.ok) {
+    const message = ((await response.json().catch(() => ({}))) as { message?: string }).message;
+    throw new Error(message ?? `Saving failed (${response.status})`);
+  }
+}
+
+/** Replaces `target` with a small form; resolves after a successful save or a cancel. */
+function editInline(
+  target: HTMLElement,
+  trigger: HTMLElement,
+  options: { label: string; multiline?: boolean; submit: (value: string) => Promise<void> },
+): void {
+  if (target.hidden) return;
+  const form = document.createElement("form");
+  form.className = "editor";
+  const field = document.createElement(options.multiline ? "textarea" : "input");
+  field.value = target.textContent ?? "";
+  field.setAttribute("aria-label", options.label);
+  if (field instanceof HTMLTextAreaElement) field.rows = 3;
+  const saveButton = document.createElement("button");
+  saveButton.type = "submit";
+  saveButton.className = "control";
+  saveButton.textContent = "Save";
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "control";
+  cancel.textContent = "Cancel";
+  form.append(field, saveButton, cancel);
+  target.hidden = true;
+  trigger.hidden = true;
+  target.after(form);
+  field.focus();
+
+  const close = () => {
+    form.remove();
+    target.hidden = false;
+    trigger.hidden = false;
+    trigger.focus();
+  };
+  cancel.addEventListener("click", close);
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") close();
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = field.value.trim();
+    if (value === "") {
+      announce("The text cannot be empty.");
+      return;
+    }
+    saveButton.disabled = true;
+    options
+      .submit(value)
+      .then(() => {
+        target.textContent = value;
+        close();
+        announce("Saved.");
+      })
+      .catch((error: unknown) => {
+        saveButton.disabled = false;
+        announce(error instanceof Error ? error.message : "Saving failed.");
+      });
+  });
+}
+
+function wireEditing(): void {
+  if (document.body.dataset.editable !== "true") return;
+  for (const button of $$("[data-action]")) {
+    if (button.closest("[data-js]") === null) button.hidden = false;
+  }
+  document.addEventListener("click", (event) => {
+    const button =
+      event.target instanceof Element ? event.target.closest<HTMLButtonElement>("button[data-action]") : null;
+    if (!button) return;
+    const action = button.dataset.action;
+    if (action === "rename-conversation") {
+      const title = $("[data-field=title]");
+      if (!title) return;
+      editInline(title, button, {
+        label: "Conversation name",
+        submit: async (name) => {
+          await save("/conversation", { name });
+          document.title = `${name} · Summary`;
+        },
+      });
+    } else if (action === "rename-member") {
+      const attendee = button.closest<HTMLElement>("[data-member-id]");
+      const id = attendee?.dataset.memberId ?? "";
+      const name = attendee && $(".attendee-name", attendee);
+      if (!name) return;
+      editInline(name, button, {
+        label: "Speaker name",
+        submit: async (value) => {
+          await save(`/members/${encodeURIComponent(id)}`, { name: value });
+          for (const other of $$(`[data-member-name="${CSS.escape(id)}"]`)) other.textContent = value;
+          button.setAttribute("aria-label", `Rename speaker ${value}`);
+        },
+      });
+    } else if (action === "edit-message") {
+      const line = button.closest<HTMLElement>(".line");
+      const text = line && $(".line-text", line);
+      if (!line || !text) return;
+      text.replaceChildren(text.textContent ?? "");
+      editInline(text, button, {
+        label: "Line text",
+        multiline: true,
+        submit: async (value) => {
+          await save(`/messages/${encodeURIComponent(line.dataset.id ?? "")}`, { text: value });
+          window.setTimeout(() => document.dispatchEvent(new Event("recap:transcript-changed")), 0);
+        },
+      });
+    } else if (action === "toggle-hidden") {
+      const line = button.closest<HTMLElement>(".line");
+      if (!line) return;
+      const hide = !line.classList.contains("is-hidden");
+      save(`/messages/${encodeURIComponent(line.dataset.id ?? "")}`, { hidden: hide })
+        .then(() => {
+          line.classList.toggle("is-hidden", hide);
+          button.textContent = hide ? "Restore" : "Hide";
+          button.setAttribute("aria-label", hide ? "Restore this line" : "Hide this line");
+          const head = $(".line-head", line);
+          $(".badge", line)?.remove();
+          if (hide && head) {
+            const badge = document.createElement("span");
+            badge.className = "badge";
+            badge.textContent = "Hidden from the API and read-only links";
+            const controls = $(".controls", head);
+            if (controls) controls.before(badge);
+            else head.append(badge);
+          }
+          announce(hide ? "Line hidden." : "Line restored.");
+        })
+        .catch((error: unknown) => announce(error instanceof Error ? error.message : "Saving failed."));
+    } else if (action === "edit-insight") {
+      const item = button.closest<HTMLElement>("[data-insight-id]");
+      const text = item && $(".item-text", item);
+      if (!item || !text) return;
+      editInline(text, button, {
+        label: "Insight text",
+        multiline: true,
+        submit: (value) =>
+          save(`/insights/${encodeURIComponent(item.dataset.insightId ?? "")}`, { text: value }),
+      });
+    } else if (action === "dismiss-insight") {
+      const item = button.closest<HTMLElement>("[data-insight-id]");
+      if (!item) return;
+      save(`/insights/${encodeURIComponent(item.dataset.insightId ?? "")}`, { dismissed: true })
+        .then(() => {
+          const next = item.nextElementSibling ?? item.previousElementSibling;
+          const group = item.closest<HTMLElement>(".insight-group");
+          item.remove();
+          announce("Insight dismissed.");
+          const focusable: HTMLElement | null =
+            next?.querySelector<HTMLElement>("a, button:not([hidden])") ??
+            $<HTMLElement>("h3", group ?? document);
+          if (focusable) {
+            if (!focusable.matches("a, button")) focusable.tabIndex = -1;
+            focusable.focus();
+          }
+        })
+        .catch((error: unknown) => announce(error instanceof Error ? error.message : "Saving failed."));
+    }
+  });
+}
+
+function wireShare(): void {
+  $("[data-action=copy-link]")?.addEventListener("click", () => void copy(location.href, "Link copied."));
+  $("[data-action=copy-transcript]")?.addEventListener(
+    "click",
+    () => void copy(transcriptText(), "Transcript copied."),
+  );
+}
+
+function start(): void {
+  for (const element of $$("[data-js]")) element.hidden = false;
+  localiseTimes();
+  wireJumps();
+  wireFilters();
+  wireSearch();
+  wirePlayer();
+  wireShare();
+  wireEditing();
+  const hash = location.hash.slice(1);
+  const line = hash.startsWith("m-") ? document.getElementById(hash) : null;
+  if (line) showLine(line);
+}
+
+start();

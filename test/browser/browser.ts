@@ -1,0 +1,105 @@
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const CHROMIUM = "/usr/bin/chromium";
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+/**
+ * Whether the browser suites can run. Under CI=true they must: a missing Chromium fails loudly instead of
+ * skipping. Elsewhere a missing /usr/bin/chromium skips them with a line saying so.
+ */
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === "true") {
+    throw new Error(
+      `CI=true but ${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`,
+    );
+  }
+  console.warn(`SKIPPED: browser suites (no ${CHROMIUM}); install it with: apt-get install -y chromium`);
+  return false;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/** Collects every dialog (alert, confirm, prompt) a page opens, dismissing it. */
+export function recordDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return dialogs;
+}
+
+/** A mono 16-bit PCM WAV of `seconds` of a quiet tone, written by code. */
+export function makeWav(seconds: number, sampleRate = 8000): Buffer {
+  const samples = Math.round(seconds * sampleRate);
+  const data = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) {
+    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 2000), i * 2);
+  }
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write("WAVE", 8);
+  header.write("fmt ", 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+/** A tiny HTTP server for one media file, answering range requests as media elements expect. */
+export async function serveMedia(
+  body: Buffer,
+  contentType = "audio/wav",
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    if (request.url !== "/meeting.wav") {
+      response.writeHead(404).end();
+      return;
+    }
+    const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? "");
+    const headers = {
+      "content-type": contentType,
+      "accept-ranges": "bytes",
+      "access-control-allow-origin": "*",
+    };
+    if (range) {
+      const start = Number(range[1]);
+      const end = range[2] ? Math.min(Number(range[2]), body.length - 1) : body.length - 1;
+      response.writeHead(206, {
+        ...headers,
+        "content-range": `bytes ${start}-${end}/${body.length}`,
+        "content-length": end - start + 1,
+      });
+      response.end(body.subarray(start, end + 1));
+      return;
+    }
+    response.writeHead(200, { ...headers, "content-length": body.length });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/meeting.wav`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

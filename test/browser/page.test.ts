@@ -1,0 +1,356 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, TestClock, waitForJob, type TestServer } from "../helpers/app.ts";
+import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
+import { chromiumAvailable, launchChromium, makeWav, recordDialogs, serveMedia } from "./browser.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const available = chromiumAvailable();
+
+describe.skipIf(!available)("the summary page in Chromium", () => {
+  let server: TestServer;
+  let clock: TestClock;
+  let browser: Browser;
+  let media: { url: string; close(): Promise<void> };
+  let token: string;
+  let meetingId: string;
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, "public", "page.js")))
+      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    clock = new TestClock();
+    server = await startTestServer("sqlite", { clock });
+    browser = await launchChromium();
+    media = await serveMedia(makeWav(90));
+    ({ token } = await server.newApp());
+    const submitted = await server.api(token, "/v1/process/text", {
+      method: "POST",
+      body: toProcessTextBody(loadMeeting("val", "ES2006a.json")),
+    });
+    const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
+    expect(await waitForJob(server, token, jobId)).toBe("completed");
+    meetingId = conversationId;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await media?.close();
+    await server?.close();
+  });
+
+  async function createLink(conversationId: string, body: Record<string, unknown>): Promise<string> {
+    const response = await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
+      method: "POST",
+      body,
+    });
+    expect(response.status).toBe(200);
+    const url = new URL(((await response.json()) as { url: string }).url);
+    return server.url + url.pathname + url.search;
+  }
+
+  /** A fresh page that reaches only the test's own servers (fonts and images elsewhere are refused). */
+  async function open(url: string): Promise<{ page: Page; dialogs: string[]; status: number }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const dialogs = recordDialogs(page);
+    await page.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
+    const response = await page.goto(url);
+    return { page, dialogs, status: response?.status() ?? 0 };
+  }
+
+  const inViewport = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight;
+    });
+
+  async function smallConversation(
+    name: string,
+    speaker = "Ann Lee",
+    text = "Let us review the budget.",
+  ): Promise<string> {
+    const start = Date.parse("2026-11-02T15:00:00Z");
+    const at = (s: number) => new Date(start + s * 1000).toISOString();
+    const response = await server.api(token, "/v1/process/text", {
+      method: "POST",
+      body: {
+        name,
+        messages: [
+          {
+            payload: { content: text },
+            from: { name: speaker },
+            duration: { startTime: at(0), endTime: at(4) },
+          },
+          {
+            payload: { content: "Can you send the report by Friday?" },
+            from: { name: "Bob Stone" },
+            duration: { startTime: at(20), endTime: at(24) },
+          },
+          {
+            payload: { content: "Yes, I will send it tomorrow." },
+            from: { name: speaker },
+            duration: { startTime: at(40), endTime: at(44) },
+          },
+        ],
+      },
+    });
+    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
+    await waitForJob(server, token, jobId);
+    return conversationId;
+  }
+
+  it("renders a real QMSum meeting: header, summary, insights, topics and every transcript line", async () => {
+    const { page, status } = await open(await createLink(meetingId, { name: "verbose-text-summary" }));
+    expect(status).toBe(200);
+    await expect.poll(() => page.locator("h1").innerText()).toBe("ES2006a");
+    const messages = (await (await server.api(token, `/v1/conversations/${meetingId}/messages`)).json()) as {
+      messages: unknown[];
+    };
+    expect(await page.locator(".lines > li").count()).toBe(messages.messages.length);
+    expect(await page.locator(".attendee").count()).toBeGreaterThan(1);
+    expect(await page.locator("#summary p").count()).toBeGreaterThan(0);
+    expect(await page.locator("#summary").innerText()).not.toContain("No summary was found");
+    expect(await page.locator("#insights h3").allInnerTexts()).toEqual([
+      "ACTION ITEMS",
+      "FOLLOW-UPS",
+      "QUESTIONS",
+    ]);
+    await page.context().close();
+  });
+
+  it("highlights the matching lines when a filter chip is chosen", async () => {
+    const { page } = await open(await createLink(meetingId, { name: "verbose-text-summary" }));
+    const chip = page.locator(".chip").first();
+    await chip.click();
+    expect(await chip.getAttribute("aria-pressed")).toBe("true");
+    const highlighted = await page.locator(".line.is-match-topic, .line.is-match-insight").count();
+    expect(highlighted).toBeGreaterThan(0);
+    expect(await page.locator(".filter-count").innerText()).toContain(`${highlighted} line`);
+    await chip.click();
+    expect(await page.locator(".line.is-match-topic, .line.is-match-insight").count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("searches the transcript with a count and next/previous", async () => {
+    const { page } = await open(await createLink(meetingId, { name: "verbose-text-summary" }));
+    await page.fill("#search-input", "remote");
+    await page.press("#search-input", "Enter");
+    const count = page.locator("#search-count");
+    await expect.poll(() => count.innerText()).toMatch(/^1 of \d+$/);
+    const total = Number((await count.innerText()).split(" of ")[1]);
+    expect(total).toBeGreaterThan(2);
+    expect(await page.locator("mark").count()).toBe(total);
+    await page.click("[data-action=search-next]");
+    expect(await count.innerText()).toBe(`2 of ${total}`);
+    await expect.poll(() => inViewport(page, "mark.is-current")).toBe(true);
+    await page.click("[data-action=search-prev]");
+    await page.click("[data-action=search-prev]");
+    expect(await count.innerText()).toBe(`${total} of ${total}`);
+    await page.fill("#search-input", "zzqqxx");
+    await expect.poll(() => count.innerText()).toBe("No matches");
+    await page.context().close();
+  });
+
+  it("brings an insight's transcript line into view when the insight is clicked", async () => {
+    const { page } = await open(await createLink(meetingId, { name: "verbose-text-summary" }));
+    const link = page.locator("#insights a[data-goto], #topics a[data-goto]").last();
+    const target = `#m-${await link.getAttribute("data-goto")}`;
+    expect(await inViewport(page, target)).toBe(false);
+    await link.click();
+    await expect.poll(() => inViewport(page, target)).toBe(true);
+    expect(await page.locator(target).getAttribute("class")).toContain("is-target");
+    await page.context().close();
+  });
+
+  it("seeks the video when a line's time is clicked, and highlights the line being played", async () => {
+    const conversationId = await smallConversation("Media review");
+    const { page } = await open(
+      await createLink(conversationId, { name: "video-summary", videoUrl: media.url }),
+    );
+    const player = page.locator("#player");
+    await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
+    await page.locator(".line").nth(1).locator("a.time").click();
+    await expect.poll(() => player.evaluate((v: HTMLMediaElement) => Math.round(v.currentTime))).toBe(20);
+    expect(await page.locator(".line").nth(1).getAttribute("aria-current")).toBe("true");
+    await player.evaluate((v: HTMLMediaElement) => (v.currentTime = 41));
+    await expect.poll(() => page.locator(".line").nth(2).getAttribute("aria-current")).toBe("true");
+    expect(await page.locator(".media-placeholder").isVisible()).toBe(false);
+    await page.context().close();
+  });
+
+  it("shows a placeholder, not a broken player, when the media URL fails", async () => {
+    const conversationId = await smallConversation("Broken media");
+    const { page } = await open(
+      await createLink(conversationId, {
+        name: "audio-summary",
+        audioUrl: `${media.url.replace(/\/[^/]*$/, "")}/missing.wav`,
+      }),
+    );
+    await expect.poll(() => page.locator(".media-placeholder").isVisible()).toBe(true);
+    expect(await page.locator("#player").isVisible()).toBe(false);
+    expect(await page.locator(".lines > li").count()).toBe(3);
+    await page.context().close();
+  });
+
+  it("applies the branding: background, readable text, chip colours and the web font", async () => {
+    const { page } = await open(
+      await createLink(meetingId, {
+        name: "verbose-text-summary",
+        color: { background: "#10243e", topicsFilter: "#2f9e8f", insightsFilter: "#f2a541" },
+        font: { family: "Source Sans 3" },
+      }),
+    );
+    const style = (selector: string, property: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), property);
+    expect(await style("body", "background-color")).toBe("rgb(16, 36, 62)");
+    expect(await style("body", "color")).toBe("rgb(255, 255, 255)");
+    expect(await style("body", "font-family")).toMatch(/^"Source Sans 3"/);
+    expect(await style(".chip-topic", "background-color")).toBe("rgb(47, 158, 143)");
+    expect(await style(".chip-insight", "background-color")).toBe("rgb(242, 165, 65)");
+    expect(await style(".chip-insight", "color")).toBe("rgb(22, 24, 29)");
+    const font = await page.locator('link[href^="https://fonts.googleapis.com/css2"]').getAttribute("href");
+    expect(font).toBe("https://fonts.googleapis.com/css2?family=Source+Sans+3&display=swap");
+    await page.context().close();
+  });
+
+  it("shows no editing controls on a read-only page", async () => {
+    const { page } = await open(
+      await createLink(meetingId, { name: "verbose-text-summary", readOnly: true }),
+    );
+    await page.locator("#search-input").waitFor();
+    const editing = page.locator(
+      "[data-action=rename-conversation], [data-action=rename-member], [data-action=edit-message], " +
+        "[data-action=toggle-hidden], [data-action=edit-insight], [data-action=dismiss-insight]",
+    );
+    expect(await editing.count()).toBe(0);
+    expect(await page.locator("[data-action=copy-link]").isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  it("renames a speaker from the page, and the members API shows the new name", async () => {
+    const conversationId = await smallConversation("Rename test");
+    const { page } = await open(await createLink(conversationId, { name: "verbose-text-summary" }));
+    await page.click('[data-action=rename-member][aria-label="Rename speaker Bob Stone"]');
+    await page.fill('input[aria-label="Speaker name"]', "Robert Stone");
+    await page.press('input[aria-label="Speaker name"]', "Enter");
+    await expect
+      .poll(() => page.locator(".line").nth(1).locator(".speaker").innerText())
+      .toBe("Robert Stone");
+    const members = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/members`)
+    ).json()) as {
+      members: { name: string }[];
+    };
+    expect(members.members.map((m) => m.name)).toEqual(["Ann Lee", "Robert Stone"]);
+    await page.reload();
+    expect(await page.locator(".attendee-name").allInnerTexts()).toEqual(["Ann Lee", "Robert Stone"]);
+    await page.context().close();
+  });
+
+  it("runs nothing from script payloads in the title, speaker names, message text and every URL field", async () => {
+    const payload = `<script>alert("x")</script><img src=x onerror=alert(1)><svg onload=alert(2)>"'\`\${alert(3)}`;
+    const conversationId = await smallConversation(payload, payload, payload);
+    const members = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/members`)
+    ).json()) as {
+      members: { id: string }[];
+    };
+    const evil = `http://127.0.0.1:1/"><script>alert(4)</script>?x=' onerror='alert(5)`;
+    const url = await createLink(conversationId, {
+      name: "video-summary",
+      videoUrl: evil,
+      logo: evil,
+      favicon: evil,
+      speakerAvatarURLs: Object.fromEntries(members.members.map((m) => [m.id, evil])),
+    });
+    const { page, dialogs } = await open(url);
+    await page.locator("#search-input").waitFor();
+    await page.fill("#search-input", "script");
+    await page.press("#search-input", "Enter");
+    await page.click("[data-action=edit-message] >> nth=0");
+    await page.keyboard.press("Escape");
+    await page.click("[data-action=rename-conversation]");
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+    expect(await page.locator("h1").innerText()).toContain('<script>alert("x")</script>');
+    expect(await page.locator("script:not([src])").count()).toBe(0);
+    expect(await page.locator("[onerror], [onload]").count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("shows the 410 page for an expired link", async () => {
+    const url = await createLink(meetingId, { name: "verbose-text-summary", summaryURLExpiresIn: 60 });
+    clock.advance(61);
+    const { page, status } = await open(url);
+    expect(status).toBe(410);
+    expect(await page.locator("h1").innerText()).toBe("This link has expired");
+    expect(await page.content()).not.toContain("ES2006a");
+    await page.context().close();
+  });
+
+  for (const kind of ["verbose-text-summary", "video-summary"] as const) {
+    it(`has no serious or critical accessibility violations on the ${kind} page`, async () => {
+      const { page } = await open(
+        await createLink(meetingId, {
+          name: kind,
+          ...(kind === "video-summary" && { videoUrl: media.url }),
+          color: { background: "#10243e", topicsFilter: "#2f9e8f", insightsFilter: "#f2a541" },
+        }),
+      );
+      await page.locator("#search-input").waitFor();
+      await page.locator(".chip").first().click();
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
+      expect(serious).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  it("reaches every control by keyboard", async () => {
+    const conversationId = await smallConversation("Keyboard test");
+    const { page } = await open(
+      await createLink(conversationId, { name: "video-summary", videoUrl: media.url }),
+    );
+    await page.locator("#search-input").waitFor();
+    const total = await page.evaluate(() => {
+      const controls = [
+        ...document.querySelectorAll<HTMLElement>("a[href], button, input, textarea, select"),
+      ].filter((element) => element.offsetParent !== null && !element.closest("[hidden]"));
+      controls.forEach((element, index) => (element.dataset.kbd = String(index)));
+      return controls.length;
+    });
+    expect(total).toBeGreaterThan(10);
+    const reached = new Set<string>();
+    for (let i = 0; i < total + 40 && reached.size < total; i++) {
+      await page.keyboard.press("Tab");
+      const marker = await page.evaluate(
+        () => (document.activeElement as HTMLElement | null)?.dataset.kbd ?? null,
+      );
+      if (marker !== null) reached.add(marker);
+    }
+    expect(reached.size).toBe(total);
+
+    // And a control works from the keyboard: the title's Rename opens an editor that Escape closes.
+    await page.focus("[data-action=rename-conversation]");
+    await page.keyboard.press("Enter");
+    expect(
+      await page
+        .locator('input[aria-label="Conversation name"]')
+        .evaluate((e) => e === document.activeElement),
+    ).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(
+      await page.locator("[data-action=rename-conversation]").evaluate((e) => e === document.activeElement),
+    ).toBe(true);
+    await page.context().close();
+  });
+});
