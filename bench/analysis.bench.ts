@@ -121,7 +121,7 @@ try {
     const retained = process.memoryUsage().heapUsed - before.heapUsed;
     memoryLines.push(
       `${meeting.name}: heap +${mb(after.heapUsed - before.heapUsed)} during one analysis (before GC), ` +
-        `+${mb(retained)} retained after GC (the result: ${result.summary.length} summary items, ` +
+        `+${mb(Math.max(0, retained))} retained after GC (the result: ${result.summary.length} summary items, ` +
         `${result.topics.length} topics, ${result.insights.length} insights); RSS ${mb(after.rss)}`,
     );
   }

@@ -7,6 +7,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { format } from "prettier";
 import { analyzeConversation } from "../src/analysis/analyze.ts";
 import type { InsightItem } from "../src/analysis/types.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
@@ -88,5 +89,6 @@ for (const meeting of meetings) {
 }
 
 const path = resolve(import.meta.dirname, "../docs/analysis-sample.md");
-writeFileSync(path, out.join("\n"));
+// Formatted like the rest of docs/, so `prettier --check` passes on the generated file.
+writeFileSync(path, await format(out.join("\n"), { parser: "markdown", printWidth: 110 }));
 process.stdout.write(`wrote ${path}\n`);

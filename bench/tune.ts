@@ -5,7 +5,6 @@
  * Usage: node --import tsx bench/tune.ts
  */
 import { prepareSentences } from "../src/analysis/analyze.ts";
-import type { Sentence } from "../src/analysis/nlp.ts";
 import { rouge } from "../src/analysis/rouge.ts";
 import {
   DEFAULT_SUMMARY_OPTIONS,
@@ -24,7 +23,7 @@ function score(options: SummaryOptions): { objective: number; r1: number; r2: nu
   let r2 = 0;
   let rl = 0;
   for (const { sentences, reference } of meetings) {
-    const text = selectSummarySentences(sentences as Sentence[], options)
+    const text = selectSummarySentences(sentences, options)
       .map((p) => p.text)
       .join(" ");
     const s = rouge(text, reference);

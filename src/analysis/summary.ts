@@ -138,33 +138,36 @@ export function selectSummarySentences(
   });
   if (candidates.length === 0) return [];
 
+  // MMR: each round takes the best score minus similarity to what is already picked; the maximum
+  // similarity of every candidate is updated with the newest pick only.
   const picked: typeof candidates = [];
+  const maxSimilarity = new Array<number>(candidates.length).fill(0);
+  const taken = new Array<boolean>(candidates.length).fill(false);
   let used = 0;
-  const remaining = [...candidates];
-  while (remaining.length > 0 && used < options.wordBudget) {
+  for (let round = 0; round < candidates.length && used < options.wordBudget; round++) {
     let best = -1;
     let bestValue = -Infinity;
-    for (let i = 0; i < remaining.length; i++) {
-      const candidate = remaining[i];
-      if (candidate === undefined) continue;
-      let maxSimilarity = 0;
-      const vector = vectors[candidate.index] ?? new Map<string, number>();
-      for (const chosen of picked) {
-        const similarity = cosine(vector, vectors[chosen.index] ?? new Map<string, number>());
-        if (similarity > maxSimilarity) maxSimilarity = similarity;
-      }
-      const value = candidate.score - options.redundancy * maxSimilarity;
+    candidates.forEach((candidate, i) => {
+      if (taken[i]) return;
+      const value = candidate.score - options.redundancy * (maxSimilarity[i] ?? 0);
       if (value > bestValue) {
         bestValue = value;
         best = i;
       }
-    }
-    const [choice] = remaining.splice(best, 1);
+    });
+    const choice = candidates[best];
     if (choice === undefined) break;
+    taken[best] = true;
     // Do not overshoot the budget by much with one long sentence once something is picked.
     if (picked.length > 0 && used + choice.words > options.wordBudget * 1.25) continue;
     picked.push(choice);
     used += choice.words;
+    const chosenVector = vectors[choice.index] ?? new Map<string, number>();
+    candidates.forEach((candidate, i) => {
+      if (taken[i]) return;
+      const similarity = cosine(vectors[candidate.index] ?? new Map<string, number>(), chosenVector);
+      if (similarity > (maxSimilarity[i] ?? 0)) maxSimilarity[i] = similarity;
+    });
   }
   return picked
     .sort((a, b) => a.index - b.index)

@@ -26,10 +26,18 @@ export function tfidfVector(terms: readonly string[], idf: ReadonlyMap<string, n
   return vector;
 }
 
+const norms = new WeakMap<TermVector, number>();
+
+/** Euclidean norm, remembered per vector object (vectors are not changed once built). */
 export function norm(vector: TermVector): number {
-  let sum = 0;
-  for (const value of vector.values()) sum += value * value;
-  return Math.sqrt(sum);
+  let cached = norms.get(vector);
+  if (cached === undefined) {
+    let sum = 0;
+    for (const value of vector.values()) sum += value * value;
+    cached = Math.sqrt(sum);
+    norms.set(vector, cached);
+  }
+  return cached;
 }
 
 /** Cosine similarity; 0 when either vector is empty. */
