@@ -67,11 +67,11 @@ function wireJumps(): void {
       return;
     }
     const time = target?.closest<HTMLAnchorElement>("a.time");
-    if (time && player && !player.hidden && time.dataset.seek !== undefined) {
+    const line = time?.closest<HTMLElement>(".line");
+    if (line && player && !player.hidden && line.dataset.offset !== undefined) {
       event.preventDefault();
-      seek(Number(time.dataset.seek));
-      const line = time.closest<HTMLElement>(".line");
-      if (line) setCurrentLine(line);
+      seek(Number(line.dataset.offset));
+      setCurrentLine(line);
     }
   });
 }
@@ -344,10 +344,35 @@ function editInline(
   });
 }
 
+function controlButton(action: string, label: string, text: string): HTMLButtonElement {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "control";
+  button.dataset.action = action;
+  button.setAttribute("aria-label", label);
+  button.textContent = text;
+  return button;
+}
+
 function wireEditing(): void {
   if (document.body.dataset.editable !== "true") return;
   for (const button of $$("[data-action]")) {
     if (button.closest("[data-js]") === null) button.hidden = false;
+  }
+  // Transcript lines get their controls here rather than in the HTML: a long meeting has thousands.
+  for (const line of lines()) {
+    const hidden = line.classList.contains("is-hidden");
+    const controls = document.createElement("span");
+    controls.className = "controls";
+    controls.append(
+      controlButton("edit-message", "Edit this line", "Edit"),
+      controlButton(
+        "toggle-hidden",
+        hidden ? "Restore this line" : "Hide this line",
+        hidden ? "Restore" : "Hide",
+      ),
+    );
+    $(".line-head", line)?.append(controls);
   }
   document.addEventListener("click", (event) => {
     const button =
@@ -386,7 +411,7 @@ function wireEditing(): void {
         label: "Line text",
         multiline: true,
         submit: async (value) => {
-          await save(`/messages/${encodeURIComponent(line.dataset.id ?? "")}`, { text: value });
+          await save(`/messages/${encodeURIComponent(line.id.slice(2))}`, { text: value });
           window.setTimeout(() => document.dispatchEvent(new Event("recap:transcript-changed")), 0);
         },
       });
@@ -394,7 +419,7 @@ function wireEditing(): void {
       const line = button.closest<HTMLElement>(".line");
       if (!line) return;
       const hide = !line.classList.contains("is-hidden");
-      save(`/messages/${encodeURIComponent(line.dataset.id ?? "")}`, { hidden: hide })
+      save(`/messages/${encodeURIComponent(line.id.slice(2))}`, { hidden: hide })
         .then(() => {
           line.classList.toggle("is-hidden", hide);
           button.textContent = hide ? "Restore" : "Hide";

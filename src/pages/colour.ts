@@ -46,9 +46,10 @@ export const LIGHT_TEXT = "#ffffff";
 
 /** The text colour (near-black or white) that reads best on `background`. */
 export function readableText(background: string): string {
-  return contrastRatio(DARK_TEXT, background) >= contrastRatio(LIGHT_TEXT, background)
-    ? DARK_TEXT
-    : LIGHT_TEXT;
+  const best =
+    contrastRatio(DARK_TEXT, background) >= contrastRatio(LIGHT_TEXT, background) ? DARK_TEXT : LIGHT_TEXT;
+  // On mid-tones neither may reach 4.5:1; pure black always does where white does not.
+  return contrastRatio(best, background) >= 4.5 ? best : "#000000";
 }
 
 /** A softer text colour that still keeps WCAG AA (4.5:1) on `background`. */

@@ -128,46 +128,43 @@ function renderInsight(insight: PageInsight, messagesById: Map<string, PageMessa
   </li>`;
 }
 
+/** One transcript line. Kept lean (a long meeting has thousands): its edit controls are added by the script. */
 function renderMessage(
   message: PageMessage,
   topicsByMessage: Map<string, string[]>,
   insightsByMessage: Map<string, Set<string>>,
-  editable: boolean,
   hasMedia: boolean,
 ): Raw {
+  const offset = message.offset;
+  const topics = topicsByMessage.get(message.id);
+  const insights = insightsByMessage.get(message.id);
+  const attributes = [
+    offset !== null && ` data-offset="${offset}"`,
+    topics && html` data-topics="${topics.join(" ")}"`.html,
+    insights && html` data-insights="${[...insights].join(" ")}"`.html,
+  ]
+    .filter(Boolean)
+    .join("");
   const time =
-    message.offset === null
-      ? null
-      : html`<a
+    offset === null
+      ? ""
+      : html` <a
           class="time"
           href="#m-${message.id}"
-          data-seek="${message.offset}"
-          ${hasMedia ? raw(`aria-label="Play from ${formatOffset(message.offset)}"`) : ""}
-          >${formatOffset(message.offset)}</a
+          ${raw(hasMedia ? ` aria-label="Play from ${formatOffset(offset)}"` : "")}
+          >${formatOffset(offset)}</a
         >`;
-  return html`<li
-    class="line${message.hidden ? " is-hidden" : ""}"
-    id="m-${message.id}"
-    data-id="${message.id}"
-    ${message.offset !== null ? raw(`data-offset="${message.offset}"`) : ""}
-    data-topics="${(topicsByMessage.get(message.id) ?? []).join(" ")}"
-    data-insights="${[...(insightsByMessage.get(message.id) ?? [])].join(" ")}"
-  >
-    <div class="line-head">
-      <span
-        class="speaker"
-        ${message.speakerId !== null ? raw(`data-member-name="${message.speakerId}"`) : ""}
-        >${message.speakerName ?? "Unknown speaker"}</span
-      >
-      ${time} ${message.hidden && html`<span class="badge">Hidden from the API and read-only links</span>`}
-      ${
-        editable &&
-        html`<span class="controls">
-          ${editButton("edit-message", "Edit this line")}
-          ${editButton("toggle-hidden", message.hidden ? "Restore this line" : "Hide this line", message.hidden ? "Restore" : "Hide")}
-        </span>`
-      }
-    </div>
+  const speaker =
+    message.speakerId === null
+      ? html`<span class="speaker">${message.speakerName ?? "Unknown speaker"}</span>`
+      : html`<span class="speaker" data-member-name="${message.speakerId}"
+          >${message.speakerName ?? "Unknown speaker"}</span
+        >`;
+  const badge = message.hidden
+    ? html` <span class="badge">Hidden from the API and read-only links</span>`
+    : "";
+  return html`<li class="line${message.hidden ? " is-hidden" : ""}" id="m-${message.id}" ${raw(attributes)}>
+    <div class="line-head">${speaker}${time}${badge}</div>
     <p class="line-text">${message.text}</p>
   </li>`;
 }
@@ -383,9 +380,7 @@ export function renderPage(fullView: PageView, context: PageContext): string {
               ${
                 messages.length > 0
                   ? html`<ol class="lines">
-                      ${messages.map((m) =>
-                        renderMessage(m, topicsByMessage, insightsByMessage, editable, hasMedia),
-                      )}
+                      ${messages.map((m) => renderMessage(m, topicsByMessage, insightsByMessage, hasMedia))}
                     </ol>`
                   : html`<p class="empty">This conversation has no messages.</p>`
               }

@@ -145,7 +145,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     expect(await page.locator("mark").count()).toBe(total);
     await page.click("[data-action=search-next]");
     expect(await count.innerText()).toBe(`2 of ${total}`);
-    await expect.poll(() => inViewport(page, "mark.is-current")).toBe(true);
+    await expect.poll(() => inViewport(page, "mark.is-current"), { timeout: 8000 }).toBe(true);
     await page.click("[data-action=search-prev]");
     await page.click("[data-action=search-prev]");
     expect(await count.innerText()).toBe(`${total} of ${total}`);
@@ -160,7 +160,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     const target = `#m-${await link.getAttribute("data-goto")}`;
     expect(await inViewport(page, target)).toBe(false);
     await link.click();
-    await expect.poll(() => inViewport(page, target)).toBe(true);
+    await expect.poll(() => inViewport(page, target), { timeout: 8000 }).toBe(true);
     expect(await page.locator(target).getAttribute("class")).toContain("is-target");
     await page.context().close();
   });

@@ -317,9 +317,11 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     });
     const editableHtml = await (await page(editable.url)).text();
     const readOnlyHtml = await (await page(readOnly.url)).text();
-    expect(editableHtml).toContain('data-action="edit-message"');
+    expect(editableHtml).toContain('data-editable="true"');
+    expect(editableHtml).toContain('data-action="rename-member"');
     expect(editableHtml).not.toContain("#0b1f3a");
     expect(editableHtml).not.toContain("fonts.googleapis.com");
+    expect(readOnlyHtml).toContain('data-editable="false"');
     expect(readOnlyHtml).not.toMatch(
       /data-action="(edit-message|toggle-hidden|rename-member|rename-conversation|edit-insight|dismiss-insight)"/,
     );

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { contrastRatio, palette, readableText } from "./colour.ts";
+import { escapeHtml, safeHttpUrl } from "./escape.ts";
+import { escapeMarkdown, pageToJson, pageToMarkdown } from "./page-data.ts";
+import { renderLinkProblemPage } from "./render-error-page.ts";
+import { fontStylesheetUrl, renderPage } from "./render-page.ts";
+import { formatDuration, formatOffset, type PageView } from "./view-model.ts";
+
+const context = {
+  styleNonce: "abc",
+  scriptUrl: "../assets/page.js?v=1",
+  stylesheetUrl: null,
+  selfPath: "TOKEN",
+};
+
+function view(overrides: Partial<PageView> = {}): PageView {
+  return {
+    kind: "verbose-text-summary",
+    title: "Planning",
+    startTime: "2026-11-02T15:00:00.000Z",
+    endTime: "2026-11-02T15:42:00.000Z",
+    attendees: [{ id: "m1", name: "Ann Lee", avatarUrl: null }],
+    summary: [],
+    topics: [],
+    insights: [],
+    messages: [
+      {
+        id: "1",
+        text: "Hello",
+        speakerId: "m1",
+        speakerName: "Ann Lee",
+        offset: 0,
+        startTime: null,
+        hidden: false,
+      },
+      {
+        id: "2",
+        text: "Secret",
+        speakerId: "m1",
+        speakerName: "Ann Lee",
+        offset: 65,
+        startTime: null,
+        hidden: true,
+      },
+    ],
+    mediaUrl: null,
+    branding: {
+      background: null,
+      topicsFilter: null,
+      insightsFilter: null,
+      fontFamily: null,
+      logo: null,
+      favicon: null,
+    },
+    readOnly: false,
+    hideShareButton: false,
+    ...overrides,
+  };
+}
+
+describe("escaping", () => {
+  it("escapes every character that could end a text node or an attribute", () => {
+    expect(escapeHtml(`<a href="x" onclick='y'>&\``)).toBe(
+      "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&#96;",
+    );
+  });
+  it("lets only absolute http(s) URLs through", () => {
+    expect(safeHttpUrl("javascript:alert(1)")).toBeNull();
+    expect(safeHttpUrl("data:text/html,x")).toBeNull();
+    expect(safeHttpUrl("/relative")).toBeNull();
+    expect(safeHttpUrl('https://x.example/"><b>')).toBe("https://x.example/%22%3E%3Cb%3E");
+  });
+  it("keeps Markdown syntax in user text as text", () => {
+    expect(escapeMarkdown("[click](javascript:x) *b*")).toBe("\\[click\\]\\(javascript:x\\) \\*b\\*");
+  });
+});
+
+describe("colour", () => {
+  it("picks the text colour with the better contrast and keeps 4.5:1 for every text pair", () => {
+    expect(readableText("#ffffff")).toBe("#16181d");
+    expect(readableText("#10243e")).toBe("#ffffff");
+    for (const background of ["#000000", "#ffffff", "#777777", "#10243e", "#ffe066", "#2f9e8f", "#ff0000"]) {
+      const p = palette(background);
+      expect(contrastRatio(p.text, p.background)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(p.muted, p.background)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(p.surfaceText, p.surface)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(p.surfaceMuted, p.surface)).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
+
+describe("the page", () => {
+  it("formats offsets and durations", () => {
+    expect(formatOffset(65)).toBe("1:05");
+    expect(formatOffset(3723)).toBe("1:02:03");
+    expect(formatDuration(2520)).toBe("42 min");
+  });
+
+  it("builds the Google Fonts URL only for a safe family name", () => {
+    expect(fontStylesheetUrl("Source Sans 3")).toBe(
+      "https://fonts.googleapis.com/css2?family=Source+Sans+3&display=swap",
+    );
+    expect(fontStylesheetUrl("x'); @import url(evil)")).toBeNull();
+  });
+
+  it("renders without inline scripts, with the theme in the nonce'd style", () => {
+    const html = renderPage(view({ title: "<script>alert(1)</script>" }), context);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).not.toMatch(/<script(?![^>]*src=)/);
+    expect(html).toMatch(/<style nonce="abc">\s*:root\{--bg:#f5f6f8/);
+    expect(html).toContain("No summary was found for this conversation.");
+    expect(html).toContain('data-offset="65"');
+  });
+
+  it("shows hidden lines only to editable links, and never in JSON or Markdown", () => {
+    expect(renderPage(view(), context)).toContain("Secret");
+    expect(renderPage(view({ readOnly: true }), context)).not.toContain("Secret");
+    expect(JSON.stringify(pageToJson(view()))).not.toContain("Secret");
+    expect(pageToMarkdown(view())).not.toContain("Secret");
+    expect(pageToMarkdown(view())).toContain("**Ann Lee** [0:00]: Hello");
+  });
+
+  it("renders problem pages that name no conversation", () => {
+    expect(renderLinkProblemPage("gone", "n")).toContain("This link has expired");
+    expect(renderLinkProblemPage("not_found", "n")).toContain("Link not found");
+  });
+});
