@@ -58,6 +58,9 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   } else {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection the server drops (restart, failover) must not crash the process: the pool
+    // replaces it on the next query, and /readyz reports whether the database answers.
+    pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   return {

@@ -23,11 +23,16 @@ export function meetingFiles(split: "train" | "val"): string[] {
     .sort((a, b) => statSync(join(dir, a)).size - statSync(join(dir, b)).size);
 }
 
-/** A meeting as a `POST /v1/process/text` body: each turn a message, the speaker as from.name. */
+/** The meeting's turns that say something (a few QMSum turns are empty, which the API refuses). */
+export function spokenTurns(meeting: QmsumMeeting) {
+  return meeting.meeting_transcripts.filter((turn) => turn.content.trim() !== "");
+}
+
+/** A meeting as a `POST /v1/process/text` body: each spoken turn a message, the speaker as from.name. */
 export function toProcessTextBody(meeting: QmsumMeeting, start = new Date("2026-11-02T15:00:00Z")) {
   return {
     name: meeting.file.replace(/\.json$/, ""),
-    messages: meeting.meeting_transcripts.map((turn, index) => ({
+    messages: spokenTurns(meeting).map((turn, index) => ({
       payload: { content: turn.content, contentType: "text/plain" },
       from: { name: turn.speaker },
       duration: {

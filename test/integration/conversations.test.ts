@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
-import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
+import { loadMeeting, meetingFiles, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
 
 interface Member {
   id: string;
@@ -55,7 +55,7 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
         members: Member[];
       }
     ).members;
-    const speakers = [...new Set(meeting.meeting_transcripts.map((turn) => turn.speaker.trim()))];
+    const speakers = [...new Set(spokenTurns(meeting).map((turn) => turn.speaker.trim()))];
     expect(members.map((m) => m.name)).toEqual(speakers);
     for (const member of members) expect(member.id).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -64,12 +64,12 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
         messages: Message[];
       }
     ).messages;
-    expect(messages).toHaveLength(meeting.meeting_transcripts.length);
-    expect(messages[1]?.text).toBe(meeting.meeting_transcripts[1]?.content);
+    expect(messages).toHaveLength(spokenTurns(meeting).length);
+    expect(messages[1]?.text).toBe(spokenTurns(meeting)[1]?.content);
     expect(messages[1]?.timeOffset).toBe(5);
     expect(messages[1]?.duration).toBe(4);
     const byName = new Map(members.map((m) => [m.name, m.id]));
-    expect(messages[0]?.from.id).toBe(byName.get(meeting.meeting_transcripts[0]?.speaker.trim() ?? ""));
+    expect(messages[0]?.from.id).toBe(byName.get(spokenTurns(meeting)[0]?.speaker.trim() ?? ""));
 
     const conversation = (await (await server.api(token, `/v1/conversations/${conversationId}`)).json()) as {
       id: string;

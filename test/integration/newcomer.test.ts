@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
+import { loadMeeting, meetingFiles, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -90,7 +90,7 @@ describe("a newcomer's first run", () => {
       members: { name: string }[];
     };
     expect(members.members.map((m) => m.name)).toEqual([
-      ...new Set(meeting.meeting_transcripts.map((turn) => turn.speaker.trim())),
+      ...new Set(spokenTurns(meeting).map((turn) => turn.speaker.trim())),
     ]);
 
     // The same database through the CLI: import a transcript file, then list, rotate and fail clearly.

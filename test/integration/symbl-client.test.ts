@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
-import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
+import { loadMeeting, meetingFiles, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
 
 interface RawResponse {
   status: number;
@@ -84,7 +84,7 @@ describe.each(await dialects())("Symbl's npm client against a running server on 
       conversations.getMembersByConversationId(conversationId, cb),
     );
     const raw = response.body as { members: { id: string; name: string }[] };
-    const speakers = [...new Set(meeting.meeting_transcripts.map((turn) => turn.speaker.trim()))];
+    const speakers = [...new Set(spokenTurns(meeting).map((turn) => turn.speaker.trim()))];
     expect(raw.members.map((m) => m.name)).toEqual(speakers);
     for (const member of raw.members) expect(member.id).toMatch(/^[0-9a-f-]{36}$/);
     expect((members as { members: { name: string }[] }).members.map((m) => m.name)).toEqual(speakers);
