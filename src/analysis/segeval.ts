@@ -28,6 +28,23 @@ export function standardWindow(referenceStarts: readonly number[], length: numbe
   return Math.max(2, Math.round(length / segments / 2));
 }
 
+/** The share of the `length - k` windows of width k in which `disagree` holds for the two segmentations. */
+function windowErrorRate(
+  reference: readonly number[],
+  hypothesis: readonly number[],
+  length: number,
+  k: number,
+  disagree: (r: readonly number[], h: readonly number[], i: number) => boolean,
+): number {
+  const r = segmentIds(reference, length);
+  const h = segmentIds(hypothesis, length);
+  const windows = length - k;
+  if (windows <= 0) return 0;
+  let errors = 0;
+  for (let i = 0; i < windows; i++) if (disagree(r, h, i)) errors++;
+  return errors / windows;
+}
+
 /** Pk (Beeferman et al. 1999): probability that units k apart are wrongly judged same/different segment. */
 export function pk(
   reference: readonly number[],
@@ -35,17 +52,13 @@ export function pk(
   length: number,
   k: number,
 ): number {
-  const r = segmentIds(reference, length);
-  const h = segmentIds(hypothesis, length);
-  const windows = length - k;
-  if (windows <= 0) return 0;
-  let errors = 0;
-  for (let i = 0; i < windows; i++) {
-    const sameR = r[i] === r[i + k];
-    const sameH = h[i] === h[i + k];
-    if (sameR !== sameH) errors++;
-  }
-  return errors / windows;
+  return windowErrorRate(
+    reference,
+    hypothesis,
+    length,
+    k,
+    (r, h, i) => (r[i] === r[i + k]) !== (h[i] === h[i + k]),
+  );
 }
 
 /** WindowDiff (Pevzner & Hearst 2002): windows where the number of boundaries differs. */
@@ -55,17 +68,13 @@ export function windowDiff(
   length: number,
   k: number,
 ): number {
-  const r = segmentIds(reference, length);
-  const h = segmentIds(hypothesis, length);
-  const windows = length - k;
-  if (windows <= 0) return 0;
-  let errors = 0;
-  for (let i = 0; i < windows; i++) {
-    const boundariesR = (r[i + k] ?? 0) - (r[i] ?? 0);
-    const boundariesH = (h[i + k] ?? 0) - (h[i] ?? 0);
-    if (boundariesR !== boundariesH) errors++;
-  }
-  return errors / windows;
+  return windowErrorRate(
+    reference,
+    hypothesis,
+    length,
+    k,
+    (r, h, i) => (r[i + k] ?? 0) - (r[i] ?? 0) !== (h[i + k] ?? 0) - (h[i] ?? 0),
+  );
 }
 
 /** Equal-size segments: the starts of `count` windows over `length` units. */
