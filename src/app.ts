@@ -3,12 +3,14 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify from "fastify";
+import type { Redis } from "ioredis";
 import type { Analyzer } from "./analysis/types.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/database.ts";
 import { requireAccessToken } from "./http/auth.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
+import { registerRateLimits } from "./http/rate-limit.ts";
 import { OneLinePerRequest } from "./http/logging.ts";
 import { formatSchemaError, registerErrorHandling } from "./http/errors.ts";
 import { ErrorBody } from "./http/schemas.ts";
@@ -25,6 +27,8 @@ export interface AppDeps {
   clock: Clock;
   secret: string;
   analyzer: Analyzer;
+  /** Shared rate-limit counters (REDIS_URL); null keeps them in this process. */
+  redis?: Redis | null;
   /** Start the job runner when the server is ready (default true). */
   runJobs?: boolean;
 }
@@ -64,6 +68,12 @@ export async function buildApp(deps: AppDeps) {
   registerErrorHandling(app);
   app.addSchema(ErrorBody);
 
+  await registerRateLimits(app, {
+    perMinute: config.rateLimitPerMinute,
+    tokenPerMinute: config.tokenRateLimitPerMinute,
+    redis: deps.redis ?? null,
+  });
+
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -84,8 +94,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(swaggerUi, { routePrefix: "/docs" });
 
   app.get("/openapi.json", { schema: { hide: true } }, () => app.swagger());
-  app.get("/healthz", { schema: { hide: true } }, () => ({ status: "ok" }));
-  app.get("/readyz", { schema: { hide: true } }, async (_request, reply) => {
+  const unlimited = { schema: { hide: true }, config: { rateLimit: false } } as const;
+  app.get("/healthz", unlimited, () => ({ status: "ok" }));
+  app.get("/readyz", unlimited, async (_request, reply) => {
     const ready = await database.ping();
     return reply.status(ready ? 200 : 503).send({ status: ready ? "ready" : "database unavailable" });
   });

@@ -16,6 +16,10 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: string;
   jobLeaseSeconds: number;
+  /** Shares rate-limit counters between processes when set. */
+  redisUrl: string | null;
+  rateLimitPerMinute: number;
+  tokenRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -68,6 +72,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     problems.push("RECAP_SECRET is required when NODE_ENV=production");
   }
 
+  const redisUrl = env.REDIS_URL || null;
+  if (redisUrl !== null && !/^rediss?:\/\/\S+$/.test(redisUrl)) {
+    problems.push("REDIS_URL must start with redis:// or rediss://");
+  }
+
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
 
@@ -83,6 +92,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     bodyLimitBytes: integer("RECAP_BODY_LIMIT_BYTES", 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
     jobLeaseSeconds: integer("RECAP_JOB_LEASE_SECONDS", 120, 1, 86_400),
+    redisUrl,
+    rateLimitPerMinute: integer("RECAP_RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
+    tokenRateLimitPerMinute: integer("RECAP_TOKEN_RATE_LIMIT_PER_MINUTE", 60, 0, 10_000_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

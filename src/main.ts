@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { createAnalyzer } from "./analysis/pool.ts";
 import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
@@ -19,12 +20,18 @@ async function main(): Promise<void> {
   const database = openDatabase(config.database);
   await database.migrate();
   const analyzer = createAnalyzer();
+  // Short timeouts: a slow Redis must not hold requests up (rate limits then let requests through).
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 })
+    : null;
+  redis?.on("error", (error: Error) => console.warn(`Redis: ${error.message}`));
   const { app, services } = await buildApp({
     config,
     database,
     clock: systemClock,
     secret: resolveSigningSecret(config),
     analyzer,
+    redis,
   });
 
   let stopping = false;
@@ -37,6 +44,7 @@ async function main(): Promise<void> {
     void app
       .close()
       .then(() => analyzer.close())
+      .then(() => redis?.quit())
       .then(() => database.close())
       .then(() => process.exit(0));
   };

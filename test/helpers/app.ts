@@ -1,3 +1,4 @@
+import type { Redis } from "ioredis";
 import { createAnalyzer } from "../../src/analysis/pool.ts";
 import type { Analyzer } from "../../src/analysis/types.ts";
 import { buildApp } from "../../src/app.ts";
@@ -55,6 +56,8 @@ export async function startTestServer(
     runJobs?: boolean;
     /** Reuse a database (a "restart"); the caller then drops it. */
     testDatabase?: TestDatabase;
+    /** Shared rate-limit counters. */
+    redis?: Redis;
   } = {},
 ): Promise<TestServer> {
   const testDb: TestDatabase = options.testDatabase ?? (await createTestDatabase(dialect));
@@ -75,6 +78,7 @@ export async function startTestServer(
     secret: SECRET,
     analyzer: analyzer(),
     runJobs: options.runJobs ?? true,
+    redis: options.redis ?? null,
   });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   const url = address;
