@@ -93,14 +93,15 @@ export function analyzeConversation(
   }));
 
   const starts = segmentBoundaries(sentences, ids.length, options.segmentation);
-  const topics: TopicItem[] = labelSegments(sentences, starts, ids.length).map((segment) => ({
+  const segments = labelSegments(sentences, starts, ids.length);
+  const topics: TopicItem[] = segments.map((segment) => ({
     text: segment.label,
     score: segment.score,
     messageIds: ids.slice(segment.startMessage, segment.endMessage + 1),
   }));
   // Too short to segment: also list the next key phrases, each with the messages that mention it.
   if (topics.length > 0 && topics.length < MIN_TOPICS) {
-    const extra = keyPhrases(sentences, MIN_TOPICS - topics.length, new Set(topics.map((t) => t.text)));
+    const extra = keyPhrases(sentences, MIN_TOPICS - topics.length, new Set(segments.map((s) => s.labelKey)));
     const top = Math.max(1, ...extra.map((e) => e.weight));
     for (const phrase of extra) {
       if (phrase.weight < 2) continue;

@@ -28,6 +28,17 @@ describe("splitSentences", () => {
     expect(contentTerms(sentence!)).toEqual(["dana", "send", "batteri", "friday"]);
   });
 
+  it('reads "I\'m" as "I am" (wink keeps it as one proper noun) without changing the text', () => {
+    // ES2002a (QMSum train)
+    const [sentence] = splitSentences(["I'm Laura and I'm the project manager."]);
+    expect(sentence?.text).toBe("I'm Laura and I'm the project manager.");
+    expect(sentence?.tokens.slice(0, 2).map((t) => [t.value, t.normal, t.pos])).toEqual([
+      ["I", "i", "PRON"],
+      ["'m", "am", "AUX"],
+    ]);
+    expect(contentTerms(sentence!)).not.toContain("i'm");
+  });
+
   it("returns nothing for no text", () => {
     expect(splitSentences(["", "  "])).toEqual([]);
   });

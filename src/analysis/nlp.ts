@@ -31,6 +31,9 @@ export interface Sentence {
 
 let instance: WinkMethods | null = null;
 
+/** "I'm" (any case, straight or curly apostrophe), which wink keeps as a single token. */
+const FIRST_PERSON_AM = /^i['’]m$/i;
+
 /** The model's Porter2 stemmer, called once per distinct word (its.stem would call it per token). */
 const stemWord = (model.addons.stem as (word: string) => string | undefined) ?? ((word: string) => word);
 const stemCache = new Map<string, string>();
@@ -114,6 +117,15 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
       if (tokenMessage[t] === -1) continue;
       const space = t === from ? "" : (spaces[t] ?? "");
       const value = values[t] ?? "";
+      text += (space === "" ? "" : " ") + value;
+      if (FIRST_PERSON_AM.test(value)) {
+        // wink splits "it's" and "I'll" but reads "I'm" as one proper noun; the rules expect "i" + "am".
+        sentenceTokens.push(
+          { value: value.slice(0, 1), normal: "i", pos: "PRON", stem: "i", stop: true, space },
+          { value: value.slice(1), normal: "am", pos: "AUX", stem: "am", stop: true, space: "" },
+        );
+        continue;
+      }
       sentenceTokens.push({
         value,
         normal: normals[t] ?? value.toLowerCase(),
@@ -122,7 +134,6 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
         stop: stops[t] ?? false,
         space,
       });
-      text += (space === "" ? "" : " ") + value;
     }
     sentences.push({
       index: sentences.length,

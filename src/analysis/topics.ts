@@ -1,4 +1,4 @@
-import { contentTerms, isContentToken, type Sentence } from "./nlp.ts";
+import { contentTerms, isContentToken, type Sentence, type Token } from "./nlp.ts";
 import { cosine, termCounts } from "./vectors.ts";
 
 /** Tunable TextTiling parameters (tuned on QMSum train, see docs/ANALYSIS.md). */
@@ -135,14 +135,188 @@ interface Phrase {
   words: number;
 }
 
-/** Noun phrases: runs of adjectives and nouns ending in a noun, at most three content words. */
+/**
+ * Words that never belong in a topic label although wink may tag them as nouns: forms of address,
+ * discourse and filler words, unsplit contractions, names of times of day.
+ */
+const NOT_LABEL_WORDS = new Set([
+  "alright",
+  "allright",
+  "dunno",
+  "guy",
+  "guys",
+  "folks",
+  "madam",
+  "sir",
+  "mister",
+  "kay",
+  "okey",
+  "yep",
+  "yup",
+  "nope",
+  "sorry",
+  "hello",
+  "hi",
+  "hey",
+  "bye",
+  "thanks",
+  "cheers",
+  "gosh",
+  "wow",
+  "cool",
+  "whatever",
+  "somebody",
+  "someone",
+  "anybody",
+  "anyone",
+  "everybody",
+  "everyone",
+  "nobody",
+  "today",
+  "tomorrow",
+  "yesterday",
+  "tonight",
+  "morning",
+  "afternoon",
+  "evening",
+  "moment",
+]);
+
+/** Nouns too general to be a topic on their own; they may still end a longer phrase ("young people"). */
+const GENERAL_NOUNS = new Set([
+  "people",
+  "person",
+  "meeting",
+  "meetings",
+  "minute",
+  "minutes",
+  "second",
+  "seconds",
+  "hour",
+  "hours",
+  "day",
+  "days",
+  "week",
+  "weeks",
+  "year",
+  "years",
+  "part",
+  "parts",
+  "fact",
+  "case",
+  "example",
+  "sense",
+  "number",
+  "type",
+  "types",
+  "kinds",
+  "sorts",
+  "problem",
+  "problems",
+  "issue",
+  "issues",
+  "place",
+  "end",
+  "level",
+  "side",
+  "area",
+  "areas",
+  "matter",
+  "reason",
+  "situation",
+  "option",
+  "options",
+  "stage",
+  "step",
+  "task",
+  "job",
+  "work",
+  "difficulty",
+  "support",
+  "sector",
+  "vision",
+  "mind",
+  "deal",
+  "chance",
+  "term",
+  "terms",
+  "words",
+  "word",
+  "group",
+  "hand",
+  "list",
+]);
+
+/** Evaluative or vague adjectives dropped from the start of a label ("different choices" → "choices"). */
+const VAGUE_ADJECTIVES = new Set([
+  "actual",
+  "real",
+  "big",
+  "different",
+  "other",
+  "certain",
+  "particular",
+  "various",
+  "same",
+  "whole",
+  "entire",
+  "several",
+  "many",
+  "own",
+  "bad",
+  "important",
+  "possible",
+  "similar",
+  "proper",
+  "wrong",
+  "usual",
+  "normal",
+  "current",
+]);
+
+interface PhraseWord {
+  stem: string;
+  normal: string;
+  value: string;
+  pos: string;
+}
+
+/** A word that may start, continue or end a label: a content noun or adjective written as a word. */
+function isLabelWord(token: Token): boolean {
+  return (
+    (token.pos === "NOUN" || token.pos === "PROPN" || token.pos === "ADJ") &&
+    isContentToken(token) &&
+    token.normal.length > 2 &&
+    /^[a-z][a-z-]*[a-z0-9]$/.test(token.normal) &&
+    !NOT_LABEL_WORDS.has(token.normal)
+  );
+}
+
+/**
+ * Whether a run of label words can stand as a topic: not made only of general nouns, and a single
+ * word only when it is a common noun (names and adjectives alone say little) or an acronym ("TCL").
+ */
+function isLabel(words: readonly PhraseWord[]): boolean {
+  if (words.every((w) => GENERAL_NOUNS.has(w.normal))) return false;
+  if (words.length > 1) return true;
+  const word = words[0];
+  if (word === undefined) return false;
+  if (/^[A-Z]{2,}$/.test(word.value)) return true;
+  return word.pos === "NOUN" && !/(?:ful|ous|less)$/.test(word.normal);
+}
+
+/**
+ * Noun phrases that can label a topic: runs of adjectives and nouns ending in a noun, at most three
+ * words, without filler, address or discourse words (see isLabel for single words).
+ */
 export function nounPhrases(sentence: Sentence): Phrase[] {
   const phrases: Phrase[] = [];
-  let run: { stem: string; normal: string; pos: string }[] = [];
+  let run: PhraseWord[] = [];
   const flush = (): void => {
     while (run.length > 0 && run[run.length - 1]?.pos === "ADJ") run.pop();
-    if (run.length > 0) {
-      const words = run.slice(-3);
+    let words = run.slice(-3);
+    while (words.length > 1 && VAGUE_ADJECTIVES.has(words[0]?.normal ?? "")) words = words.slice(1);
+    if (words.length > 0 && isLabel(words)) {
       phrases.push({
         key: words.map((w) => w.stem).join(" "),
         text: words.map((w) => w.normal).join(" "),
@@ -152,8 +326,8 @@ export function nounPhrases(sentence: Sentence): Phrase[] {
     run = [];
   };
   for (const token of sentence.tokens) {
-    if ((token.pos === "NOUN" || token.pos === "PROPN" || token.pos === "ADJ") && isContentToken(token)) {
-      run.push({ stem: token.stem, normal: token.normal, pos: token.pos });
+    if (isLabelWord(token)) {
+      run.push({ stem: token.stem, normal: token.normal, value: token.value, pos: token.pos });
     } else {
       flush();
     }
@@ -169,19 +343,25 @@ export function nounPhrases(sentence: Sentence): Phrase[] {
 export function keyPhrases(
   sentences: readonly Sentence[],
   limit: number,
+  /** Phrase keys (stems) already used as labels. */
   exclude: ReadonlySet<string>,
 ): { text: string; weight: number; messages: number[] }[] {
-  const found = new Map<string, { text: string; weight: number; messages: Set<number> }>();
+  const found = new Map<string, { key: string; text: string; weight: number; messages: Set<number> }>();
   for (const sentence of sentences) {
     for (const phrase of nounPhrases(sentence)) {
-      const entry = found.get(phrase.key) ?? { text: phrase.text, weight: 0, messages: new Set<number>() };
+      const entry = found.get(phrase.key) ?? {
+        key: phrase.key,
+        text: phrase.text,
+        weight: 0,
+        messages: new Set<number>(),
+      };
       entry.weight += phrase.words;
       entry.messages.add(sentence.messageIndex);
       found.set(phrase.key, entry);
     }
   }
   return [...found.values()]
-    .filter((e) => !exclude.has(e.text))
+    .filter((e) => !exclude.has(e.key))
     .sort((a, b) => b.weight - a.weight || (a.text < b.text ? -1 : 1))
     .slice(0, limit)
     .map((e) => ({ text: e.text, weight: e.weight, messages: [...e.messages].sort((a, b) => a - b) }));
@@ -191,8 +371,13 @@ export interface LabelledSegment {
   startMessage: number;
   endMessage: number;
   label: string;
+  /** Stems of the label, to keep other topics from repeating it in another form ("button"/"buttons"). */
+  labelKey: string;
   score: number;
 }
+
+/** How much a multi-word phrase outranks a single word with the same weight (see docs/ANALYSIS.md). */
+const MULTI_WORD_PREFERENCE = 1.5;
 
 /**
  * Labels each segment with its most distinctive noun phrase (frequency in the segment × inverse
@@ -209,7 +394,7 @@ export function labelSegments(
     while (s + 1 < starts.length && (starts[s + 1] ?? Infinity) <= messageIndex) s++;
     return s;
   };
-  const counts = starts.map(() => new Map<string, number>());
+  const counts = starts.map(() => new Map<string, { occurrences: number; words: number }>());
   const surfaces = new Map<string, Map<string, number>>();
   const sizes = starts.map(() => 0);
   const documentFrequency = new Map<string, number>();
@@ -219,7 +404,9 @@ export function labelSegments(
     if (segmentCounts === undefined) continue;
     sizes[s] = (sizes[s] ?? 0) + contentTerms(sentence).length;
     for (const phrase of nounPhrases(sentence)) {
-      segmentCounts.set(phrase.key, (segmentCounts.get(phrase.key) ?? 0) + phrase.words);
+      const count = segmentCounts.get(phrase.key) ?? { occurrences: 0, words: phrase.words };
+      count.occurrences++;
+      segmentCounts.set(phrase.key, count);
       const forms = surfaces.get(phrase.key) ?? new Map<string, number>();
       forms.set(phrase.text, (forms.get(phrase.text) ?? 0) + 1);
       surfaces.set(phrase.key, forms);
@@ -230,12 +417,17 @@ export function labelSegments(
   }
   const used = new Set<string>();
   const labelled = starts.map((start, s) => {
-    const segmentCounts = counts[s] ?? new Map<string, number>();
+    const segmentCounts = counts[s] ?? new Map<string, { occurrences: number; words: number }>();
+    // A phrase said once is a label only in a segment with hardly any phrases.
     const ranked = [...segmentCounts.entries()]
-      .filter(([, count]) => count >= 2 || segmentCounts.size < 5)
+      .filter(([, count]) => count.occurrences >= 2 || segmentCounts.size < 5)
       .map(([key, count]) => ({
         key,
-        value: count * Math.log(1 + starts.length / (documentFrequency.get(key) ?? 1)),
+        value:
+          count.occurrences *
+          count.words *
+          (count.words > 1 ? MULTI_WORD_PREFERENCE : 1) *
+          Math.log(1 + starts.length / (documentFrequency.get(key) ?? 1)),
       }))
       .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1));
     const best = ranked.find((r) => !used.has(r.key));
@@ -250,6 +442,7 @@ export function labelSegments(
       startMessage: start,
       endMessage: (starts[s + 1] ?? messageCount) - 1,
       label,
+      labelKey: best?.key ?? "",
       strength: best?.value ?? 0,
       size: sizes[s] ?? 0,
     };
@@ -260,6 +453,7 @@ export function labelSegments(
     startMessage: l.startMessage,
     endMessage: l.endMessage,
     label: l.label,
+    labelKey: l.labelKey,
     score: Math.round((0.6 * (l.size / maxSize) + 0.4 * (l.strength / maxStrength)) * 1000) / 1000,
   }));
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { cleanTranscriptText } from "./clean.ts";
+import { splitSentences } from "./nlp.ts";
+import { keyPhrases, labelSegments, nounPhrases } from "./topics.ts";
+
+/** Noun-phrase texts of raw transcript turns (cleaned first, as the analysis does). */
+function phrasesOf(...turns: string[]): string[] {
+  return splitSentences(turns.map(cleanTranscriptText)).flatMap((s) => nounPhrases(s).map((p) => p.text));
+}
+
+// Turns from QMSum train meetings (ES2002a, Bed004, Bed009, covid_3, education_23, ES2014b, Bdb001, IS1001b).
+describe("nounPhrases", () => {
+  it("keeps content noun phrases of up to three words", () => {
+    expect(phrasesOf("I suppose it's depends on how complicated our remote control is .")).toEqual([
+      "remote control",
+    ]);
+    expect(
+      phrasesOf(
+        "So, are you content that eligibility for free school meals is the best measure, really, of identifying which pupils to target?",
+      ),
+    ).toEqual(["eligibility", "free school meals", "best measure", "pupils"]);
+    expect(
+      phrasesOf("But that was only for young people that preferred it , older people didn't ."),
+    ).toContain("young people");
+  });
+
+  it("never yields pronouns, contractions, fillers or forms of address", () => {
+    const phrases = phrasesOf(
+      "I'm Laura and I'm the project manager . {vocalsound} Do you want to introduce",
+      "Alright , so that 's {disfmarker} that 's the {disfmarker} that 's the thesis level",
+      "Madam Chair, I can assure you we're not going to be cutting. We'll be investing in our defence.",
+      "Yeah , I was thi I was thinking the advantage is that we can share this with other people .",
+      "Now I dunno how much people have thought ahead to the tourist domain in this",
+    );
+    expect(phrases).toEqual(expect.arrayContaining(["project manager", "thesis level", "tourist domain"]));
+    for (const bad of ["i'm", "alright", "madam", "madam chair", "chair", "dunno", "people", "yeah"]) {
+      expect(phrases).not.toContain(bad);
+    }
+  });
+
+  it("drops vague leading adjectives and lone general nouns", () => {
+    expect(phrasesOf("and not only one pitch value but different kinds of pitch values")).toEqual([
+      "pitch value",
+      "pitch values",
+    ]);
+    expect(phrasesOf("I think the young people are th uh are uh {disfmarker}")).toEqual(["young people"]);
+    expect(phrasesOf("We have about five minutes for the meeting .")).toEqual([]);
+  });
+});
+
+describe("labelSegments", () => {
+  it("labels a segment with its repeated multi-word phrase rather than a pronoun or single word", () => {
+    const sentences = splitSentences(
+      [
+        "I'm Laura and I'm the project manager .",
+        "Well for a remote control , do you think that will be {disfmarker}",
+        "I suppose it's depends on how complicated our remote control is .",
+        "Like how much does , you know , a remote control cost .",
+        "I'm not sure about the buttons .",
+      ].map(cleanTranscriptText),
+    );
+    const [segment] = labelSegments(sentences, [0], 5);
+    expect(segment).toMatchObject({ startMessage: 0, endMessage: 4, label: "remote control", score: 1 });
+  });
+
+  it("falls back to a neutral label when a segment has no noun phrase", () => {
+    const sentences = splitSentences(["Yeah .", "I'm sure .", "Alright ."].map(cleanTranscriptText));
+    expect(labelSegments(sentences, [0], 3).map((s) => s.label)).toEqual(["general discussion"]);
+  });
+});
+
+describe("keyPhrases", () => {
+  it("skips phrases already used as labels, in any inflection", () => {
+    const sentences = splitSentences(
+      [
+        "The button should be big .",
+        "Big buttons are easier .",
+        "A remote control with a menu button .",
+        "The menu button opens the menu button list .",
+      ].map(cleanTranscriptText),
+    );
+    const texts = keyPhrases(sentences, 5, new Set(["button"])).map((p) => p.text);
+    expect(texts).toContain("menu button");
+    expect(texts).not.toContain("buttons");
+    expect(texts).not.toContain("button");
+  });
+});
