@@ -26,20 +26,65 @@ function fieldName(dataVar: string, instancePath: string, property?: string): st
   return name || "body";
 }
 
-/** Fastify's schemaErrorFormatter: one sentence naming the field and the rule it broke. */
+/** Keywords whose own wording (a regular expression, a format name, "equal to constant") means little to a caller. */
+const DESCRIBED_KEYWORDS = new Set(["pattern", "format", "const"]);
+
+interface SchemaNode {
+  description?: unknown;
+  enum?: unknown;
+  properties?: Record<string, unknown>;
+}
+
+/** The failing schema, present when the validator runs with `verbose`. */
+function failingSchema(error: FastifySchemaValidationError): SchemaNode | undefined {
+  const schema = (error as { parentSchema?: unknown }).parentSchema;
+  return typeof schema === "object" && schema !== null ? schema : undefined;
+}
+
+function propertySchema(error: FastifySchemaValidationError, property: string): SchemaNode | undefined {
+  const schema = failingSchema(error)?.properties?.[property];
+  return typeof schema === "object" && schema !== null ? schema : undefined;
+}
+
+function descriptionOf(schema: SchemaNode | undefined): string | undefined {
+  return typeof schema?.description === "string" && schema.description !== ""
+    ? schema.description
+    : undefined;
+}
+
+const oneOf = (values: unknown[]) => `one of: ${values.map(String).join(", ")}`;
+
+/**
+ * Fastify's schemaErrorFormatter: one sentence naming the field and the rule it broke. A pattern, format or
+ * constant that fails on a schema with a `description` is worded "<field> must be <description>", so a
+ * schema states its rule once for the validator, the OpenAPI document and the message alike; a missing or
+ * wrong enum value lists the allowed ones.
+ */
 export function formatSchemaError(errors: FastifySchemaValidationError[], dataVar: string): Error {
   const error = errors[0];
   if (!error) return new Error(`${dataVar} is invalid`);
   const params = error.params;
   if (error.keyword === "required") {
-    return new Error(`${fieldName(dataVar, error.instancePath, String(params.missingProperty))} is required`);
+    const missing = String(params.missingProperty);
+    const name = fieldName(dataVar, error.instancePath, missing);
+    const allowed = propertySchema(error, missing)?.enum;
+    return new Error(
+      Array.isArray(allowed) ? `${name} is required: ${oneOf(allowed)}` : `${name} is required`,
+    );
   }
   const field = fieldName(dataVar, error.instancePath);
   if (error.keyword === "enum" && Array.isArray(params.allowedValues)) {
-    return new Error(`${field} must be one of: ${params.allowedValues.map(String).join(", ")}`);
+    return new Error(`${field} must be ${oneOf(params.allowedValues)}`);
   }
   if (error.keyword === "additionalProperties") {
     return new Error(`${field} has an unknown property "${String(params.additionalProperty)}"`);
+  }
+  const description = descriptionOf(failingSchema(error));
+  if (DESCRIBED_KEYWORDS.has(error.keyword) && description !== undefined) {
+    return new Error(`${field} must be ${description}`);
+  }
+  if (error.keyword === "const") {
+    return new Error(`${field} must be ${JSON.stringify(params.allowedValue)}`);
   }
   if (error.keyword === "anyOf" || error.keyword === "oneOf") {
     return new Error(`${field} does not match any allowed shape`);

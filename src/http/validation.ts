@@ -6,7 +6,10 @@ import type { FastifySchema, FastifySchemaCompiler } from "fastify";
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function createAjv(options: Options): Ajv {
-  return addFormats(new Ajv({ allErrors: false, useDefaults: true, removeAdditional: false, ...options }));
+  // verbose: errors carry the failing schema, whose description http/errors.ts uses as the rule's wording.
+  return addFormats(
+    new Ajv({ allErrors: false, useDefaults: true, removeAdditional: false, verbose: true, ...options }),
+  );
 }
 
 /**

@@ -133,36 +133,118 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   it("answers 400 naming the field for every bad setting, 415 for other content types, 404 for another app's conversation", async () => {
     const { token } = await server.newApp();
     const id = await conversation(token);
-    const cases: [Record<string, unknown>, string][] = [
-      [{}, "name"],
-      [{ name: "slideshow" }, "name"],
-      [{ name: "video-summary" }, "videoUrl"],
-      [{ name: "video-summary", videoUrl: "ftp://example.com/v.mp4" }, "videoUrl"],
-      [{ name: "video-summary", videoUrl: "javascript:alert(1)" }, "videoUrl"],
-      [{ name: "audio-summary" }, "audioUrl"],
-      [{ name: "audio-summary", audioUrl: "/relative.mp3" }, "audioUrl"],
-      [{ name: "verbose-text-summary", color: { background: "red" } }, "color.background"],
-      [{ name: "verbose-text-summary", color: { topicsFilter: "#12345" } }, "color.topicsFilter"],
-      [{ name: "verbose-text-summary", color: { insightsFilter: "#1234567" } }, "color.insightsFilter"],
-      [{ name: "verbose-text-summary", color: "#ffffff" }, "color"],
-      [{ name: "verbose-text-summary", font: { family: "Roboto'; } body { x" } }, "font.family"],
-      [{ name: "verbose-text-summary", font: { family: "<script>" } }, "font.family"],
-      [{ name: "verbose-text-summary", summaryURLExpiresIn: -1 }, "summaryURLExpiresIn"],
-      [{ name: "verbose-text-summary", summaryURLExpiresIn: 1.5 }, "summaryURLExpiresIn"],
-      [{ name: "verbose-text-summary", summaryURLExpiresIn: "3600" }, "summaryURLExpiresIn"],
-      [{ name: "verbose-text-summary", readOnly: "true" }, "readOnly"],
-      [{ name: "verbose-text-summary", hideShareButton: 1 }, "hideShareButton"],
-      [{ name: "verbose-text-summary", enableCustomDomain: "yes" }, "enableCustomDomain"],
-      [{ name: "verbose-text-summary", logo: "data:image/png;base64,AAAA" }, "logo"],
-      [{ name: "verbose-text-summary", favicon: "javascript:alert(1)" }, "favicon"],
-      [{ name: "verbose-text-summary", speakerAvatarURLs: { x: "file:///etc/passwd" } }, "speakerAvatarURLs"],
+    // Each 400 names the field and says the rule, in the exact words a caller sees.
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{}, "name", "name is required: one of: verbose-text-summary, video-summary, audio-summary"],
+      [
+        { name: "slideshow" },
+        "name",
+        "name must be one of: verbose-text-summary, video-summary, audio-summary",
+      ],
+      [
+        { name: "video-summary" },
+        "videoUrl",
+        "videoUrl is required for video-summary: an absolute http(s) URL of the video",
+      ],
+      [
+        { name: "video-summary", videoUrl: "ftp://example.com/v.mp4" },
+        "videoUrl",
+        "videoUrl must be an absolute http(s) URL",
+      ],
+      [
+        { name: "video-summary", videoUrl: "javascript:alert(1)" },
+        "videoUrl",
+        "videoUrl must be an absolute http(s) URL",
+      ],
+      [
+        { name: "audio-summary" },
+        "audioUrl",
+        "audioUrl is required for audio-summary: an absolute http(s) URL of the audio",
+      ],
+      [
+        { name: "audio-summary", audioUrl: "/relative.mp3" },
+        "audioUrl",
+        "audioUrl must be an absolute http(s) URL",
+      ],
+      [
+        { name: "verbose-text-summary", color: { background: "red" } },
+        "color.background",
+        "color.background must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+      ],
+      [
+        { name: "verbose-text-summary", color: { topicsFilter: "#12345" } },
+        "color.topicsFilter",
+        "color.topicsFilter must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+      ],
+      [
+        { name: "verbose-text-summary", color: { insightsFilter: "#1234567" } },
+        "color.insightsFilter",
+        "color.insightsFilter must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+      ],
+      [{ name: "verbose-text-summary", color: "#ffffff" }, "color", "color must be object"],
+      [
+        { name: "verbose-text-summary", font: { family: "Roboto'; } body { x" } },
+        "font.family",
+        "font.family must be a web-font family name of letters, digits, spaces and hyphens (at most 64)",
+      ],
+      [
+        { name: "verbose-text-summary", font: { family: "<script>" } },
+        "font.family",
+        "font.family must be a web-font family name of letters, digits, spaces and hyphens (at most 64)",
+      ],
+      [
+        { name: "verbose-text-summary", summaryURLExpiresIn: -1 },
+        "summaryURLExpiresIn",
+        "summaryURLExpiresIn must be >= 0",
+      ],
+      [
+        { name: "verbose-text-summary", summaryURLExpiresIn: 1.5 },
+        "summaryURLExpiresIn",
+        "summaryURLExpiresIn must be integer",
+      ],
+      [
+        { name: "verbose-text-summary", summaryURLExpiresIn: "3600" },
+        "summaryURLExpiresIn",
+        "summaryURLExpiresIn must be integer",
+      ],
+      [{ name: "verbose-text-summary", readOnly: "true" }, "readOnly", "readOnly must be boolean"],
+      [
+        { name: "verbose-text-summary", hideShareButton: 1 },
+        "hideShareButton",
+        "hideShareButton must be boolean",
+      ],
+      [
+        { name: "verbose-text-summary", enableCustomDomain: "yes" },
+        "enableCustomDomain",
+        "enableCustomDomain must be boolean",
+      ],
+      [
+        { name: "verbose-text-summary", logo: "data:image/png;base64,AAAA" },
+        "logo",
+        "logo must be an absolute http(s) URL",
+      ],
+      [
+        { name: "verbose-text-summary", favicon: "javascript:alert(1)" },
+        "favicon",
+        "favicon must be an absolute http(s) URL",
+      ],
+      [
+        { name: "verbose-text-summary", speakerAvatarURLs: { x: "file:///etc/passwd" } },
+        "speakerAvatarURLs",
+        "speakerAvatarURLs.x must be an absolute http(s) URL",
+      ],
       [
         { name: "verbose-text-summary", disableSummaryURLAuthentication: true },
         "disableSummaryURLAuthentication",
+        "disableSummaryURLAuthentication must be false or left out: every summary link is signed, so its authentication cannot be disabled",
       ],
-      [{ name: "verbose-text-summary", enableCustomDomain: true }, "enableCustomDomain"],
+      [
+        { name: "verbose-text-summary", enableCustomDomain: true },
+        "enableCustomDomain",
+        "enableCustomDomain is true but this app has no customDomain; set one on the app first",
+      ],
     ];
-    for (const [body, field] of cases) {
+    for (const [body, field, exact] of cases) {
       const response = await server.api(token, `/v1/conversations/${id}/experiences`, {
         method: "POST",
         body,
@@ -170,6 +252,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       const { message } = (await response.json()) as { message: string };
       expect(message, JSON.stringify(body)).toContain(field);
+      expect(message, JSON.stringify(body)).toBe(exact);
     }
     const named = await server.api(token, `/v1/conversations/${id}/experiences`, {
       method: "POST",
@@ -207,6 +290,56 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect((await server.api(other.token, `/v1/conversations/${id}/experiences`)).status).toBe(404);
     const anonymous = await fetch(`${server.url}/v1/conversations/${id}/experiences`);
     expect(anonymous.status).toBe(401);
+  });
+
+  it("keeps only the settings the schema describes, with defaults, and documents the same rules in OpenAPI", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    await createLink(token, id, {
+      name: "verbose-text-summary",
+      videoUrl: "https://media.example.com/v.mp4",
+      color: { background: "#AABBCC", shadow: "#000000" },
+      font: { family: "Source Sans 3", weight: 700 },
+      speakerAvatarURLs: { "member-1": "https://img.example.com/a.png" },
+      extra: true,
+    });
+    const list = (await (await server.api(token, `/v1/conversations/${id}/experiences`)).json()) as {
+      experiences: { settings: Record<string, unknown> }[];
+    };
+    expect(list.experiences[0]?.settings).toEqual({
+      name: "verbose-text-summary",
+      color: { background: "#aabbcc" },
+      font: { family: "Source Sans 3" },
+      summaryURLExpiresIn: 2_592_000,
+      readOnly: false,
+      enableCustomDomain: false,
+      speakerAvatarURLs: { "member-1": "https://img.example.com/a.png" },
+      hideShareButton: false,
+    });
+
+    interface Schema {
+      enum?: unknown[];
+      pattern?: string;
+      description?: string;
+      properties?: Record<string, Schema>;
+    }
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        { post?: { requestBody: { content: Record<string, { schema: Schema } | undefined> } } }
+      >;
+    };
+    const body =
+      openapi.paths["/v1/conversations/{conversationId}/experiences"]?.post?.requestBody.content[
+        "application/json"
+      ]?.schema;
+    expect(body?.properties?.name?.enum).toEqual(["verbose-text-summary", "video-summary", "audio-summary"]);
+    expect(body?.properties?.color?.properties?.background?.pattern).toBe("^#[0-9a-fA-F]{6}$");
+    expect(body?.properties?.logo?.description).toBe("an absolute http(s) URL");
+    expect(body?.properties?.disableSummaryURLAuthentication).toMatchObject({
+      enum: [false],
+      description: expect.stringContaining("every summary link is signed") as unknown,
+    });
   });
 
   it("expires links after their lifetime (default 30 days, 0 never) with a 410 page that says nothing about the conversation", async () => {

@@ -2,7 +2,7 @@ import { Type } from "typebox";
 
 export const TokenRequest = Type.Object(
   {
-    type: Type.Literal("application", { description: 'Must be "application"' }),
+    type: Type.Literal("application", { description: '"application"' }),
     appId: Type.String({ minLength: 1, maxLength: 256 }),
     appSecret: Type.String({ minLength: 1, maxLength: 1024 }),
   },

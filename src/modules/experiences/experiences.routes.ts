@@ -68,8 +68,6 @@ function experienceApiRoutes(app: Server, deps: ExperienceRouteDeps): void {
         body: CreateExperienceBody,
         response: { 200: ExperienceCreated, ...errorResponses(400, 401, 404, 415) },
       },
-      // The app-wide validator coerces types ("true" → true); this body is checked strictly by the service.
-      validatorCompiler: () => () => true,
       preValidation: requireJson,
     },
     (request) => experiences.createSummaryLink(request.appId, request.params.conversationId, request.body),

@@ -9,7 +9,11 @@ import { ConversationsRepository } from "../conversations/conversations.reposito
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import { linkStatus, presentExperience, settingsOf } from "./experiences.presenter.ts";
 import { ExperiencesRepository } from "./experiences.repository.ts";
-import { parseCreateExperience } from "./experiences.schemas.ts";
+import {
+  DEFAULT_EXPIRES_IN,
+  type CreateExperienceBody,
+  type ExperienceSettings,
+} from "./experiences.schemas.ts";
 import { hashLinkToken, SummaryLinkSigner } from "./summary-link.ts";
 
 export interface ExperiencesDeps {
@@ -27,6 +31,45 @@ export type OpenLink = Omit<ExperienceRow, "settings"> & { settings: ReturnType<
 
 const INSIGHT_TYPES = ["action_item", "follow_up", "question"] as const;
 
+const MEDIA_URL_FIELD = { "video-summary": "videoUrl", "audio-summary": "audioUrl" } as const;
+
+/**
+ * The settings a new link keeps, from a schema-checked body: the media URL its kind needs (and only that
+ * one), tidied colours and font name, and every default. Throws invalid for a missing media URL or a
+ * speakerAvatarURLs key that cannot be a member id.
+ */
+function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
+  const settings: ExperienceSettings = {
+    name: body.name,
+    ...(body.logo !== undefined && { logo: body.logo }),
+    ...(body.favicon !== undefined && { favicon: body.favicon }),
+    color: {},
+    font: body.font?.family === undefined ? {} : { family: body.font.family.trim() },
+    summaryURLExpiresIn: body.summaryURLExpiresIn ?? DEFAULT_EXPIRES_IN,
+    readOnly: body.readOnly ?? false,
+    enableCustomDomain: body.enableCustomDomain ?? false,
+    speakerAvatarURLs: { ...body.speakerAvatarURLs },
+    hideShareButton: body.hideShareButton ?? false,
+  };
+  for (const key of ["background", "topicsFilter", "insightsFilter"] as const) {
+    const colour = body.color?.[key];
+    if (colour !== undefined) settings.color[key] = colour.toLowerCase();
+  }
+  if (body.name !== "verbose-text-summary") {
+    const field = MEDIA_URL_FIELD[body.name];
+    const url = body[field];
+    if (url === undefined) {
+      const media = body.name === "video-summary" ? "video" : "audio";
+      throw invalid(`${field} is required for ${body.name}: an absolute http(s) URL of the ${media}`);
+    }
+    settings[field] = url;
+  }
+  for (const memberId of Object.keys(settings.speakerAvatarURLs)) {
+    if (memberId === "" || memberId.length > 64) throw invalid("speakerAvatarURLs keys must be member ids");
+  }
+  return settings;
+}
+
 /** Summary links: creating, listing and revoking them, and opening one for a viewer. */
 export class ExperiencesService {
   private readonly experiences: ExperiencesRepository;
@@ -38,15 +81,16 @@ export class ExperiencesService {
   }
 
   /**
-   * Creates a signed link to the conversation's summary page with the given settings (SPEC §6).
+   * Creates a signed link to the conversation's summary page with the given settings (SPEC §6). The body's
+   * shape is already checked by its schema; this adds the rules that span fields or need the app.
    * Throws invalid naming the field, not_found when the app cannot see the conversation.
    */
   async createSummaryLink(
     appId: string,
     conversationId: string,
-    body: unknown,
+    body: CreateExperienceBody,
   ): Promise<{ name: string; url: string }> {
-    const settings = parseCreateExperience(body);
+    const settings = settingsFrom(body);
     await this.deps.conversations.getConversation(appId, conversationId);
     let customDomain: string | null = null;
     if (settings.enableCustomDomain) {
@@ -56,9 +100,6 @@ export class ExperiencesService {
           "enableCustomDomain is true but this app has no customDomain; set one on the app first",
         );
       }
-    }
-    for (const memberId of Object.keys(settings.speakerAvatarURLs)) {
-      if (memberId === "") throw invalid("speakerAvatarURLs keys must be member ids");
     }
     const now = this.deps.clock.now();
     const token = this.signer.issue();
