@@ -95,6 +95,53 @@ describe("action items: what is not a task", () => {
   });
 });
 
+describe("action items: precision rules", () => {
+  it("ignores cut-off sentences that end on a function word (TS3005a, IS1000b)", () => {
+    expect(typesOf("You should just give it to .")).toEqual([]);
+    expect(
+      typesOf(
+        "In this meeting we should really try to reach a decision about the target group and the functionality of the",
+      ),
+    ).toEqual([]);
+    expect(typesOf("Yeah , we will see in which order we will handle them of .")).toEqual([]);
+  });
+
+  it("ignores group tasks with nothing but a pronoun for an object, and items under five words (TS3005b)", () => {
+    expect(typesOf("We should do it .")).toEqual([]);
+    expect(typesOf("Let's do speech .")).toEqual([]);
+  });
+
+  it("keeps a task whose verb ends the sentence and a first-person 'look it up' (Bmr003, TS3006b)", () => {
+    expect(typesOf("We ought to st we ought to standardize .")).toEqual(["action_item"]);
+    expect(typesOf("Yeah . I will look it up .")).toEqual(["action_item"]);
+  });
+
+  it("reads an unaddressed 'you have to' as a description, not a task (ES2002b, TS3005a)", () => {
+    expect(typesOf("You have to push it together .")).toEqual([]);
+    expect(typesOf("You have to find your other remote control if you want to search .")).toEqual([]);
+  });
+
+  it("keeps an instruction with 'you should' (TS3005a)", () => {
+    expect(typesOf("You should make sure that you have every button they need on it .")).toEqual([
+      "action_item",
+    ]);
+  });
+
+  it("does not take a relative clause without 'that' for a task (TS3005a, TS3005b)", () => {
+    expect(typesOf("The angle you have to use .")).toEqual([]);
+    expect(typesOf("It is one of the functions you have to specify .")).toEqual([]);
+  });
+
+  it("reads a wh-question with 'will you' as a question, not a request (education_23)", () => {
+    expect(typesOf("What performance measures will you use?")).toEqual(["question"]);
+  });
+
+  it("ignores verbs that announce rather than commit (ES2002b, Bed004)", () => {
+    expect(typesOf("I will admit I don't know what R_S_I_ stands for .")).toEqual([]);
+    expect(typesOf("The other thing that's real funny , I'll spoil it for you .")).toEqual([]);
+  });
+});
+
 describe("follow-ups", () => {
   it("finds 'I'll get back to you' (ES2014a)", () => {
     const [item] = insightsOf("Oh I w um basically I'll get back to you on that .", "Marketing");
@@ -146,6 +193,28 @@ describe("questions", () => {
     expect(typesOf("What we're aiming to do is to create a new remote control for a television .")).toEqual(
       [],
     );
+  });
+
+  it("ignores half-statements said with a rising tone (TS3005b, ES2002b, Bmr003)", () => {
+    expect(typesOf("Forty five plus , or ?")).toEqual([]);
+    expect(typesOf("L_C_D_ screen as in touch screen ?")).toEqual([]);
+    expect(typesOf("Where you can activate it and deactivate it ?")).toEqual([]);
+    expect(typesOf("It 's very badly designed ?")).toEqual([]);
+    expect(typesOf("Have a nice lunch , huh ?")).toEqual([]);
+  });
+
+  it("finds questions after openers, wh-modifiers, negated and determiner subjects (Bmr003, Bmr010)", () => {
+    expect(typesOf("How many are there , one to five ?")).toEqual(["question"]);
+    expect(typesOf("Are those delays adjustable ?")).toEqual(["question"]);
+    expect(typesOf("So does that make sense ?")).toEqual(["question"]);
+    expect(typesOf("What if you wanna edit it ?")).toEqual(["question"]);
+    expect(typesOf("You drew it a long time ago ?")).toEqual(["question"]);
+    expect(typesOf("Isn't that great ?")).toEqual(["question"]);
+  });
+
+  it("still ignores a negated tag after a statement (ES2008d, Bro010)", () => {
+    expect(typesOf("It it might be , 'cause that's our corporate colour , isn't it ?")).toEqual([]);
+    expect(typesOf("I 'm sorry , there 's {disfmarker} it 's an OR at the output , isn't it ?")).toEqual([]);
   });
 
   it("scores a full question above a short one", () => {

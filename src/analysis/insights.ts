@@ -34,6 +34,13 @@ const AUX_STARTS = new Set([
   "am",
 ]);
 const SUBJECT_PRONOUNS = new Set([
+  "everyone",
+  "everybody",
+  "anybody",
+  "somebody",
+  "someone",
+  "those",
+  "these",
   "i",
   "you",
   "we",
@@ -103,6 +110,91 @@ const NON_TASK_VERBS = new Set([
   "skip",
   "bear",
   "deal",
+  "admit",
+  "spoil",
+  "allow",
+  "pause",
+  "resume",
+  "freeze",
+  "expect",
+  "wonder",
+]);
+
+/** Words a cut-off sentence ends on ("I'll rerun it with", "You should just give it to."). */
+const DANGLING_ENDS = new Set([
+  "the",
+  "a",
+  "an",
+  "and",
+  "or",
+  "but",
+  "of",
+  "with",
+  "to",
+  "for",
+  "from",
+  "at",
+  "by",
+  "into",
+  "about",
+  "than",
+  "that",
+  "because",
+  "if",
+  "my",
+  "our",
+  "your",
+  "their",
+  "his",
+  "its",
+  "is",
+  "are",
+  "was",
+  "i",
+  "we",
+  "they",
+  "he",
+  "she",
+  "very",
+]);
+
+/** Objects that say nothing on their own: "let's take it", "can you read that?". */
+const EMPTY_OBJECTS = new Set([
+  "it",
+  "that",
+  "this",
+  "them",
+  "those",
+  "these",
+  "one",
+  "so",
+  "too",
+  "now",
+  "then",
+  "here",
+  "there",
+  "again",
+  "please",
+  "better",
+  "well",
+  "more",
+]);
+
+/** Words a fragment opens with rather than a question ("That we're starting so well?", "To just go order?"). */
+const FRAGMENT_STARTS = new Set([
+  "that",
+  "to",
+  "if",
+  "unless",
+  "because",
+  "cause",
+  "for",
+  "within",
+  "as",
+  "like",
+  "than",
+  "where",
+  "whereas",
 ]);
 
 /** Modal phrases that turn "I"/"we"/"you"/a name into someone committing to (or being asked for) a task. */
@@ -110,6 +202,7 @@ const COMMITMENT =
   /^(?:will|shall|must|should|(?:am|are|is) going to|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to)$/;
 
 const MAX_ACTION_WORDS = 45;
+const MIN_ACTION_WORDS = 5;
 
 const REQUEST_MODALS = new Set(["can", "could", "would", "will"]);
 
@@ -163,24 +256,90 @@ function verbAfter(words: Words, from: number): { verb: string; index: number } 
   return null;
 }
 
+/** Words between a wh-word and its verb: "how many", "what else", "which ones", "what time". */
+const WH_MODIFIER_POS = new Set(["ADJ", "ADV", "NOUN", "NUM"]);
+
 /** True when a clause opens like a question: "do you …", "is it …", "what do …", "who wants …". */
 function opensQuestion(tokens: readonly Token[], at: number): boolean {
   const first = tokens[at]?.normal ?? "";
   const second = tokens[at + 1]?.normal ?? "";
-  if (AUX_STARTS.has(first) && SUBJECT_PRONOUNS.has(second)) return true;
-  // "what do you …", "who wants …"; not "what we're aiming to do is …"
-  return WH_WORDS.has(first) && (AUX_STARTS.has(second) || second === "'s" || tokens[at + 1]?.pos === "VERB");
+  // "do you …", "are those delays …", "is the hand-held …", "isn't it …"
+  const subjectAt = second === "not" ? at + 2 : at + 1;
+  const subject = tokens[subjectAt];
+  const subjectWord = subject?.normal ?? "";
+  // A clause that stops at its subject is a tag ("…, isn't it?"), not a question of its own.
+  if (
+    AUX_STARTS.has(first) &&
+    tokens[subjectAt + 1] !== undefined &&
+    (SUBJECT_PRONOUNS.has(subjectWord) ||
+      (subject?.pos === "DET" && subjectWord !== "a" && subjectWord !== "an"))
+  )
+    return true;
+  if (!WH_WORDS.has(first)) return false;
+  // "what do you …", "who wants …", "how many are there", "what else does it need"; not "what we're aiming
+  // to do is …" (a pronoun before the verb makes it a statement).
+  for (let i = at + 1; i <= at + 3; i++) {
+    const token = tokens[i];
+    if (token === undefined) return false;
+    if (AUX_STARTS.has(token.normal) || token.normal === "'s" || token.pos === "VERB") return true;
+    if (!WH_MODIFIER_POS.has(token.pos)) return false;
+  }
+  return false;
+}
+
+/**
+ * A statement or fragment said with a rising tone rather than a question a reader can act on: no verb
+ * ("Brightness and contrast?"), a dangling "or?", a subordinate opening ("That we're starting so well?"),
+ * a wh-word used as a relative ("Where you can activate it?") or under six words ("You do it higher?").
+ */
+function isHalfStatement(sentence: Sentence, words: Words): boolean {
+  const n = words.normals.slice(openerLength(words.normals));
+  if (n.length < 6) return true;
+  if (!words.tokens.some((t) => t.pos === "VERB" || t.pos === "AUX")) return true;
+  if (n[n.length - 1] === "or") return true;
+  // "What if …" and "how about …" ask; other wh-words without an inverted verb are relatives.
+  if (WH_WORDS.has(n[0] ?? "")) return n[1] !== "if" && n[1] !== "about";
+  return FRAGMENT_STARTS.has(n[0] ?? "");
+}
+
+/** Spoken openers before a clause ("so", "okay", "and", "um"), which tidySentence also drops. */
+const OPENERS = new Set([
+  "so",
+  "or",
+  "and",
+  "but",
+  "okay",
+  "ok",
+  "yeah",
+  "yes",
+  "well",
+  "right",
+  "now",
+  "then",
+  "also",
+  "alright",
+  "oh",
+  "anyway",
+  "actually",
+  "hey",
+]);
+
+function openerLength(normals: readonly string[]): number {
+  let i = 0;
+  while (i < normals.length - 1 && OPENERS.has(normals[i] ?? "")) i++;
+  return i;
 }
 
 function isQuestion(sentence: Sentence, words: Words): { question: boolean; strong: boolean } {
   const text = sentence.text.trim();
   if (words.normals.length < 4) return { question: false, strong: false };
-  // Clause starts: the sentence start and every word after a comma ("What about the pens, did you …").
-  let strong = opensQuestion(words.tokens, 0);
+  // Clause starts: the sentence start (after spoken openers: "So does that make sense?") and every word
+  // after a comma ("What about the pens, did you …").
+  let strong = opensQuestion(words.tokens, openerLength(words.normals));
   for (let i = 1; i < sentence.tokens.length && !strong; i++) {
     if (sentence.tokens[i - 1]?.value === ",") {
       const at = words.tokens.indexOf(sentence.tokens[i] as Token);
-      if (at >= 0) strong = opensQuestion(words.tokens, at);
+      if (at >= 0) strong = opensQuestion(words.tokens, at + openerLength(words.normals.slice(at)));
     }
   }
   const marked = text.endsWith("?");
@@ -188,6 +347,7 @@ function isQuestion(sentence: Sentence, words: Words): { question: boolean; stro
   if (/^(?:you know what i mean|do you know what i mean|you see what i mean)\b/i.test(text)) {
     return { question: false, strong: false };
   }
+  if (marked && !strong && isHalfStatement(sentence, words)) return { question: false, strong: false };
   // Without a "?", only an inverted start ("do you know where …") reads as a question.
   const first = words.normals[0] ?? "";
   const inverted = AUX_STARTS.has(first) && SUBJECT_PRONOUNS.has(words.normals[1] ?? "");
@@ -243,13 +403,15 @@ function findAction(
   const hedge = HEDGES.test(lower) ? 0.75 : 1;
   // Conditions ("If we wanna use …, you can buy …") and long monologues are not task statements.
   const conditional = n[0] === "if" || n[0] === "unless" || n.length > MAX_ACTION_WORDS;
+  // A cut-off sentence ("I'll rerun it with") does not say what the task is.
+  if (DANGLING_ENDS.has(n[n.length - 1] ?? "")) return null;
   for (let i = 0; i < n.length; i++) {
     const word = n[i] ?? "";
     // "let's send", "let us fix"
     if (conditional) break;
     if (word === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s")) {
       const verb = verbAfter(words, i + 2);
-      if (verb !== null && !NON_TASK_VERBS.has(verb.verb))
+      if (verb !== null && !NON_TASK_VERBS.has(verb.verb) && !hasEmptyObject(words, verb.index))
         return { score: 0.6 * hedge, assignee: null, request: false };
       continue;
     }
@@ -258,13 +420,19 @@ function findAction(
     // "I don't think we should …", "that we're going to use" (a relative clause, not a commitment)
     if (n.slice(Math.max(0, i - 3), i).some((w) => NEGATION.has(w))) continue;
     if (i > 0 && RELATIVE.has(n[i - 1] ?? "")) continue;
+    if (isReducedRelative(words, i)) continue;
     const verb = verbAfter(words, end);
     if (verb === null || NON_TASK_VERBS.has(verb.verb)) continue;
     if (word === "i") return { score: 0.8 * hedge, assignee: { kind: "speaker" }, request: false };
+    // Others' tasks must say what the task is on: "we must do better", "you have to push it" do not.
+    if (hasEmptyObject(words, verb.index)) continue;
     if (word === "we") return { score: 0.65 * hedge, assignee: null, request: false };
     if (word === "you") {
       if (n[0] === "if" || n[0] === "when") continue;
-      return { score: 0.6 * hedge, assignee: nameOrNull(addressedName(sentence)), request: false };
+      const addressee = addressedName(sentence);
+      // "You have to choose the code": the generic "you" of a description, unless someone is addressed.
+      if (addressee === null && GENERIC_OBLIGATION.test(n.slice(i + 1, end).join(" "))) continue;
+      return { score: 0.6 * hedge, assignee: nameOrNull(addressee), request: false };
     }
     const name = nameBefore(words, i + 1);
     if (name !== null) return { score: 0.8 * hedge, assignee: { kind: "name", name }, request: false };
@@ -275,12 +443,36 @@ function findAction(
     // "if you could …", "what you would …" are not requests.
     if (i > 0 && /^(?:if|that|whether|what|how|when|which|who|where|so that|unless)$/.test(n[i - 1] ?? ""))
       continue;
+    // "What performance measures will you use?", "how much would you pay?" ask for information.
+    if (n.slice(Math.max(0, i - 3), i).some((w) => WH_WORDS.has(w))) continue;
     const verb = verbAfter(words, i + 2);
-    if (verb !== null && !NON_TASK_VERBS.has(verb.verb)) {
+    if (verb !== null && !NON_TASK_VERBS.has(verb.verb) && !hasEmptyObject(words, verb.index)) {
       return { score: 0.6 * hedge, assignee: nameOrNull(addressedName(sentence)), request: true };
     }
   }
   return null;
+}
+
+/** Obligations that, said to an unnamed "you", describe how things work rather than ask for a task. */
+const GENERIC_OBLIGATION = /^(?:have to|'ve got to|have got to|got to|must)$/;
+
+/** True when nothing after the task verb says what it is done to ("let's take it", "can you read that?"). */
+function hasEmptyObject(words: Words, verbIndex: number): boolean {
+  // A verb that ends the sentence is its own content: "we ought to standardize".
+  if (verbIndex + 1 >= words.tokens.length) return false;
+  for (let i = verbIndex + 1; i < words.tokens.length; i++) {
+    const token = words.tokens[i];
+    if (token === undefined) break;
+    if (!EMPTY_OBJECTS.has(token.normal) && token.pos !== "PRON" && token.pos !== "DET") return false;
+  }
+  return true;
+}
+
+/** A subject right after "the <noun>" is a relative clause without "that": "the angle you have to use". */
+function isReducedRelative(words: Words, subject: number): boolean {
+  const noun = words.tokens[subject - 1];
+  const before = words.tokens[subject - 2];
+  return noun?.pos === "NOUN" && (before?.pos === "DET" || before?.pos === "ADJ");
 }
 
 /** "I'll …", "I can …", "I will …": the speaker promises something, whatever the verb. */
@@ -324,7 +516,8 @@ export function classifySentence(sentence: Sentence): SentenceInsight | null {
       assignee,
     };
   }
-  if (action !== null) {
+  // Under five words ("Let's do digits.") an action item says too little to act on.
+  if (action !== null && words.normals.length >= MIN_ACTION_WORDS) {
     const lengthBonus = words.normals.length >= 7 ? 0.05 : -0.1;
     return {
       type: "action_item",
