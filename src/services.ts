@@ -41,6 +41,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const apps = new AppsService(new AppsRepository(db), clock);
   const conversations = new ConversationsService(db, clock);
+  const ingestion = new IngestionService(db, clock, jobRunner);
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
@@ -53,9 +54,9 @@ export function createServices(deps: ServiceDeps) {
       apps,
       conversations,
     }),
-    pageEdits: new PageEditsService({ db, clock, conversations }),
+    pageEdits: new PageEditsService({ db, clock, conversations, ingestion }),
     pageAssets: new PageAssets(),
-    ingestion: new IngestionService(db, clock, jobRunner),
+    ingestion,
     jobs: new JobsService(jobsRepository),
     jobRunner,
     webhooks,

@@ -11,6 +11,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import * as initial from "./migrations/001_initial.ts";
+import * as insightEdits from "./migrations/002_insight_edits.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -25,7 +26,10 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = { "001_initial": initial };
+const migrations: Record<string, Migration> = {
+  "001_initial": initial,
+  "002_insight_edits": insightEdits,
+};
 
 class StaticMigrationProvider implements MigrationProvider {
   getMigrations(): Promise<Record<string, Migration>> {

@@ -100,6 +100,8 @@ export interface InsightsTable {
   assignee_name: string | null;
   due_by: string | null;
   dismissed: number;
+  /** 1 when a viewer changed `text`; a re-analysis finding the same insight keeps it (and `dismissed`). */
+  text_edited: number;
 }
 
 export interface ExperiencesTable {

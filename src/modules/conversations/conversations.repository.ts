@@ -245,7 +245,10 @@ export class ConversationsRepository {
       .executeTakeFirst();
   }
 
-  async updateInsight(insightId: string, changes: { text?: string; dismissed?: number }): Promise<void> {
+  async updateInsight(
+    insightId: string,
+    changes: { text?: string; dismissed?: number; text_edited?: number },
+  ): Promise<void> {
     await this.db.updateTable("insights").set(changes).where("id", "=", insightId).execute();
   }
 }

@@ -18,6 +18,7 @@ import {
   ExperienceList,
   ExperienceParams,
   MessageBody,
+  MessageSaved,
   RenameConversationBody,
   RenameMemberBody,
 } from "./experiences.schemas.ts";
@@ -250,13 +251,17 @@ async function summaryPageRoutes(app: Server, deps: ExperienceRouteDeps): Promis
           hide: true,
           params: Type.Object({ token: Type.String(), messageId: Type.String({ maxLength: 64 }) }),
           body: EditMessageBody,
-          response: editResponses,
+          response: { ...editResponses, 200: MessageSaved },
         },
         preValidation: requireJson,
       },
       async (request) => {
-        await pageEdits.editMessage(await open(request), request.params.messageId, request.body);
-        return done;
+        const { jobId } = await pageEdits.editMessage(
+          await open(request),
+          request.params.messageId,
+          request.body,
+        );
+        return jobId === null ? done : { ...done, jobId };
       },
     );
 

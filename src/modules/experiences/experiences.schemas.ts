@@ -114,6 +114,8 @@ export type ExperienceSummary = Static<typeof ExperienceSummary>;
 export type ExperienceSettings = Static<typeof SettingsSchema>;
 
 export const MessageBody = Type.Object({ message: Type.String() });
+/** A line edit's answer: `jobId` is the re-analysis that will take the change in (GET /v1/job/{jobId}). */
+export const MessageSaved = Type.Object({ message: Type.String(), jobId: Type.Optional(Type.String()) });
 
 /** The body of an edit made through an editable link. */
 export const RenameConversationBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 300 }) });

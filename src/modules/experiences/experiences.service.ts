@@ -7,6 +7,7 @@ import type { PageInsight, PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
+import type { IngestionService } from "../ingestion/ingestion.service.ts";
 import { linkStatus, presentExperience, settingsOf } from "./experiences.presenter.ts";
 import { ExperiencesRepository } from "./experiences.repository.ts";
 import {
@@ -247,7 +248,13 @@ export class PageEditsService {
   private readonly repository: ConversationsRepository;
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; clock: Clock; conversations: ConversationsService },
+    private readonly deps: {
+      db: Kysely<Database>;
+      clock: Clock;
+      conversations: ConversationsService;
+      /** Re-runs the analysis after a line changes, so summaries and insights follow the transcript. */
+      ingestion: Pick<IngestionService, "scheduleReanalysis">;
+    },
   ) {
     this.repository = new ConversationsRepository(deps.db);
   }
@@ -280,23 +287,32 @@ export class PageEditsService {
     });
   }
 
-  /** Changes a line's text and/or hides or restores it. Throws forbidden, invalid or not_found. */
+  /**
+   * Changes a line's text and/or hides or restores it, then has the conversation analysed again so the
+   * summary, topics and insights read the new text and never rest on a hidden line. Returns the id of the
+   * job that will do it, or null when nothing changed. Throws forbidden, invalid or not_found.
+   */
   async editMessage(
     link: OpenLink,
     messageId: string,
     change: { text?: string; hidden?: boolean },
-  ): Promise<void> {
+  ): Promise<{ jobId: string | null }> {
     this.requireEditable(link);
     const message = await this.repository.findMessage(link.conversation_id, messageId);
     if (!message) throw notFound("message");
     const text = change.text?.trim();
     if (text === "") throw invalid("text must not be blank");
     if (text === undefined && change.hidden === undefined) throw invalid("send text or hidden");
+    const hidden = change.hidden === undefined ? undefined : change.hidden ? 1 : 0;
+    if ((text ?? message.text) === message.text && (hidden ?? message.hidden) === message.hidden) {
+      return { jobId: null };
+    }
     await this.repository.updateMessage(messageId, {
       ...(text !== undefined && { text }),
-      ...(change.hidden !== undefined && { hidden: change.hidden ? 1 : 0 }),
+      ...(hidden !== undefined && { hidden }),
     });
     await this.touch(link.conversation_id);
+    return { jobId: await this.deps.ingestion.scheduleReanalysis(link.app_id, link.conversation_id) };
   }
 
   /** Changes an insight's text and/or dismisses it. Throws forbidden, invalid or not_found. */
@@ -312,7 +328,7 @@ export class PageEditsService {
     if (text === "") throw invalid("text must not be blank");
     if (text === undefined && change.dismissed === undefined) throw invalid("send text or dismissed");
     await this.repository.updateInsight(insightId, {
-      ...(text !== undefined && { text }),
+      ...(text !== undefined && { text, text_edited: 1 }),
       ...(change.dismissed !== undefined && { dismissed: change.dismissed ? 1 : 0 }),
     });
     await this.touch(link.conversation_id);

@@ -4,6 +4,7 @@ import type { Database } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { numericId, uuid } from "../../ids.ts";
+import type { JobsRepository } from "../jobs/jobs.repository.ts";
 import type { JobEvents } from "../jobs/jobs.runner.ts";
 import type { ProcessTextBody } from "./ingestion.schemas.ts";
 import type { TranscriptCue } from "./transcript.ts";
@@ -140,22 +141,48 @@ export class IngestionService {
           hidden: 0,
         })),
       );
-      await jobs.insert({
-        id: jobId,
-        app_id: appId,
-        conversation_id: id,
-        sequence: await jobs.nextSequence(id),
-        status: "scheduled",
-        webhook_url: submission.webhookUrl ?? null,
-        error: null,
-        attempts: 0,
-        lease_expires_at: null,
-        created_at: now,
-        updated_at: now,
-      });
+      await insertJob(jobs, { id: jobId, appId, conversationId: id, webhookUrl: submission.webhookUrl, now });
       return { conversationId: id, jobId };
     });
     this.jobEvents.scheduled(jobId, submission.webhookUrl ?? null);
     return accepted;
   }
+
+  /**
+   * Makes sure the conversation is analysed again from its messages as they are now (after an edit, a
+   * hidden or restored line): schedules a job with no new messages, unless one not yet started is waiting,
+   * which will read the same. Returns that job's id. Throws not_found for a conversation the app cannot see.
+   */
+  async scheduleReanalysis(appId: string, conversationId: string): Promise<string> {
+    const { jobId, created } = await inTransaction(this.db, async ({ conversations, jobs }) => {
+      if (!(await conversations.find(appId, conversationId))) throw notFound("conversation");
+      const waiting = await jobs.findWaiting(conversationId);
+      if (waiting) return { jobId: waiting.id, created: false };
+      const id = uuid();
+      const now = this.clock.now().toISOString();
+      await insertJob(jobs, { id, appId, conversationId, webhookUrl: undefined, now });
+      return { jobId: id, created: true };
+    });
+    if (created) this.jobEvents.scheduled(jobId, null);
+    return jobId;
+  }
+}
+
+async function insertJob(
+  jobs: JobsRepository,
+  job: { id: string; appId: string; conversationId: string; webhookUrl: string | undefined; now: string },
+): Promise<void> {
+  await jobs.insert({
+    id: job.id,
+    app_id: job.appId,
+    conversation_id: job.conversationId,
+    sequence: await jobs.nextSequence(job.conversationId),
+    status: "scheduled",
+    webhook_url: job.webhookUrl ?? null,
+    error: null,
+    attempts: 0,
+    lease_expires_at: null,
+    created_at: job.now,
+    updated_at: job.now,
+  });
 }

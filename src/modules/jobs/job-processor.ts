@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Analyzer, InsightItem } from "../../analysis/types.ts";
-import type { JobRow, MemberRow } from "../../db/schema.ts";
+import type { InsightRow, JobRow, MemberRow } from "../../db/schema.ts";
 import type { Database } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { numericId, uuid } from "../../ids.ts";
@@ -69,7 +69,7 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
           startTime: message.start_time,
         })),
     });
-    await inTransaction(db, ({ conversations }) =>
+    await inTransaction(db, async ({ conversations }) =>
       conversations.replaceAnalysis(conversation.id, {
         summaries: result.summary.map((item, position) => ({
           id: numericId(),
@@ -86,22 +86,62 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
           score: topic.score,
           message_ids: JSON.stringify(topic.messageIds),
         })),
-        insights: result.insights.map((insight, position) => ({
-          id: numericId(),
-          conversation_id: conversation.id,
-          position,
-          type: insight.type,
-          text: insight.text,
-          score: insight.score,
-          message_ids: JSON.stringify(insight.messageIds),
-          member_id: knownMember(insight, members),
-          assignee_name: insight.assigneeName,
-          due_by: insight.dueBy,
-          dismissed: 0,
-        })),
+        insights: keepViewerEdits(
+          await conversations.listInsights(conversation.id),
+          result.insights.map((insight, position) => ({
+            id: numericId(),
+            conversation_id: conversation.id,
+            position,
+            type: insight.type,
+            text: insight.text,
+            score: insight.score,
+            message_ids: JSON.stringify(insight.messageIds),
+            member_id: knownMember(insight, members),
+            assignee_name: insight.assigneeName,
+            due_by: insight.dueBy,
+            dismissed: 0,
+            text_edited: 0,
+          })),
+        ),
       }),
     );
   };
+}
+
+/** Two insights are the same one when they have the same type and rest on the same lines. */
+const insightKey = (insight: { type: string; message_ids: string }) =>
+  `${insight.type} ${JSON.stringify((JSON.parse(insight.message_ids) as string[]).toSorted())}`;
+
+/**
+ * Carries what viewers did to the previous insights over to a new analysis: an insight found again (same
+ * type, resting on the same lines) keeps its id, its dismissal and any text a viewer wrote; insights not
+ * found again go. When one line gives several insights of a type, an unedited one first claims its exact
+ * twin, and the rest pair up in order.
+ */
+export function keepViewerEdits(previous: InsightRow[], next: InsightRow[]): InsightRow[] {
+  const unmatched = new Map<string, InsightRow[]>();
+  for (const insight of previous) {
+    const key = insightKey(insight);
+    unmatched.set(key, [...(unmatched.get(key) ?? []), insight]);
+  }
+  const take = (candidates: InsightRow[] | undefined, index: number) =>
+    index < 0 || !candidates ? undefined : candidates.splice(index, 1)[0];
+  const twins = next.map((insight) => {
+    const candidates = unmatched.get(insightKey(insight));
+    const index = candidates?.findIndex((old) => old.text_edited === 0 && old.text === insight.text) ?? -1;
+    return take(candidates, index);
+  });
+  return next.map((insight, i) => {
+    const before = twins[i] ?? take(unmatched.get(insightKey(insight)), 0);
+    if (!before) return insight;
+    return {
+      ...insight,
+      id: before.id,
+      dismissed: before.dismissed,
+      text_edited: before.text_edited,
+      text: before.text_edited === 1 ? before.text : insight.text,
+    };
+  });
 }
 
 function knownMember(insight: InsightItem, members: MemberRow[]): string | null {

@@ -20,6 +20,18 @@ export class JobsRepository {
       .executeTakeFirst();
   }
 
+  /** The conversation's earliest job not yet started, if any: it will read the conversation as it is then. */
+  findWaiting(conversationId: string): Promise<JobRow | undefined> {
+    return this.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("status", "=", "scheduled")
+      .orderBy("sequence")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   async nextSequence(conversationId: string): Promise<number> {
     const row = await this.db
       .selectFrom("jobs")
