@@ -298,6 +298,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     await createLink(token, id, {
       name: "verbose-text-summary",
       videoUrl: "https://media.example.com/v.mp4",
+      logo: "https://img.example.com/our logo.png",
       color: { background: "#AABBCC", shadow: "#000000" },
       font: { family: "Source Sans 3", weight: 700 },
       speakerAvatarURLs: { "member-1": "https://img.example.com/a.png" },
@@ -308,6 +309,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     };
     expect(list.experiences[0]?.settings).toEqual({
       name: "verbose-text-summary",
+      logo: "https://img.example.com/our%20logo.png",
       color: { background: "#aabbcc" },
       font: { family: "Source Sans 3" },
       summaryURLExpiresIn: 2_592_000,

@@ -14,8 +14,7 @@ const MAX_URL_LENGTH = 2048;
 // A `description` here is also the wording of the 400 when a pattern, format or constant fails
 // (http/errors.ts says "<field> must be <description>"), so each reads as the rule it states.
 const HttpUrl = Type.String({
-  format: "uri",
-  pattern: "^[Hh][Tt][Tt][Pp][Ss]?://",
+  format: "http-url",
   maxLength: MAX_URL_LENGTH,
   description: "an absolute http(s) URL",
 });

@@ -32,6 +32,9 @@ export type OpenLink = Omit<ExperienceRow, "settings"> & { settings: ReturnType<
 
 const INSIGHT_TYPES = ["action_item", "follow_up", "question"] as const;
 
+/** The percent-encoded form of a URL the schema's `http-url` format accepted. */
+const normalUrl = (url: string) => new URL(url).href;
+
 const MEDIA_URL_FIELD = { "video-summary": "videoUrl", "audio-summary": "audioUrl" } as const;
 
 /**
@@ -42,14 +45,16 @@ const MEDIA_URL_FIELD = { "video-summary": "videoUrl", "audio-summary": "audioUr
 function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
   const settings: ExperienceSettings = {
     name: body.name,
-    ...(body.logo !== undefined && { logo: body.logo }),
-    ...(body.favicon !== undefined && { favicon: body.favicon }),
+    ...(body.logo !== undefined && { logo: normalUrl(body.logo) }),
+    ...(body.favicon !== undefined && { favicon: normalUrl(body.favicon) }),
     color: {},
     font: body.font?.family === undefined ? {} : { family: body.font.family.trim() },
     summaryURLExpiresIn: body.summaryURLExpiresIn ?? DEFAULT_EXPIRES_IN,
     readOnly: body.readOnly ?? false,
     enableCustomDomain: body.enableCustomDomain ?? false,
-    speakerAvatarURLs: { ...body.speakerAvatarURLs },
+    speakerAvatarURLs: Object.fromEntries(
+      Object.entries(body.speakerAvatarURLs ?? {}).map(([memberId, url]) => [memberId, normalUrl(url)]),
+    ),
     hideShareButton: body.hideShareButton ?? false,
   };
   for (const key of ["background", "topicsFilter", "insightsFilter"] as const) {
@@ -63,7 +68,7 @@ function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
       const media = body.name === "video-summary" ? "video" : "audio";
       throw invalid(`${field} is required for ${body.name}: an absolute http(s) URL of the ${media}`);
     }
-    settings[field] = url;
+    settings[field] = normalUrl(url);
   }
   for (const memberId of Object.keys(settings.speakerAvatarURLs)) {
     if (memberId === "" || memberId.length > 64) throw invalid("speakerAvatarURLs keys must be member ids");
