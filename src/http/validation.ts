@@ -1,22 +1,10 @@
 import { Ajv, type Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifySchema, FastifySchemaCompiler } from "fastify";
+import { isHttpUrl } from "../urls.ts";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-/**
- * `http-url`: an absolute http(s) URL as browsers read it (WHATWG URL), so a media file named with a space
- * or an accent is accepted; whoever stores it keeps `new URL(value).href`, the percent-encoded form.
- */
-function isHttpUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === "http:" || protocol === "https:";
-  } catch {
-    return false;
-  }
-}
 
 function createAjv(options: Options): Ajv {
   // verbose: errors carry the failing schema, whose description http/errors.ts uses as the rule's wording.
@@ -27,6 +15,7 @@ function createAjv(options: Options): Ajv {
     verbose: true,
     ...options,
   });
+  // `http-url`: see isHttpUrl; Ajv's own `uri` refuses names with spaces that browsers accept.
   return addFormats(ajv).addFormat("http-url", isHttpUrl);
 }
 

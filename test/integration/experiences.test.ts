@@ -128,6 +128,15 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(await (await page(audio.url)).text()).toMatch(
       /<audio[^>]+src="https:\/\/media\.example\.com\/a\.mp3"/,
     );
+
+    // SPEC §6: a media URL is ignored for the kinds that do not play it, whatever it holds.
+    const text = await createLink(token, id, {
+      name: "verbose-text-summary",
+      videoUrl: "ftp://x",
+      audioUrl: "nope",
+    });
+    const html = await (await page(text.url)).text();
+    expect(html).not.toMatch(/<video|<audio|ftp:\/\/x/);
   });
 
   it("answers 400 naming the field for every bad setting, 415 for other content types, 404 for another app's conversation", async () => {

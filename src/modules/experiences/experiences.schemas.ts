@@ -18,6 +18,10 @@ const HttpUrl = Type.String({
   maxLength: MAX_URL_LENGTH,
   description: "an absolute http(s) URL",
 });
+const MediaUrl = Type.String({
+  maxLength: MAX_URL_LENGTH,
+  description: "the absolute http(s) URL of the media file; required for its kind, ignored for the others",
+});
 const Colour = Type.String({
   pattern: "^#[0-9a-fA-F]{6}$",
   description: "a colour written exactly as #RRGGBB, such as #1A2B3C",
@@ -34,8 +38,9 @@ const ExperienceKindSchema = Type.Enum(EXPERIENCE_KINDS);
  */
 export const CreateExperienceBody = Type.Object({
   name: ExperienceKindSchema,
-  videoUrl: Type.Optional(HttpUrl),
-  audioUrl: Type.Optional(HttpUrl),
+  // Checked by the service, and only for the kind that plays it: SPEC §6 ignores them for the others.
+  videoUrl: Type.Optional(MediaUrl),
+  audioUrl: Type.Optional(MediaUrl),
   logo: Type.Optional(HttpUrl),
   favicon: Type.Optional(HttpUrl),
   color: Type.Optional(

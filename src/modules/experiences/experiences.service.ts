@@ -3,6 +3,7 @@ import type { Clock } from "../../clock.ts";
 import type { Database, ExperienceRow } from "../../db/schema.ts";
 import { forbidden, gone, invalid, notFound } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
+import { isHttpUrl } from "../../urls.ts";
 import type { PageInsight, PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import { ConversationsRepository } from "../conversations/conversations.repository.ts";
@@ -68,6 +69,7 @@ function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
       const media = body.name === "video-summary" ? "video" : "audio";
       throw invalid(`${field} is required for ${body.name}: an absolute http(s) URL of the ${media}`);
     }
+    if (!isHttpUrl(url)) throw invalid(`${field} must be an absolute http(s) URL`);
     settings[field] = normalUrl(url);
   }
   for (const memberId of Object.keys(settings.speakerAvatarURLs)) {
