@@ -14,6 +14,7 @@ import { runInNewContext } from "node:vm";
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { analyzeConversation } from "../src/analysis/analyze.ts";
+import { cleanTranscriptText } from "../src/analysis/clean.ts";
 import { createAnalyzer } from "../src/analysis/pool.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
 
@@ -91,6 +92,7 @@ lines.push(
   "| ------- | ----- | ----- | ------------------------ | ------------------- | ----- | --------------- |",
 );
 const memoryLines: string[] = [];
+const stageLines: string[] = [];
 const analyzer = createAnalyzer();
 try {
   for (const meeting of targets) {
@@ -106,6 +108,10 @@ try {
       }),
     );
     const analysis = median(time(() => analyzeConversation(meeting.input)));
+    const cleaning = median(time(() => meeting.input.messages.map((m) => cleanTranscriptText(m.text))));
+    stageLines.push(
+      `- ${meeting.name}: text cleaning (clean.ts, all turns) ${ms(cleaning)}, ${(cleaning / baseline).toFixed(2)}× the baseline, ${((100 * cleaning) / analysis).toFixed(0)} % of the analysis`,
+    );
     const pooled = median(await timeAsync(() => analyzer.analyze(meeting.input)));
     lines.push(
       `| ${meeting.name} | ${meeting.input.messages.length} | ${words} | ${ms(baseline)} | ${ms(analysis)} | ${(analysis / baseline).toFixed(1)}× | ${ms(pooled)} |`,
@@ -128,6 +134,9 @@ try {
 } finally {
   await analyzer.close();
 }
+lines.push("");
+lines.push("Stages (same run, medians):");
+for (const line of stageLines) lines.push(line);
 lines.push("");
 lines.push("Memory (main thread; the worker thread holds its own copy of the model):");
 for (const line of memoryLines) lines.push(`- ${line}`);

@@ -38,4 +38,27 @@ describe("cleanTranscriptText", () => {
       "We have put measures in place to detect fraud. People who got this money fraudulently will have to repay.";
     expect(cleanTranscriptText(text)).toBe(text);
   });
+
+  it("removes a spaced back-channel as a whole (Bmr010)", () => {
+    expect(cleanTranscriptText("Is {disfmarker} Uh - huh .")).toBe("Is.");
+    expect(cleanTranscriptText("Mm - hmm , yeah .")).toBe("Yeah.");
+  });
+
+  it("joins every spaced hyphen of a chain, but not across a removed filler (Bro003, Bmr009, Bmr010)", () => {
+    expect(cleanTranscriptText("You could also use slash - X - whatever disks on Mustard and Nutmeg .")).toBe(
+      "You could also use slash-X-whatever disks on Mustard and Nutmeg.",
+    );
+    expect(
+      cleanTranscriptText(
+        "Because is different , the Span - uh {pause} the Spanish language from the {disfmarker} the north of Spain",
+      ),
+    ).toBe("Because is different, the Span - the Spanish language from the north of Spain");
+    expect(cleanTranscriptText("I just used our old Munich system , which is an HMM - ba based system")).toBe(
+      "I just used our old Munich system, which is an - based system",
+    );
+  });
+
+  it("splits on any whitespace, not only spaces", () => {
+    expect(cleanTranscriptText("we do n't\tneed um\nthe the batteries")).toBe("We don't need the batteries");
+  });
 });

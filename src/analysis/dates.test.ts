@@ -19,4 +19,11 @@ describe("resolveDueDate", () => {
     expect(resolveDueDate("We need to wrap it up now", wednesday)).toBeNull();
     expect(resolveDueDate("I will look it up.", wednesday)).toBeNull();
   });
+
+  it("does not read 'the money' or 'a sec' as dates, which chrono alone would (ES2008b)", () => {
+    expect(
+      resolveDueDate("Yes, I do think, who's gonna have the money to buy that also, that one?", wednesday),
+    ).toBeNull();
+    expect(resolveDueDate("Just a sec while my PowerPoint comes up.", wednesday)).toBeNull();
+  });
 });

@@ -201,6 +201,24 @@ const FRAGMENT_STARTS = new Set([
 const COMMITMENT =
   /^(?:will|shall|must|should|(?:am|are|is) going to|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to)$/;
 
+/** First words of every COMMITMENT phrase (wink's normal forms: "'ll" → "will", "'ve" → "have"). */
+const COMMITMENT_FIRST_WORDS = new Set([
+  "will",
+  "shall",
+  "must",
+  "should",
+  "am",
+  "are",
+  "is",
+  "have",
+  "has",
+  "need",
+  "needs",
+  "ought",
+  "got",
+  "'ve",
+]);
+
 const MAX_ACTION_WORDS = 45;
 const MIN_ACTION_WORDS = 5;
 
@@ -234,6 +252,8 @@ function wordsOf(sentence: Sentence): Words {
 
 /** Index just after a commitment phrase starting at i ("will", "am going to", "need to"), or -1. */
 function commitmentEnd(normals: readonly string[], i: number): number {
+  // Most words start no commitment phrase; skip them before building the phrases.
+  if (!COMMITMENT_FIRST_WORDS.has(normals[i] ?? "")) return -1;
   for (let length = 3; length >= 1; length--) {
     const phrase = normals.slice(i, i + length).join(" ");
     if (normals.length >= i + length && COMMITMENT.test(phrase)) return i + length;

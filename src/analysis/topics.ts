@@ -1,5 +1,4 @@
 import { contentTerms, isContentToken, type Sentence, type Token } from "./nlp.ts";
-import { cosine, termCounts } from "./vectors.ts";
 
 /** Tunable TextTiling parameters (tuned on QMSum train, see docs/ANALYSIS.md). */
 export interface SegmentationOptions {
@@ -61,6 +60,44 @@ function pseudoSentences(sentences: readonly Sentence[], size: number): Unit[] {
   return units;
 }
 
+/**
+ * Cosine between the k units before and the k units after every gap, with both blocks slid one unit
+ * at a time: the dot product and squared norms are kept as integer sums, so the result equals the
+ * cosine of freshly counted blocks without recounting them at every gap.
+ */
+function blockSimilarities(units: readonly Unit[], k: number): number[] {
+  const left = new Map<string, number>();
+  const right = new Map<string, number>();
+  let dot = 0;
+  let leftSquares = 0;
+  let rightSquares = 0;
+  const change = (side: "left" | "right", terms: readonly string[], delta: 1 | -1): void => {
+    const counts = side === "left" ? left : right;
+    const other = side === "left" ? right : left;
+    let squares = 0;
+    for (const term of terms) {
+      const before = counts.get(term) ?? 0;
+      counts.set(term, before + delta);
+      squares += delta === 1 ? 2 * before + 1 : 1 - 2 * before;
+      dot += delta * (other.get(term) ?? 0);
+    }
+    if (side === "left") leftSquares += squares;
+    else rightSquares += squares;
+  };
+  const similarities: number[] = [];
+  for (let u = 1; u <= Math.min(k, units.length - 1); u++) change("right", units[u]?.terms ?? [], 1);
+  for (let gap = 0; gap < units.length - 1; gap++) {
+    change("left", units[gap]?.terms ?? [], 1);
+    if (gap - k >= 0) change("left", units[gap - k]?.terms ?? [], -1);
+    if (gap > 0) {
+      change("right", units[gap]?.terms ?? [], -1);
+      if (gap + k < units.length) change("right", units[gap + k]?.terms ?? [], 1);
+    }
+    similarities.push(dot === 0 ? 0 : dot / (Math.sqrt(leftSquares) * Math.sqrt(rightSquares)));
+  }
+  return similarities;
+}
+
 function depthScores(similarities: readonly number[]): number[] {
   return similarities.map((value, i) => {
     let left = value;
@@ -94,12 +131,7 @@ export function segmentBoundaries(
   const k = options.blockUnits;
   if (units.length < 2 * k + 1) return [0];
 
-  const raw: number[] = [];
-  for (let gap = 0; gap < units.length - 1; gap++) {
-    const left = units.slice(Math.max(0, gap - k + 1), gap + 1).flatMap((u) => u.terms);
-    const right = units.slice(gap + 1, gap + 1 + k).flatMap((u) => u.terms);
-    raw.push(cosine(termCounts(left), termCounts(right)));
-  }
+  const raw = blockSimilarities(units, k);
   const smoothed = raw.map((_, i) => {
     const window = raw.slice(Math.max(0, i - 1), i + 2);
     return window.reduce((a, b) => a + b, 0) / window.length;
