@@ -1,7 +1,8 @@
 /**
  * Speed and memory of the analysis on the largest QMSum val meetings (by turns and by bytes), in-process
  * and through the worker pool, beside a baseline measured in the same run: wink-nlp reading the same
- * text (tokens, sentences, POS), which any analysis must at least do. Times are medians.
+ * text (tokens, sentences, POS), which any analysis must at least do. Times are medians; the baseline and the analysis run in alternation so that load from other work
+ * on the machine affects both alike.
  *
  * Usage: node --import tsx bench/analysis.bench.ts   (also run by npm run bench; writes
  * bench/results/analysis.txt)
@@ -39,6 +40,25 @@ function time(fn: () => void): number[] {
     times.push(performance.now() - start);
   }
   return times;
+}
+
+/** Times two functions in alternation, so that load from other work on the machine hits both alike. */
+function timeInterleaved(first: () => void, second: () => void): [number[], number[]] {
+  for (let i = 0; i < WARMUP; i++) {
+    first();
+    second();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    let start = performance.now();
+    first();
+    a.push(performance.now() - start);
+    start = performance.now();
+    second();
+    b.push(performance.now() - start);
+  }
+  return [a, b];
 }
 
 async function timeAsync(fn: () => Promise<unknown>): Promise<number[]> {
@@ -98,16 +118,18 @@ try {
   for (const meeting of targets) {
     const text = meeting.input.messages.map((m) => m.text).join("\n\n");
     const words = text.split(/\s+/).length;
-    const baseline = median(
-      time(() => {
+    const [baselineTimes, analysisTimes] = timeInterleaved(
+      () => {
         const doc = nlp.readDoc(text);
         /* eslint-disable @typescript-eslint/unbound-method -- wink's its.* helpers are plain functions */
         doc.tokens().out(nlp.its.pos);
         doc.sentences().out(nlp.its.span);
         /* eslint-enable @typescript-eslint/unbound-method */
-      }),
+      },
+      () => analyzeConversation(meeting.input),
     );
-    const analysis = median(time(() => analyzeConversation(meeting.input)));
+    const baseline = median(baselineTimes);
+    const analysis = median(analysisTimes);
     const cleaning = median(time(() => meeting.input.messages.map((m) => cleanTranscriptText(m.text))));
     stageLines.push(
       `- ${meeting.name}: text cleaning (clean.ts, all turns) ${ms(cleaning)}, ${(cleaning / baseline).toFixed(2)}× the baseline, ${((100 * cleaning) / analysis).toFixed(0)} % of the analysis`,

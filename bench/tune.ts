@@ -41,6 +41,12 @@ const grid: Partial<Record<keyof SummaryOptions, number[]>> = {
   position: [0.25, 0.5, 1],
   wordBudget: [110, 130, 150],
   keywords: [0, 0.5, 1],
+  positionDecay: [0.1, 0.2, 0.3, 0.5],
+  redundancy: [0.1, 0.3, 0.5, 0.8],
+  minWords: [5, 6, 8, 10],
+  maxWords: [40, 60, 80],
+  questionFactor: [0.5, 0.75, 1],
+  phrases: [0, 0.25, 0.5, 0.75, 1],
 };
 const passes = Number(process.argv[2] ?? 1);
 

@@ -1,4 +1,5 @@
 import { contentTerms, wordCount, type Sentence } from "./nlp.ts";
+import { nounPhrases } from "./topics.ts";
 import { cosine, inverseDocumentFrequency, tfidfVector, type TermVector } from "./vectors.ts";
 
 /** Tunable weights of the extractive summarizer (tuned on QMSum train, see docs/ANALYSIS.md). */
@@ -23,10 +24,14 @@ export interface SummaryOptions {
   redundancy: number;
   /** Multiplier for questions, which rarely belong in a summary. */
   questionFactor: number;
+  /** Weight of the meeting's most frequent multi-word noun phrases in the sentence ("remote control"). */
+  phrases: number;
+  /** Drop spoken hedges inside picked sentences ("you know", "I mean", "kind of"). */
+  compress: boolean;
 }
 
 export const DEFAULT_SUMMARY_OPTIONS: SummaryOptions = {
-  wordBudget: 130,
+  wordBudget: 150,
   minWords: 6,
   maxWords: 60,
   centrality: 3,
@@ -35,7 +40,9 @@ export const DEFAULT_SUMMARY_OPTIONS: SummaryOptions = {
   positionDecay: 0.2,
   cues: 1,
   redundancy: 0.3,
-  questionFactor: 1,
+  questionFactor: 0.75,
+  compress: true,
+  phrases: 0.5,
 };
 
 /** Stems of words that mark what a meeting is for and what it settled. */
@@ -83,6 +90,21 @@ export function tidySentence(text: string): string {
   return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
 }
 
+/** Spoken hedges that a written summary leaves out, with the commas around them. */
+const HEDGE_PHRASES =
+  /(?:,\s*)?\b(?:you know|i mean|kind of|sort of|i guess|i think|basically|actually|just|really)\b(?:\s*,)?/gi;
+
+/** Removes spoken hedges from inside a sentence: "we, you know, just need a sort of plan" → "we need a plan". */
+export function compressSentence(text: string): string {
+  const compressed = text
+    .replace(HEDGE_PHRASES, " ")
+    .replace(/\s+/g, " ")
+    .replace(/\s+([,.?!])/g, "$1")
+    .trim();
+  if (compressed === "") return text;
+  return compressed.charAt(0).toUpperCase() + compressed.slice(1);
+}
+
 function countWords(text: string): number {
   return text.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w)).length;
 }
@@ -115,6 +137,25 @@ export function selectSummarySentences(
       .map(([term]) => term),
   );
 
+  // The meeting's key phrases: multi-word noun phrases said at least three times.
+  const phraseKeys = sentences.map((sentence) =>
+    options.phrases === 0
+      ? []
+      : nounPhrases(sentence)
+          .filter((p) => p.words > 1)
+          .map((p) => p.key),
+  );
+  const phraseFrequency = new Map<string, number>();
+  for (const keys of phraseKeys)
+    for (const key of keys) phraseFrequency.set(key, (phraseFrequency.get(key) ?? 0) + 1);
+  const topPhrases = new Set(
+    [...phraseFrequency.entries()]
+      .filter(([, count]) => count >= 3)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 15)
+      .map(([key]) => key),
+  );
+
   const lastIndex = Math.max(1, sentences.length - 1);
   // Short chats may have no sentence of meeting length: then any sentence with some content will do.
   const long = sentences.some((s, i) => wordCount(s) >= options.minWords && (terms[i]?.length ?? 0) >= 3);
@@ -131,9 +172,13 @@ export function selectSummarySentences(
       options.centrality * cosine(vector, centroid) +
       options.keywords * keywordShare * 0.25 +
       options.position * Math.exp(-index / lastIndex / options.positionDecay) +
-      (options.cues * list.filter((t) => CUE_STEMS.has(t)).length) / Math.sqrt(words);
+      (options.cues * list.filter((t) => CUE_STEMS.has(t)).length) / Math.sqrt(words) +
+      (options.phrases * (phraseKeys[index] ?? []).filter((k) => topPhrases.has(k)).length) /
+        Math.sqrt(words);
     if (sentence.text.trim().endsWith("?")) score *= options.questionFactor;
-    const text = tidySentence(sentence.text);
+    const text = options.compress
+      ? compressSentence(tidySentence(sentence.text))
+      : tidySentence(sentence.text);
     candidates.push({ index, score, words: countWords(text), text });
   });
   if (candidates.length === 0) return [];

@@ -306,6 +306,8 @@ const VAGUE_ADJECTIVES = new Set([
   "current",
 ]);
 
+const phraseCache = new WeakMap<Sentence, Phrase[]>();
+
 interface PhraseWord {
   stem: string;
   normal: string;
@@ -342,6 +344,9 @@ function isLabel(words: readonly PhraseWord[]): boolean {
  * words, without filler, address or discourse words (see isLabel for single words).
  */
 export function nounPhrases(sentence: Sentence): Phrase[] {
+  // The summary and the topic labels both read them: computed once per sentence object (do not mutate).
+  const cached = phraseCache.get(sentence);
+  if (cached !== undefined) return cached;
   const phrases: Phrase[] = [];
   let run: PhraseWord[] = [];
   const flush = (): void => {
@@ -365,6 +370,7 @@ export function nounPhrases(sentence: Sentence): Phrase[] {
     }
   }
   flush();
+  phraseCache.set(sentence, phrases);
   return phrases;
 }
 
