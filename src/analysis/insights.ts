@@ -312,7 +312,7 @@ function opensQuestion(tokens: readonly Token[], at: number): boolean {
  * ("Brightness and contrast?"), a dangling "or?", a subordinate opening ("That we're starting so well?"),
  * a wh-word used as a relative ("Where you can activate it?") or under six words ("You do it higher?").
  */
-function isHalfStatement(sentence: Sentence, words: Words): boolean {
+function isHalfStatement(words: Words): boolean {
   const n = words.normals.slice(openerLength(words.normals));
   if (n.length < 6) return true;
   if (!words.tokens.some((t) => t.pos === "VERB" || t.pos === "AUX")) return true;
@@ -322,7 +322,7 @@ function isHalfStatement(sentence: Sentence, words: Words): boolean {
   return FRAGMENT_STARTS.has(n[0] ?? "");
 }
 
-/** Spoken openers before a clause ("so", "okay", "and", "um"), which tidySentence also drops. */
+/** Spoken openers before a clause ("so", "okay", "and", "or"), which tidySentence mostly drops too. */
 const OPENERS = new Set([
   "so",
   "or",
@@ -367,7 +367,7 @@ function isQuestion(sentence: Sentence, words: Words): { question: boolean; stro
   if (/^(?:you know what i mean|do you know what i mean|you see what i mean)\b/i.test(text)) {
     return { question: false, strong: false };
   }
-  if (marked && !strong && isHalfStatement(sentence, words)) return { question: false, strong: false };
+  if (marked && !strong && isHalfStatement(words)) return { question: false, strong: false };
   // Without a "?", only an inverted start ("do you know where …") reads as a question.
   const first = words.normals[0] ?? "";
   const inverted = AUX_STARTS.has(first) && SUBJECT_PRONOUNS.has(words.normals[1] ?? "");
