@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { pino } from "pino";
 import { Value } from "typebox/value";
 import { createAnalyzer } from "../analysis/pool.ts";
+import type { Analyzer } from "../analysis/types.ts";
 import { systemClock } from "../clock.ts";
 import { ConfigError, loadConfig, resolveSigningSecret } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
@@ -18,6 +19,12 @@ import {
 import { parseTranscript } from "../modules/ingestion/transcript.ts";
 import { createServices } from "../services.ts";
 
+/** Commands that process no conversation never start the analysis worker (it loads an NLP model). */
+const noAnalysis: Analyzer = {
+  analyze: () => Promise.reject(new Error("this command does not analyse conversations")),
+  close: () => Promise.resolve(),
+};
+
 /** Opens the configured database (migrated) and the services on it, runs `work`, and closes everything. */
 async function withServices<T>(
   work: (services: ReturnType<typeof createServices>) => Promise<T>,
@@ -25,9 +32,7 @@ async function withServices<T>(
 ): Promise<T> {
   const config = loadConfig(process.env);
   const database = openDatabase(config.database);
-  const analyzer = options.analyzer
-    ? createAnalyzer()
-    : { analyze: () => Promise.reject(new Error("no analyzer")), close: () => Promise.resolve() };
+  const analyzer = options.analyzer ? createAnalyzer() : noAnalysis;
   try {
     await database.migrate();
     const services = createServices({
