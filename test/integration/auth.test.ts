@@ -31,7 +31,9 @@ describe.each(await dialects())("tokens on %s", (dialect) => {
     };
     expect(claims.exp).toBe(Math.floor(clock.now().getTime() / 1000) + 86400);
 
-    const wrong = await generate({ type: "application", appId, appSecret: appSecret.replace(/.$/, "x") });
+    // Change the last character to one it is not, so the wrong secret is never the right one by chance.
+    const wrongSecret = appSecret.slice(0, -1) + (appSecret.endsWith("x") ? "y" : "x");
+    const wrong = await generate({ type: "application", appId, appSecret: wrongSecret });
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as { message: string }).message).toMatch(/appSecret/);
   });
