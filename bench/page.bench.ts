@@ -14,7 +14,7 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { renderPage } from "../src/pages/render-page.ts";
-import { startTestServer, waitForJob } from "../test/helpers/app.ts";
+import { startTestServer } from "../test/helpers/app.ts";
 import { loadMeeting, toProcessTextBody } from "../test/helpers/qmsum.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -48,11 +48,7 @@ const staticDir = mkdtempSync(join(tmpdir(), "recap-bench-"));
 const lines: string[] = [];
 try {
   const { token } = await server.newApp();
-  const meeting = loadMeeting("val", MEETING);
-  const body = toProcessTextBody(meeting);
-  const submitted = await server.api(token, "/v1/process/text", { method: "POST", body });
-  const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
-  if ((await waitForJob(server, token, jobId)) !== "completed") throw new Error("analysis failed");
+  const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", MEETING)));
   const created = await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
     method: "POST",
     body: {

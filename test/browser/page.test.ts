@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, TestClock, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
 import { chromiumAvailable, launchChromium, makeWav, recordDialogs, serveMedia } from "./browser.ts";
 
@@ -27,13 +27,8 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));
     ({ token } = await server.newApp());
-    const submitted = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: toProcessTextBody(loadMeeting("val", "ES2006a.json")),
-    });
-    const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
-    expect(await waitForJob(server, token, jobId)).toBe("completed");
-    meetingId = conversationId;
+    meetingId = (await server.ingest(token, toProcessTextBody(loadMeeting("val", "ES2006a.json"))))
+      .conversationId;
   });
   afterAll(async () => {
     await browser?.close();
@@ -74,31 +69,26 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   ): Promise<string> {
     const start = Date.parse("2026-11-02T15:00:00Z");
     const at = (s: number) => new Date(start + s * 1000).toISOString();
-    const response = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: {
-        name,
-        messages: [
-          {
-            payload: { content: text },
-            from: { name: speaker },
-            duration: { startTime: at(0), endTime: at(4) },
-          },
-          {
-            payload: { content: "Can you send the report by Friday?" },
-            from: { name: "Bob Stone" },
-            duration: { startTime: at(20), endTime: at(24) },
-          },
-          {
-            payload: { content: "Yes, I will send it tomorrow." },
-            from: { name: speaker },
-            duration: { startTime: at(40), endTime: at(44) },
-          },
-        ],
-      },
+    const { conversationId } = await server.ingest(token, {
+      name,
+      messages: [
+        {
+          payload: { content: text },
+          from: { name: speaker },
+          duration: { startTime: at(0), endTime: at(4) },
+        },
+        {
+          payload: { content: "Can you send the report by Friday?" },
+          from: { name: "Bob Stone" },
+          duration: { startTime: at(20), endTime: at(24) },
+        },
+        {
+          payload: { content: "Yes, I will send it tomorrow." },
+          from: { name: speaker },
+          duration: { startTime: at(40), endTime: at(44) },
+        },
+      ],
     });
-    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
-    await waitForJob(server, token, jobId);
     return conversationId;
   }
 

@@ -3,7 +3,7 @@
  * video page. Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
 import { join } from "node:path";
-import { startTestServer, waitForJob } from "../helpers/app.ts";
+import { startTestServer } from "../helpers/app.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
 import { launchChromium, makeWav, serveMedia } from "./browser.ts";
 
@@ -15,12 +15,7 @@ const media = await serveMedia(makeWav(120));
 const browser = await launchChromium();
 try {
   const { token } = await server.newApp();
-  const submitted = await server.api(token, "/v1/process/text", {
-    method: "POST",
-    body: toProcessTextBody(loadMeeting("val", MEETING)),
-  });
-  const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
-  await waitForJob(server, token, jobId);
+  const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", MEETING)));
   const branding = {
     color: { background: "#10243e", topicsFilter: "#2f9e8f", insightsFilter: "#f2a541" },
     font: { family: "Source Sans 3" },

@@ -37,6 +37,15 @@ export interface TestServer {
     path: string,
     init?: { method?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<Response>;
+  /**
+   * Submits a `process/text` body (appending when a conversation id is given) and waits for its job;
+   * throws unless the submission is accepted and the job completes.
+   */
+  ingest(
+    token: string,
+    body: unknown,
+    conversationId?: string,
+  ): Promise<{ conversationId: string; jobId: string }>;
   close(): Promise<void>;
 }
 
@@ -96,13 +105,25 @@ export async function startTestServer(
       }),
     });
 
-  return {
+  const server: TestServer = {
     url,
     services,
     database,
     clock,
     config,
     api,
+    async ingest(token, body, conversationId) {
+      const response = await api(token, `/v1/process/text${conversationId ? `/${conversationId}` : ""}`, {
+        method: conversationId ? "PUT" : "POST",
+        body,
+      });
+      if (response.status !== 201)
+        throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
+      const accepted = (await response.json()) as { conversationId: string; jobId: string };
+      const status = await waitForJob(server, token, accepted.jobId);
+      if (status !== "completed") throw new Error(`job ${accepted.jobId} ended ${status}`);
+      return accepted;
+    },
     async newApp(settings = {}) {
       const created = await services.apps.createApp({ name: "Test app", ...settings });
       const { accessToken } = services.tokens.issue(created.appId);
@@ -114,6 +135,7 @@ export async function startTestServer(
       if (!options.testDatabase) await testDb.drop();
     },
   };
+  return server;
 }
 
 /** Polls a job until it leaves scheduled/in_progress. */

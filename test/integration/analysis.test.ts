@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
 
 const START = Date.parse("2026-11-02T10:00:00Z"); // a Monday
@@ -41,12 +41,11 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
   it("answers summary, topics and insights in Symbl's shapes, filtered by confidenceThreshold, and re-analyses appends", async () => {
     const { token } = await server.newApp();
     const get = async <T>(path: string) => (await (await server.api(token, path)).json()) as T;
-    const created = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: { name: "Launch", confidenceThreshold: 0.7, messages: toMessages(lines) },
+    const { conversationId } = await server.ingest(token, {
+      name: "Launch",
+      confidenceThreshold: 0.7,
+      messages: toMessages(lines),
     });
-    const { conversationId, jobId } = (await created.json()) as { conversationId: string; jobId: string };
-    expect(await waitForJob(server, token, jobId)).toBe("completed");
     const base = `/v1/conversations/${conversationId}`;
     const { messages } = await get<{ messages: { id: string; text: string }[] }>(`${base}/messages`);
     const { members } = await get<{ members: { id: string; name: string }[] }>(`${base}/members`);
@@ -83,14 +82,11 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
     expect(topics.every((t) => t.type === "topic" && t.text.length > 0)).toBe(true);
     expect(topics.map((t) => t.score)).toEqual([...topics.map((t) => t.score)].sort((a, b) => b - a));
 
-    const appended = await server.api(token, `/v1/process/text/${conversationId}`, {
-      method: "PUT",
-      body: {
-        messages: toMessages([["Eve", "Who is going to present the demo on Thursday?"]], lines.length),
-      },
-    });
-    const second = (await appended.json()) as { jobId: string };
-    expect(await waitForJob(server, token, second.jobId)).toBe("completed");
+    await server.ingest(
+      token,
+      { messages: toMessages([["Eve", "Who is going to present the demo on Thursday?"]], lines.length) },
+      conversationId,
+    );
     const after = await get<{ questions: Insight[] }>(`${base}/questions`);
     expect(after.questions.find((q) => q.text.startsWith("Who is going to present"))?.from.name).toBe("Eve");
   });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
 
 type Json = Record<string, unknown>;
@@ -59,13 +59,9 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect, { env: { RECAP_BODY_LIMIT_BYTES: "65536" } });
     token = (await server.newApp()).token;
-    const created = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: { messages: [{ payload: { content: "Seed" }, from: { name: "Ann" } }] },
-    });
-    const accepted = (await created.json()) as { conversationId: string; jobId: string };
-    conversationId = accepted.conversationId;
-    await waitForJob(server, token, accepted.jobId);
+    ({ conversationId } = await server.ingest(token, {
+      messages: [{ payload: { content: "Seed" }, from: { name: "Ann" } }],
+    }));
     const members = (await (
       await server.api(token, `/v1/conversations/${conversationId}/members`)
     ).json()) as {

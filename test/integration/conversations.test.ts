@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
 import { loadMeeting, meetingFiles, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
 
@@ -30,20 +30,8 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
   });
   afterAll(() => server.close());
 
-  async function ingest(token: string, body: unknown, conversationId?: string) {
-    const response = await server.api(
-      token,
-      `/v1/process/text${conversationId ? `/${conversationId}` : ""}`,
-      {
-        method: conversationId ? "PUT" : "POST",
-        body,
-      },
-    );
-    expect(response.status).toBe(201);
-    const accepted = (await response.json()) as { conversationId: string; jobId: string };
-    expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
-    return accepted;
-  }
+  const ingest = (token: string, body: unknown, conversationId?: string) =>
+    server.ingest(token, body, conversationId);
 
   it("ingests a real QMSum meeting: every turn a message, each speaker one member in order of first appearance", async () => {
     const { token } = await server.newApp();

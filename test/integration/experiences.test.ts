@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, TestClock, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
 import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
 
@@ -43,32 +43,26 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   async function conversation(token: string, name = "Weekly planning") {
     const start = Date.parse("2026-11-02T15:00:00Z");
     const at = (s: number) => new Date(start + s * 1000).toISOString();
-    const response = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: {
-        name,
-        messages: [
-          {
-            payload: { content: "Good morning, let's start with the budget." },
-            from: { name: "Ann Lee" },
-            duration: { startTime: at(0), endTime: at(4) },
-          },
-          {
-            payload: { content: "Bob, can you send the report by Friday?" },
-            from: { name: "Ann Lee" },
-            duration: { startTime: at(5), endTime: at(9) },
-          },
-          {
-            payload: { content: "Sure, I will send the report tomorrow." },
-            from: { name: "Bob Stone" },
-            duration: { startTime: at(10), endTime: at(14) },
-          },
-        ],
-      },
+    const { conversationId } = await server.ingest(token, {
+      name,
+      messages: [
+        {
+          payload: { content: "Good morning, let's start with the budget." },
+          from: { name: "Ann Lee" },
+          duration: { startTime: at(0), endTime: at(4) },
+        },
+        {
+          payload: { content: "Bob, can you send the report by Friday?" },
+          from: { name: "Ann Lee" },
+          duration: { startTime: at(5), endTime: at(9) },
+        },
+        {
+          payload: { content: "Sure, I will send the report tomorrow." },
+          from: { name: "Bob Stone" },
+          duration: { startTime: at(10), endTime: at(14) },
+        },
+      ],
     });
-    expect(response.status).toBe(201);
-    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
-    expect(await waitForJob(server, token, jobId)).toBe("completed");
     return conversationId;
   }
 
@@ -547,12 +541,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   it("edits and dismisses insights through an editable link, and the insight APIs show it", async () => {
     const { token } = await server.newApp();
     const file = meetingFiles("val")[0] ?? "";
-    const submitted = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: toProcessTextBody(loadMeeting("val", file)),
-    });
-    const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
-    expect(await waitForJob(server, token, jobId)).toBe("completed");
+    const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", file)));
     const link = await createLink(token, conversationId, { name: "verbose-text-summary" });
     const html = await (await page(link.url)).text();
     expect(html).not.toContain("No summary was found");
@@ -593,12 +582,10 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
 
   it("says plainly that nothing was found when a conversation has no analysis yet", async () => {
     const { token } = await server.newApp();
-    const response = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: { name: "Quick hello", messages: [{ payload: { content: "Hi." }, from: { name: "Ann" } }] },
+    const { conversationId } = await server.ingest(token, {
+      name: "Quick hello",
+      messages: [{ payload: { content: "Hi." }, from: { name: "Ann" } }],
     });
-    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
-    await waitForJob(server, token, jobId);
     const link = await createLink(token, conversationId, { name: "verbose-text-summary" });
     const html = await (await page(link.url)).text();
     expect(html).toContain("No action items, follow-ups or questions were found.");
@@ -633,12 +620,10 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   it("escapes script payloads in every user value", async () => {
     const { token } = await server.newApp();
     const payload = `<script>alert(1)</script><img src=x onerror=alert(2)>"'`;
-    const response = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: { name: payload, messages: [{ payload: { content: payload }, from: { name: payload } }] },
+    const { conversationId } = await server.ingest(token, {
+      name: payload,
+      messages: [{ payload: { content: payload }, from: { name: payload } }],
     });
-    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
-    await waitForJob(server, token, jobId);
     const link = await createLink(token, conversationId, { name: "verbose-text-summary" });
     const html = await (await page(link.url)).text();
     expect(html).not.toContain("<script>alert(1)");

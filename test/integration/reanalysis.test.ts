@@ -27,12 +27,7 @@ describe.each(await dialects())("re-analysis after edits made through a link on 
   /** A real meeting, processed, with an editable link to it. */
   async function meetingWithLink(token: string) {
     const file = meetingFiles("val")[0] ?? "";
-    const submitted = await server.api(token, "/v1/process/text", {
-      method: "POST",
-      body: toProcessTextBody(loadMeeting("val", file)),
-    });
-    const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
-    expect(await waitForJob(server, token, jobId)).toBe("completed");
+    const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", file)));
     const created = await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
       method: "POST",
       body: { name: "verbose-text-summary" },
