@@ -50,8 +50,8 @@ export class ConversationsService {
     if (!(await this.conversations.delete(appId, conversationId))) throw notFound("conversation");
   }
 
-  /** Messages in order; hidden lines are left out unless asked for (the editable page shows them). */
-  async listMessages(appId: string, conversationId: string, options: { includeHidden?: boolean } = {}) {
+  /** Messages in order; lines hidden on a summary page are left out. */
+  async listMessages(appId: string, conversationId: string) {
     const conversation = await this.require(appId, conversationId);
     const [messages, members] = await Promise.all([
       this.conversations.listMessages(conversationId),
@@ -59,8 +59,8 @@ export class ConversationsService {
     ]);
     const byId = new Map(members.map((member) => [member.id, member]));
     return messages
-      .filter((message) => options.includeHidden || message.hidden === 0)
-      .map((message) => ({ ...presentMessage(message, conversation, byId), hidden: message.hidden === 1 }));
+      .filter((message) => message.hidden === 0)
+      .map((message) => presentMessage(message, conversation, byId));
   }
 
   async listMembers(appId: string, conversationId: string) {
@@ -115,6 +115,34 @@ export class ConversationsService {
   async getTopics(appId: string, conversationId: string) {
     await this.require(appId, conversationId);
     return (await this.conversations.listTopics(conversationId)).map(presentTopic);
+  }
+
+  /**
+   * The conversation and everything derived from it, each read once: what a summary page shows. Messages
+   * include hidden ones (marked); insights are those the insight routes show. Throws not_found.
+   */
+  async getConversationInFull(appId: string, conversationId: string) {
+    const conversation = await this.require(appId, conversationId);
+    const [members, messages, summaries, topics, insights] = await Promise.all([
+      this.conversations.listMembers(conversationId),
+      this.conversations.listMessages(conversationId),
+      this.conversations.listSummaries(conversationId),
+      this.conversations.listTopics(conversationId),
+      this.conversations.listInsights(conversationId),
+    ]);
+    const byId = new Map(members.map((member) => [member.id, member]));
+    return {
+      conversation: presentConversation(conversation, members),
+      messages: messages.map((message) => ({
+        ...presentMessage(message, conversation, byId),
+        hidden: message.hidden === 1,
+      })),
+      summary: summaries.map(presentSummary),
+      topics: topics.map(presentTopic),
+      insights: insights
+        .filter((insight) => isShown(insight, conversation))
+        .map((insight) => presentInsight(insight, byId, members)),
+    };
   }
 
   /** Insights of one type, above the conversation's confidence threshold, dismissed ones left out. */

@@ -181,19 +181,17 @@ export class ExperiencesService {
 
   /** Everything the page can show, hidden lines included (marked), read fresh so every edit shows on every link. */
   async pageView(link: OpenLink): Promise<PageView> {
-    const { conversations } = this.deps;
-    const appId = link.app_id;
-    const id = link.conversation_id;
     const { settings } = link;
-    const [conversation, messages, members, summary, topics, ...insightLists] = await Promise.all([
-      conversations.getConversation(appId, id),
-      conversations.listMessages(appId, id, { includeHidden: true }),
-      conversations.listMembers(appId, id),
-      conversations.getSummary(appId, id),
-      conversations.getTopics(appId, id),
-      ...INSIGHT_TYPES.map((type) => conversations.getInsights(appId, id, type)),
-    ]);
-    const insights: PageInsight[] = insightLists.flat().map((insight) => ({
+    const {
+      conversation,
+      messages,
+      summary,
+      topics,
+      insights: shown,
+    } = await this.deps.conversations.getConversationInFull(link.app_id, link.conversation_id);
+    const members = conversation.members;
+    const byType = INSIGHT_TYPES.flatMap((type) => shown.filter((insight) => insight.type === type));
+    const insights: PageInsight[] = byType.map((insight) => ({
       id: insight.id,
       type: insight.type as PageInsight["type"],
       text: insight.text,
