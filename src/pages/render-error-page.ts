@@ -1,4 +1,5 @@
 import { html, raw } from "./escape.ts";
+import { PAGE_HEAD_META } from "./render-page.ts";
 
 export type LinkProblem = "gone" | "not_found";
 
@@ -22,10 +23,7 @@ export function renderLinkProblemPage(problem: LinkProblem, styleNonce: string):
   return html`<!doctype html>
     <html lang="en">
       <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <meta name="referrer" content="no-referrer" />
+        ${PAGE_HEAD_META}
         <title>${copy.title}</title>
         <style nonce="${styleNonce}">
           ${raw(

@@ -13,6 +13,12 @@ import {
   withoutHiddenLines,
 } from "./view-model.ts";
 
+/** The head tags every Recap page starts with: the link is a credential, so no indexing and no referrer. */
+export const PAGE_HEAD_META = html`<meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <meta name="robots" content="noindex, nofollow" />
+  <meta name="referrer" content="no-referrer" />`;
+
 const DEFAULT_BACKGROUND = "#f5f6f8";
 const DEFAULT_TOPIC = "#1d5fbf";
 const DEFAULT_INSIGHT = "#7a3db8";
@@ -230,10 +236,7 @@ export function renderPage(fullView: PageView, context: PageContext): string {
   const page = html`<!doctype html>
     <html lang="en">
       <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <meta name="referrer" content="no-referrer" />
+        ${PAGE_HEAD_META}
         <title>${view.title} · Summary</title>
         ${favicon && html`<link rel="icon" href="${favicon}" />`}
         ${context.stylesheetUrl && html`<link rel="stylesheet" href="${context.stylesheetUrl}" />`}
