@@ -112,7 +112,7 @@ export async function buildApp(deps: AppDeps) {
 
   if (deps.runJobs ?? true) {
     app.addHook("onReady", async () => {
-      if (database.dialect === "sqlite") await services.jobRunner.releaseInterruptedJobs();
+      if (database.ownedByOneProcess) await services.jobRunner.releaseInterruptedJobs();
       services.jobRunner.start();
     });
   }

@@ -18,7 +18,11 @@ export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "p
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
-  dialect: DatabaseTarget["dialect"];
+  /**
+   * True when one server process owns the database (an SQLite file), so at start any job still marked
+   * in progress was interrupted; false when several processes share it (PostgreSQL) and leases decide.
+   */
+  ownedByOneProcess: boolean;
   /** Runs every pending migration; safe to call on every start. */
   migrate(): Promise<string[]>;
   /** Answers whether the database accepts a query right now (used by /readyz). */
@@ -69,7 +73,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   }
   return {
     db,
-    dialect: target.dialect,
+    ownedByOneProcess: target.dialect === "sqlite",
     async migrate() {
       const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
       const { error, results } = await migrator.migrateToLatest();
