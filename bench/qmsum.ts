@@ -2,8 +2,8 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AnalysisInput } from "../src/analysis/types.ts";
 
-/** Where the QMSum splits live: $QMSUM_DIR, else ../shared/data/qmsum beside the repository. */
-export const QMSUM_DIR = process.env["QMSUM_DIR"] ?? resolve(import.meta.dirname, "../../shared/data/qmsum");
+/** Where the QMSum splits live: $QMSUM_DIR, else the copy in datasets/qmsum. */
+export const QMSUM_DIR = process.env["QMSUM_DIR"] ?? resolve(import.meta.dirname, "../datasets/qmsum");
 
 interface QmsumFile {
   meeting_transcripts: { speaker: string; content: string }[];

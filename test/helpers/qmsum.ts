@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-export const QMSUM_DIR = join(import.meta.dirname, "..", "..", "..", "shared", "data", "qmsum");
+export const QMSUM_DIR = join(import.meta.dirname, "..", "..", "datasets", "qmsum");
 
 export interface QmsumMeeting {
   file: string;
