@@ -18,6 +18,8 @@ import {
 } from "../modules/ingestion/ingestion.service.ts";
 import { parseTranscript } from "../modules/ingestion/transcript.ts";
 import { createServices } from "../services.ts";
+import { DEMO_APP_NAME, runDemo } from "./demo.ts";
+import { runJobUntilFinished } from "./run-job.ts";
 
 /** Commands that process no conversation never start the analysis worker (it loads an NLP model). */
 const noAnalysis: Analyzer = {
@@ -186,11 +188,10 @@ program
   .action(async (file: string, options: { app: string; name?: string; json?: boolean }) => {
     const submission = readSubmission(file, options.name);
     await withServices(
-      async ({ apps, ingestion, jobs, jobRunner }) => {
-        await apps.getApp(options.app);
-        const accepted = await ingestion.submit(options.app, submission);
-        await jobRunner.drain();
-        const { status } = await jobs.getJob(options.app, accepted.jobId);
+      async (services) => {
+        await services.apps.getApp(options.app);
+        const accepted = await services.ingestion.submit(options.app, submission);
+        const status = await runJobUntilFinished(services, options.app, accepted.jobId);
         const result = { ...accepted, status, messages: submission.messages.length };
         if (options.json) console.log(JSON.stringify(result));
         else
@@ -198,6 +199,32 @@ program
             `Imported ${result.messages} messages: conversationId ${result.conversationId} (job ${status})`,
           );
         if (status !== "completed") process.exitCode = 1;
+      },
+      { analyzer: true },
+    );
+  });
+
+program
+  .command("demo")
+  .description(
+    `Create (or reuse) the "${DEMO_APP_NAME}" app, ingest a real bundled meeting, analyse it and print its summary link`,
+  )
+  .option("--json", "print one JSON line")
+  .action(async (options: { json?: boolean }) => {
+    await withServices(
+      async (services) => {
+        const demo = await runDemo(services, new Date());
+        if (options.json) {
+          console.log(JSON.stringify(demo));
+          return;
+        }
+        if (demo.appSecret !== undefined) {
+          console.log(`Created the app "${DEMO_APP_NAME}": appId ${demo.appId}, appSecret ${demo.appSecret}`);
+          console.log("(the secret is shown only once: keep it to call the API as this app)");
+        }
+        console.log(`Analysed a real meeting (conversationId ${demo.conversationId}). Its summary page:`);
+        console.log(`\n  ${demo.url}\n`);
+        console.log("It opens while the server runs (npm start).");
       },
       { analyzer: true },
     );
