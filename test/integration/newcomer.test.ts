@@ -1,10 +1,11 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { escapeHtml } from "../../src/pages/escape.ts";
 import { loadMeeting, meetingFiles, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
 
 const run = promisify(execFile);
@@ -18,6 +19,149 @@ async function freePort(): Promise<number> {
   if (address === null || typeof address === "string") throw new Error("no port");
   return address.port;
 }
+
+/** `npm start` on the default embedded database in `dataDir`; resolves once it listens. */
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; output: () => string }> {
+  let output = "";
+  const server = spawn("npm", ["start", "--silent"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  for (let i = 0; i < 600 && !output.includes("Recap listening on"); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(output).toContain("Recap listening on");
+  return { server, output: () => output };
+}
+
+/** Stops `npm start` and the server under it (SIGTERM reaches the whole process group's leader first). */
+async function stopServer(server: ChildProcess, output: string): Promise<void> {
+  const pid = Number(/"pid":(\d+)/.exec(output)?.[1]);
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  if (pid) process.kill(pid, "SIGTERM");
+  await exited;
+}
+
+/** What a viewer of a summary link sees: the status and the page. */
+async function openLink(url: string): Promise<{ status: number; html: string }> {
+  const response = await fetch(url);
+  return { status: response.status, html: await response.text() };
+}
+
+/** The shell blocks of the README's first path (Quick start and Using the API), in order. */
+function readmeQuickStart(): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const from = readme.indexOf("## Quick start");
+  const to = readme.indexOf("\n## ", readme.indexOf("## Using the API"));
+  return [...readme.slice(from, to).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+}
+
+describe("the README's first path, run as written on a fresh data folder", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "recap-readme-"));
+  let env: NodeJS.ProcessEnv;
+  let port = 0;
+  let server: ChildProcess;
+  let serverOutput: () => string;
+
+  beforeAll(async () => {
+    port = await freePort();
+    env = {
+      ...process.env,
+      PORT: String(port),
+      RECAP_DATA_DIR: dataDir,
+      NODE_ENV: "development",
+      DATABASE_URL: "",
+    };
+    ({ server, output: serverOutput } = await startServer(env));
+  }, 90_000);
+
+  afterAll(async () => {
+    await stopServer(server, serverOutput());
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("every block runs in order and prints working links: the demo meeting's summary and the API's page", async () => {
+    const blocks = readmeQuickStart();
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    // `npm install` and `npm start` are what this suite itself did; every other line runs as written, on the
+    // server's port instead of 8080.
+    const script = blocks
+      .join("\n")
+      .split("\n")
+      .filter((line) => !/^npm (install|start)\b/.test(line))
+      .join("\n")
+      .replaceAll("localhost:8080", `localhost:${port}`);
+    expect(script).toContain("bin/recap demo");
+    const { stdout } = await run("bash", ["-e", "-o", "pipefail", "-c", script], { cwd: ROOT, env });
+
+    const links = stdout.match(new RegExp(`http://localhost:${port}/s/[\\w-]+`, "g")) ?? [];
+    expect(links).toHaveLength(2);
+    const [demoLink = "", apiLink = ""] = links;
+    const demo = await openLink(demoLink);
+    expect(demo.status).toBe(200);
+    expect(demo.html).toContain("Remote control: functional design");
+    expect(demo.html).toMatch(/id="summary"[\s\S]*?class="goto item-text"/);
+    const page = await openLink(apiLink);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("Budget review");
+
+    expect(stdout).toContain('"name":"Bob"');
+    expect(stdout).toContain('"name":"Dana","email":"dana@example.com"');
+    expect(stdout).toMatch(/"status":"completed"/);
+    expect(stdout).toMatch(/\{"conversationId":"\d+","jobId":"[0-9a-f-]{36}"\}/);
+    expect(stdout).toContain("Imported 14 messages");
+  }, 180_000);
+});
+
+describe("bin/recap demo before the server runs", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "recap-demo-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("prints a link that shows the meeting's summary once `npm start` runs, and reuses its app", async () => {
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      RECAP_DATA_DIR: dataDir,
+      NODE_ENV: "development",
+      DATABASE_URL: "",
+    };
+    const first = await run(join(ROOT, "bin", "recap"), ["demo"], { env });
+    const link = new RegExp(`http://localhost:${port}/s/[\\w-]+`).exec(first.stdout)?.[0] ?? "";
+    const credentials = /appId (\w+), appSecret (\w+)/.exec(first.stdout);
+    const conversationId = /conversationId (\d+)/.exec(first.stdout)?.[1] ?? "";
+    expect(link).not.toBe("");
+    expect(credentials).not.toBeNull();
+
+    const { server, output } = await startServer(env);
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const tokenResponse = await fetch(`${base}/oauth2/token:generate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "application", appId: credentials?.[1], appSecret: credentials?.[2] }),
+      });
+      const { accessToken } = (await tokenResponse.json()) as { accessToken: string };
+      const { summary } = (await (
+        await fetch(`${base}/v1/conversations/${conversationId}/summary`, {
+          headers: { authorization: `Bearer ${accessToken}` },
+        })
+      ).json()) as { summary: { text: string }[] };
+      expect(summary.length).toBeGreaterThan(0);
+
+      const page = await openLink(link);
+      expect(page.status).toBe(200);
+      for (const item of summary) expect(page.html).toContain(escapeHtml(item.text));
+
+      const second = await run(join(ROOT, "bin", "recap"), ["demo", "--json"], { env });
+      const again = JSON.parse(second.stdout) as { appId: string; appSecret?: string; url: string };
+      expect(again.appId).toBe(credentials?.[1]);
+      expect(again.appSecret).toBeUndefined();
+      expect((await openLink(again.url)).status).toBe(200);
+    } finally {
+      await stopServer(server, output());
+    }
+  }, 180_000);
+});
 
 /** The README's path on the default embedded database: `npm start`, `bin/recap apps create`, the API. */
 describe("a newcomer's first run", () => {
