@@ -55,6 +55,14 @@ function readmeQuickStart(): string[] {
   return [...readme.slice(from, to).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
 }
 
+/** The JavaScript examples of the README's section on Symbl's clients, in order. */
+function symblExamples(): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const from = readme.indexOf("## Using Symbl's clients");
+  const to = readme.indexOf("\n## ", from + 1);
+  return [...readme.slice(from, to).matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+}
+
 describe("the README's first path, run as written on a fresh data folder", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "recap-readme-"));
   let env: NodeJS.ProcessEnv;
@@ -91,7 +99,11 @@ describe("the README's first path, run as written on a fresh data folder", () =>
       .join("\n")
       .replaceAll("localhost:8080", `localhost:${port}`);
     expect(script).toContain("bin/recap demo");
-    const { stdout } = await run("bash", ["-e", "-o", "pipefail", "-c", script], { cwd: ROOT, env });
+    const { stdout } = await run(
+      "bash",
+      ["-e", "-o", "pipefail", "-c", `${script}\necho "set: $APP_ID $APP_SECRET $CONVERSATION_ID"`],
+      { cwd: ROOT, env },
+    );
 
     const links = stdout.match(new RegExp(`http://localhost:${port}/s/[\\w-]+`, "g")) ?? [];
     expect(links).toHaveLength(2);
@@ -109,6 +121,23 @@ describe("the README's first path, run as written on a fresh data folder", () =>
     expect(stdout).toMatch(/"status":"completed"/);
     expect(stdout).toMatch(/\{"conversationId":"\d+","jobId":"[0-9a-f-]{36}"\}/);
     expect(stdout).toContain("Imported 14 messages");
+
+    // The README's @symblai/api-client example, on the app and conversation the blocks made. (The
+    // symbl-js one is not run: that package is not a dependency.)
+    const [appId, appSecret, conversationId] = /set: (\w+) (\w+) (\d+)/.exec(stdout)?.slice(1) ?? [];
+    const example = symblExamples()[0] ?? "";
+    expect(example).toContain("@symblai/api-client");
+    const client = await run(
+      process.execPath,
+      [
+        "-e",
+        `const [appId, appSecret, conversationId] = ${JSON.stringify([appId, appSecret, conversationId])};\n` +
+          example.replaceAll("localhost:8080", `localhost:${port}`),
+      ],
+      { cwd: ROOT, env },
+    );
+    expect(client.stdout).toContain("name: 'Bob'");
+    expect(client.stdout).toContain("name: 'Dana'");
   }, 180_000);
 });
 
