@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   app.log.info({ address, database: where }, `Recap listening on ${address}`);
   if ((await services.apps.listApps()).length === 0) {
     app.log.info(
-      'No app yet: create one with `bin/recap apps create --name "My app"` to get an appId and appSecret',
+      "No app yet: `bin/recap demo` analyses a real meeting and prints its summary link; " +
+        '`bin/recap apps create --name "My app"` gives you an appId and appSecret',
     );
   }
 }
