@@ -5,7 +5,7 @@ import { runJobUntilFinished } from "./run-job.ts";
 
 export const DEMO_APP_NAME = "Recap demo";
 /** A real product-design meeting from QMSum val (AMI IS1006b, about 580 turns, four speakers). */
-export const DEMO_MEETING = { split: "val", file: "IS1006b.json" } as const;
+const DEMO_MEETING = { split: "val", file: "IS1006b.json" } as const;
 const DEMO_CONVERSATION_NAME = "Remote control: functional design (QMSum IS1006b)";
 
 export interface DemoResult {
