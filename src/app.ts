@@ -9,10 +9,11 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/database.ts";
 import { requireAccessToken } from "./http/auth.ts";
+import { registerInputRules } from "./http/input-rules.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
 import { registerRateLimits } from "./http/rate-limit.ts";
 import { OneLinePerRequest } from "./http/logging.ts";
-import { formatSchemaError, registerErrorHandling } from "./http/errors.ts";
+import { answerClientError, formatSchemaError, registerErrorHandling } from "./http/errors.ts";
 import { ErrorBody } from "./http/schemas.ts";
 import type { Server } from "./http/types.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -39,6 +40,14 @@ export async function buildApp(deps: AppDeps) {
   const app: Server = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
+    // A slow client holds a socket only this long (Node checks every second), headers included.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    http: {
+      requestTimeout: config.requestTimeoutSeconds * 1000,
+      headersTimeout: config.requestTimeoutSeconds * 1000,
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler: answerClientError(config.requestTimeoutSeconds),
     logController: new OneLinePerRequest(),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
@@ -63,6 +72,10 @@ export async function buildApp(deps: AppDeps) {
       done(Object.assign(new Error("body is not valid JSON"), { statusCode: 400 }), undefined);
     }
   });
+  // Bodies are JSON; the transcript import adds its own types in its own scope. Any other type,
+  // text/plain included, is refused with 415 before a route sees it.
+  app.removeContentTypeParser("text/plain");
+  registerInputRules(app);
 
   app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
@@ -102,11 +115,10 @@ export async function buildApp(deps: AppDeps) {
   });
 
   authRoutes(app, services);
-  await app.register((v1, _options, done) => {
+  await app.register(async (v1) => {
     requireAccessToken(v1, services.tokens);
-    ingestionRoutes(v1, { ...services, clock });
+    await ingestionRoutes(v1, { ...services, clock });
     conversationRoutes(v1, services);
-    done();
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
 

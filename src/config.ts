@@ -14,6 +14,8 @@ export interface Config {
   signingSecret: string | null;
   tokenTtlSeconds: number;
   bodyLimitBytes: number;
+  /** Time allowed to receive a whole request, headers and body; slower clients get 408. */
+  requestTimeoutSeconds: number;
   logLevel: string;
   jobLeaseSeconds: number;
   /** Shares rate-limit counters between processes when set. */
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     signingSecret,
     tokenTtlSeconds: integer("RECAP_TOKEN_TTL_SECONDS", 86_400, 60, 31_536_000),
     bodyLimitBytes: integer("RECAP_BODY_LIMIT_BYTES", 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    requestTimeoutSeconds: integer("RECAP_REQUEST_TIMEOUT_SECONDS", 30, 1, 3600),
     logLevel,
     jobLeaseSeconds: integer("RECAP_JOB_LEASE_SECONDS", 120, 1, 86_400),
     redisUrl,

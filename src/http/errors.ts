@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import { DomainError, type ErrorCode } from "../errors.ts";
@@ -14,16 +16,23 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
 };
 
+/** The name users know for a value inside a request part: messages[0].payload, query.limit, params.jobId. */
+export function fieldName(part: string, path: readonly (string | number)[]): string {
+  let name = part === "body" ? "" : part === "querystring" ? "query" : part;
+  for (const key of path) {
+    name += typeof key === "number" || /^\d+$/.test(key) ? `[${key}]` : name === "" ? key : `.${key}`;
+  }
+  return name || "body";
+}
+
 /** Turns an Ajv instance path (/messages/0/payload) into the field name users know (messages[0].payload). */
-function fieldName(dataVar: string, instancePath: string, property?: string): string {
+function fieldAt(dataVar: string, instancePath: string, property?: string): string {
   const parts = instancePath
     .split("/")
     .slice(1)
     .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (property !== undefined) parts.push(property);
-  let name = dataVar === "body" ? "" : dataVar === "querystring" ? "query" : dataVar;
-  for (const key of parts) name += /^\d+$/.test(key) ? `[${key}]` : name === "" ? key : `.${key}`;
-  return name || "body";
+  return fieldName(dataVar, parts);
 }
 
 /** Keywords whose own wording (a regular expression, a format name, "equal to constant") means little to a caller. */
@@ -66,13 +75,13 @@ export function formatSchemaError(errors: FastifySchemaValidationError[], dataVa
   const params = error.params;
   if (error.keyword === "required") {
     const missing = String(params.missingProperty);
-    const name = fieldName(dataVar, error.instancePath, missing);
+    const name = fieldAt(dataVar, error.instancePath, missing);
     const allowed = propertySchema(error, missing)?.enum;
     return new Error(
       Array.isArray(allowed) ? `${name} is required: ${oneOf(allowed)}` : `${name} is required`,
     );
   }
-  const field = fieldName(dataVar, error.instancePath);
+  const field = fieldAt(dataVar, error.instancePath);
   if (error.keyword === "enum" && Array.isArray(params.allowedValues)) {
     return new Error(`${field} must be ${oneOf(params.allowedValues)}`);
   }
@@ -122,4 +131,29 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     send(reply, 404, `Route ${request.method} ${request.url.split("?")[0]} not found`),
   );
+}
+
+/**
+ * Fastify's clientErrorHandler, for what Node refuses before a route sees it: a request not received
+ * within the time allowed (408), headers too large (431) or malformed HTTP (400). Answers `{"message"}`
+ * and closes the connection.
+ */
+export function answerClientError(requestTimeoutSeconds: number) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const [status, message] =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, `The whole request must arrive within ${requestTimeoutSeconds} s`]
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? [431, "Request headers are larger than the server accepts"]
+          : [400, "The request is not valid HTTP/1.1"];
+    const body = JSON.stringify({ message });
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }

@@ -8,3 +8,7 @@ export const errorResponses = (...statuses: number[]) =>
 
 export const NumericId = Type.String({ pattern: "^[0-9]{1,32}$", description: "Numeric id" });
 export const Uuid = Type.String({ pattern: "^[0-9a-fA-F-]{36}$", description: "UUID" });
+export const DateTime = Type.String({
+  format: "date-time",
+  description: "an ISO-8601 date-time such as 2026-11-02T10:00:00Z (seconds 00 to 59)",
+});

@@ -155,6 +155,203 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
     expect(await counts()).toEqual(before);
   });
 
+  it("answers 415 on every JSON route for any other content type, and for a body without one", async () => {
+    const before = await counts();
+    const routes = [
+      { method: "POST", path: "/v1/process/text" },
+      { method: "PUT", path: `/v1/process/text/${conversationId}` },
+      { method: "PUT", path: `/v1/conversations/${conversationId}/members/${memberId}` },
+      { method: "POST", path: `/v1/conversations/${conversationId}/experiences` },
+      { method: "POST", path: "/oauth2/token:generate" },
+    ];
+    const types = [
+      "text/plain",
+      "text/vtt",
+      "application/x-subrip",
+      "application/xml",
+      "multipart/form-data",
+    ];
+    const body = JSON.stringify({
+      ...validBody(),
+      id: memberId,
+      type: "application",
+      appId: "a",
+      appSecret: "b",
+    });
+    for (const route of routes) {
+      for (const type of [...types, undefined]) {
+        const response = await fetch(server.url + route.path, {
+          method: route.method,
+          headers: { authorization: `Bearer ${token}`, ...(type && { "content-type": type }) },
+          // Bytes, so that fetch adds no content type of its own.
+          body: new TextEncoder().encode(body),
+        });
+        expect(response.status, `${route.method} ${route.path} ${type ?? "(none)"}`).toBe(415);
+        const { message } = (await response.json()) as { message: string };
+        expect(message).toMatch(/Content-Type/);
+      }
+    }
+    const transcriptAsJson = await server.api(token, "/v1/process/transcript", { method: "POST", body: {} });
+    expect(transcriptAsJson.status).toBe(415);
+    expect(await counts()).toEqual(before);
+
+    // A JSON content type on a bodiless request is no body, as Symbl's clients send it.
+    const list = await server.api(token, "/v1/conversations", {
+      headers: { "content-type": "application/json" },
+    });
+    expect(list.status).toBe(200);
+  });
+
+  /** Sends each request and expects 400 with exactly its message, and nothing stored. */
+  async function expectRefused(cases: [request: () => Promise<Response>, message: string][]) {
+    const before = await counts();
+    for (const [request, message] of cases) {
+      const response = await request();
+      expect(response.status, message).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toBe(message);
+    }
+    expect(await counts()).toEqual(before);
+  }
+  const post =
+    (path: string, body: string, method = "POST") =>
+    () =>
+      server.api(token, path, { method, body });
+
+  it("refuses a body nested deeper than 64 levels, and takes one within the limit", async () => {
+    let deep = "{}";
+    for (let level = 0; level < 10_000; level++) deep = `{"a":${deep}}`;
+    await expectRefused([
+      [
+        post("/v1/process/text", `{"messages":[{"payload":{"content":"x"}}],"metadata":${deep}}`),
+        "body must not nest objects and arrays deeper than 64 levels",
+      ],
+      [
+        post(`/v1/process/text/${conversationId}`, `{"messages":[{"payload":{"content":${deep}}}]}`, "PUT"),
+        "body must not nest objects and arrays deeper than 64 levels",
+      ],
+    ]);
+    let allowed: unknown = "leaf";
+    for (let level = 0; level < 60; level++) allowed = { a: allowed };
+    const within = await server.api(token, "/v1/process/text", {
+      method: "POST",
+      body: { messages: [{ payload: { content: "Deep enough." } }], metadata: { deep: allowed } },
+    });
+    expect(within.status).toBe(201);
+  });
+
+  it("refuses leap-second times, with or without an offset, as not an ISO-8601 date-time", async () => {
+    const timed = (startTime: string, endTime: string) =>
+      post(
+        "/v1/process/text",
+        JSON.stringify({ messages: [{ payload: { content: "Leap." }, duration: { startTime, endTime } }] }),
+      );
+    const rule = "must be an ISO-8601 date-time such as 2026-11-02T10:00:00Z (seconds 00 to 59)";
+    await expectRefused([
+      [timed("2026-12-31T23:59:60Z", "2027-01-01T00:00:01Z"), `messages[0].duration.startTime ${rule}`],
+      [timed("2026-12-31T10:00:00Z", "2026-12-31T23:59:60+00:00"), `messages[0].duration.endTime ${rule}`],
+      [
+        timed("2027-01-01T00:59:60+01:00", "2027-01-01T01:00:01+01:00"),
+        `messages[0].duration.startTime ${rule}`,
+      ],
+    ]);
+  });
+
+  it("refuses list bounds that are out of range or not finite", async () => {
+    const list = (query: string) => () => server.api(token, `/v1/conversations?${query}`);
+    await expectRefused([
+      [list("offset=1e20"), "query.offset must be <= 2147483647"],
+      [list("offset=9223372036854775808"), "query.offset must be <= 2147483647"],
+      [list("offset=Infinity"), "query.offset must be a finite number"],
+      [list("limit=Infinity"), "query.limit must be a finite number"],
+      [list("limit=-1e999"), "query.limit must be a finite number"],
+    ]);
+    expect((await server.api(token, "/v1/conversations?offset=2147483647&limit=1000")).status).toBe(200);
+  });
+
+  it("refuses text holding an unpaired surrogate, and keeps paired ones exactly", async () => {
+    await expectRefused([
+      [
+        post("/v1/process/text", '{"messages":[{"payload":{"content":"a\\ud800b"}}]}'),
+        "messages[0].payload.content must not contain an unpaired UTF-16 surrogate",
+      ],
+      [
+        post(
+          `/v1/process/text/${conversationId}`,
+          '{"messages":[{"payload":{"content":"x"},"from":{"name":"\\udfff"}}]}',
+          "PUT",
+        ),
+        "messages[0].from.name must not contain an unpaired UTF-16 surrogate",
+      ],
+      [
+        post(
+          `/v1/conversations/${conversationId}/members/${memberId}`,
+          `{"id":"${memberId}","name":"Ann \\ud83d"}`,
+          "PUT",
+        ),
+        "name must not contain an unpaired UTF-16 surrogate",
+      ],
+    ]);
+    const { conversationId: emoji } = await server.ingest(token, {
+      messages: [{ payload: { content: "Ship it \ud83d\ude80 today" }, from: { name: "Bo \ud83d\ude00" } }],
+    });
+    const { messages } = (await (await server.api(token, `/v1/conversations/${emoji}/messages`)).json()) as {
+      messages: { text: string; from: { name: string } }[];
+    };
+    expect(messages[0]).toMatchObject({ text: "Ship it 🚀 today", from: { name: "Bo 😀" } });
+  });
+
+  it("refuses the NUL character in path ids, queries, bodies and property names on every database", async () => {
+    const transcript = (query: string, body: string) => () =>
+      fetch(`${server.url}/v1/process/transcript${query}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "text/vtt" },
+        body,
+      });
+    const cue = (text: string) => `WEBVTT\n\n00:00.000 --> 00:01.000\n${text}\n`;
+    await expectRefused([
+      [
+        post("/v1/process/text", '{"messages":[{"payload":{"content":"a\\u0000b"}}]}'),
+        "messages[0].payload.content must not contain the NUL character (U+0000)",
+      ],
+      [
+        post("/v1/process/text", '{"messages":[{"payload":{"content":"x"}}],"metadata":{"k\\u0000":1}}'),
+        "metadata has a property name containing the NUL character (U+0000)",
+      ],
+      [
+        post(
+          `/v1/conversations/${conversationId}/members/${memberId}`,
+          `{"id":"${memberId}","name":"Ann\\u0000"}`,
+          "PUT",
+        ),
+        "name must not contain the NUL character (U+0000)",
+      ],
+      [
+        () =>
+          fetch(`${server.url}/oauth2/token:generate`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: '{"type":"application","appId":"a\\u0000","appSecret":"b"}',
+          }),
+        "appId must not contain the NUL character (U+0000)",
+      ],
+      [() => server.api(token, "/v1/job/%00"), "params.jobId must not contain the NUL character (U+0000)"],
+      [
+        () => server.api(token, "/v1/conversations/1%002/messages"),
+        "params.conversationId must not contain the NUL character (U+0000)",
+      ],
+      [
+        () =>
+          server.api(token, `/v1/conversations/${conversationId}/members/%00`, {
+            method: "PUT",
+            body: { id: "x", name: "Ann" },
+          }),
+        "params.memberId must not contain the NUL character (U+0000)",
+      ],
+      [transcript("?name=a%00", cue("Hello")), "query.name must not contain the NUL character (U+0000)"],
+      [transcript("", cue("Hel\u0000lo")), "body must not contain the NUL character (U+0000)"],
+    ]);
+  });
+
   it("answers 415 for a body that is not JSON, 413 over the body limit, 400 for broken JSON", async () => {
     const send = (body: string, type: string) =>
       fetch(`${server.url}/v1/process/text`, {

@@ -8,7 +8,8 @@ export const MemberParams = Type.Object({
 
 export const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  // Bounded so every database takes it as a 32-bit integer.
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
 });
 
 const Member = Type.Object({ id: Type.String(), name: Type.String(), email: Type.Optional(Type.String()) });

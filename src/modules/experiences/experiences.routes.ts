@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { DomainError } from "../../errors.ts";
 import { requireAccessToken } from "../../http/auth.ts";
@@ -45,14 +45,6 @@ export async function experienceRoutes(app: Server, deps: ExperienceRouteDeps): 
   await app.register((pages) => summaryPageRoutes(pages as Server, deps));
 }
 
-/** A preValidation hook: bodies of these routes are JSON only (415 otherwise). */
-function requireJson(request: FastifyRequest): Promise<void> {
-  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-  return type === "application/json"
-    ? Promise.resolve()
-    : Promise.reject(new DomainError("unsupported_media_type", "Content-Type must be application/json"));
-}
-
 function experienceApiRoutes(app: Server, deps: ExperienceRouteDeps): void {
   const { experiences } = deps;
 
@@ -69,7 +61,6 @@ function experienceApiRoutes(app: Server, deps: ExperienceRouteDeps): void {
         body: CreateExperienceBody,
         response: { 200: ExperienceCreated, ...errorResponses(400, 401, 404, 415) },
       },
-      preValidation: requireJson,
     },
     (request) => experiences.createSummaryLink(request.appId, request.params.conversationId, request.body),
   );
@@ -219,7 +210,6 @@ async function summaryPageRoutes(app: Server, deps: ExperienceRouteDeps): Promis
           body: RenameConversationBody,
           response: editResponses,
         },
-        preValidation: requireJson,
       },
       async (request) => {
         await pageEdits.renameConversation(await open(request), request.body.name);
@@ -236,7 +226,6 @@ async function summaryPageRoutes(app: Server, deps: ExperienceRouteDeps): Promis
           body: RenameMemberBody,
           response: editResponses,
         },
-        preValidation: requireJson,
       },
       async (request) => {
         await pageEdits.renameMember(await open(request), request.params.memberId, request.body.name);
@@ -253,7 +242,6 @@ async function summaryPageRoutes(app: Server, deps: ExperienceRouteDeps): Promis
           body: EditMessageBody,
           response: { ...editResponses, 200: MessageSaved },
         },
-        preValidation: requireJson,
       },
       async (request) => {
         const { jobId } = await pageEdits.editMessage(
@@ -274,7 +262,6 @@ async function summaryPageRoutes(app: Server, deps: ExperienceRouteDeps): Promis
           body: EditInsightBody,
           response: editResponses,
         },
-        preValidation: requireJson,
       },
       async (request) => {
         await pageEdits.editInsight(await open(request), request.params.insightId, request.body);

@@ -17,11 +17,11 @@ import { parseTranscript } from "./transcript.ts";
 const tags = ["Conversations in"];
 const TRANSCRIPT_TYPES = ["text/vtt", "application/x-subrip"];
 
-export function ingestionRoutes(
+export async function ingestionRoutes(
   app: Server,
   deps: { ingestion: IngestionService; jobs: JobsService; clock: Clock },
-): void {
-  const { ingestion, jobs, clock } = deps;
+): Promise<void> {
+  const { ingestion, jobs } = deps;
 
   app.post(
     "/v1/process/text",
@@ -60,6 +60,21 @@ export function ingestionRoutes(
     },
   );
 
+  // The transcript types are parsed in this route's own scope only, so no JSON route takes them.
+  await app.register((scope, _options, done) => {
+    transcriptImportRoute(scope, deps);
+    done();
+  });
+
+  app.get(
+    "/v1/job/:jobId",
+    { schema: { tags, params: JobParams, response: { 200: JobResponse, ...errorResponses(401, 404) } } },
+    (request) => jobs.getJob(request.appId, request.params.jobId),
+  );
+}
+
+function transcriptImportRoute(app: Server, deps: { ingestion: IngestionService; clock: Clock }): void {
+  const { ingestion, clock } = deps;
   app.addContentTypeParser(TRANSCRIPT_TYPES, { parseAs: "string" }, (_request, body, done) =>
     done(null, body),
   );
@@ -85,11 +100,5 @@ export function ingestionRoutes(
       const submission = submissionFromTranscript(parseTranscript(request.body), clock.now(), request.query);
       return reply.status(201).send(await ingestion.submit(request.appId, submission));
     },
-  );
-
-  app.get(
-    "/v1/job/:jobId",
-    { schema: { tags, params: JobParams, response: { 200: JobResponse, ...errorResponses(401, 404) } } },
-    (request) => jobs.getJob(request.appId, request.params.jobId),
   );
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from "typebox";
+import { DateTime } from "../../http/schemas.ts";
 
 const HttpUrl = Type.String({ format: "uri", pattern: "^https?://", maxLength: 2048 });
 
@@ -16,8 +17,8 @@ export const IncomingMessage = Type.Object({
   ),
   duration: Type.Optional(
     Type.Object({
-      startTime: Type.String({ format: "date-time" }),
-      endTime: Type.String({ format: "date-time" }),
+      startTime: DateTime,
+      endTime: DateTime,
     }),
   ),
 });
