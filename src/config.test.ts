@@ -13,6 +13,7 @@ describe("loadConfig", () => {
       database: { dialect: "sqlite", path: "/srv/recap/data/recap.db" },
       publicUrl: "http://localhost:8080",
       tokenTtlSeconds: 86400,
+      requestTimeoutSeconds: 30,
     });
   });
 
@@ -41,6 +42,7 @@ describe("loadConfig", () => {
         RECAP_PUBLIC_URL: "ftp://x",
         LOG_LEVEL: "loud",
         RECAP_TOKEN_TTL_SECONDS: "-5",
+        RECAP_REQUEST_TIMEOUT_SECONDS: "0",
       });
     } catch (caught) {
       error = caught;
@@ -53,6 +55,7 @@ describe("loadConfig", () => {
       "RECAP_PUBLIC_URL",
       "LOG_LEVEL",
       "RECAP_TOKEN_TTL_SECONDS",
+      "RECAP_REQUEST_TIMEOUT_SECONDS",
       "RECAP_SECRET",
     ]) {
       expect(problems).toContain(name);
