@@ -52,12 +52,17 @@ export function findInputProblem(part: RequestPart, value: unknown): string | un
     if (depth >= MAX_BODY_DEPTH) {
       return `${fieldName(part, [])} must not nest objects and arrays deeper than ${MAX_BODY_DEPTH} levels`;
     }
-    const entries: [string | number, unknown][] = Array.isArray(value)
-      ? value.map((item, index) => [index, item])
-      : Object.entries(value);
-    for (let index = entries.length - 1; index >= 0; index--) {
-      const [childKey, item] = entries[index] as [string | number, unknown];
-      stack.push({ value: item, key: childKey, parent: visit, depth: depth + 1 });
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) {
+        stack.push({ value: value[index] as unknown, key: index, parent: visit, depth: depth + 1 });
+      }
+      continue;
+    }
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    for (let index = keys.length - 1; index >= 0; index--) {
+      const name = keys[index] as string;
+      stack.push({ value: object[name], key: name, parent: visit, depth: depth + 1 });
     }
   }
   return undefined;
