@@ -139,6 +139,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * and closes the connection.
  */
 export function answerClientError(requestTimeoutSeconds: number) {
+  // Node's parser says what it refused ("Invalid header value char"), never echoing the request.
+  const reasonOf = (error: Error): string => {
+    const reason = (error as { reason?: unknown }).reason;
+    return typeof reason === "string" && reason !== "" ? `: ${reason}` : "";
+  };
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     if (error.code === "ECONNRESET" || socket.destroyed) return;
     const [status, message] =
@@ -146,7 +151,7 @@ export function answerClientError(requestTimeoutSeconds: number) {
         ? [408, `The whole request must arrive within ${requestTimeoutSeconds} s`]
         : error.code === "HPE_HEADER_OVERFLOW"
           ? [431, "Request headers are larger than the server accepts"]
-          : [400, "The request is not valid HTTP/1.1"];
+          : [400, `The request is not valid HTTP/1.1${reasonOf(error)}`];
     const body = JSON.stringify({ message });
     if (socket.writable) {
       socket.write(
