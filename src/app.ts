@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify from "fastify";
+import Fastify, { errorCodes } from "fastify";
 import type { Redis } from "ioredis";
 import type { Analyzer } from "./analysis/types.ts";
 import type { Clock } from "./clock.ts";
@@ -72,9 +72,13 @@ export async function buildApp(deps: AppDeps) {
       done(Object.assign(new Error("body is not valid JSON"), { statusCode: 400 }), undefined);
     }
   });
-  // Bodies are JSON; the transcript import adds its own types in its own scope. Any other type,
-  // text/plain included, is refused with 415 before a route sees it.
+  // Bodies are JSON; the transcript import adds its own types in its own scope. A body of any other
+  // type, text/plain included, or with none, is refused with 415 before a route sees it.
   app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers["content-type"] ?? ""), undefined);
+  });
   registerInputRules(app);
 
   app.setValidatorCompiler(createValidatorCompiler());

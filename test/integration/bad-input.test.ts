@@ -208,11 +208,24 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
     expect(transcriptAsJson.status).toBe(415);
     expect(await counts()).toEqual(before);
 
-    // A JSON content type on a bodiless request is no body, as Symbl's clients send it.
-    const list = await server.api(token, "/v1/conversations", {
-      headers: { "content-type": "application/json" },
-    });
-    expect(list.status).toBe(200);
+    // An empty body is no body, whatever its type: Symbl's clients send application/json on bodiless requests.
+    for (const type of ["application/json", "text/plain"]) {
+      const list = await server.api(token, "/v1/conversations", { headers: { "content-type": type } });
+      expect(list.status, type).toBe(200);
+      const removed = await server.api(token, "/v1/conversations/0000000000000000", {
+        method: "DELETE",
+        headers: { "content-type": type },
+        body: "",
+      });
+      expect(removed.status, type).toBe(404);
+      const empty = await server.api(token, "/v1/process/text", {
+        method: "POST",
+        headers: { "content-type": type },
+        body: "",
+      });
+      expect(empty.status, type).toBe(400);
+      expect(((await empty.json()) as { message: string }).message).toBe("body must be object");
+    }
   });
 
   /** Sends each request and expects 400 with exactly its message, and nothing stored. */
