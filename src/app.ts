@@ -103,7 +103,7 @@ export async function buildApp(deps: AppDeps) {
 
   authRoutes(app, services);
   await app.register((v1, _options, done) => {
-    requireAccessToken(v1, services.tokens);
+    requireAccessToken(v1, services);
     ingestionRoutes(v1, { ...services, clock });
     conversationRoutes(v1, services);
     done();
