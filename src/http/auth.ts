@@ -45,7 +45,9 @@ export function requireAccessToken(
     }
     const { appId, secretGeneration } = deps.tokens.claimsOf(token);
     if (!(await deps.apps.isCurrentSecretGeneration(appId, secretGeneration))) {
-      throw unauthenticated("Access token was revoked: the app's secret has been rotated since it was issued");
+      throw unauthenticated(
+        "Access token was revoked: the app's secret has been rotated since it was issued",
+      );
     }
     request.appId = appId;
   });

@@ -156,7 +156,11 @@ export class AppsService {
    */
   async rotateSecret(appId: string): Promise<{ appId: string; appSecret: string }> {
     const appSecret = randomAlphanumeric(128);
-    const updated = await this.apps.rotateSecret(appId, hashSecret(appSecret), this.clock.now().toISOString());
+    const updated = await this.apps.rotateSecret(
+      appId,
+      hashSecret(appSecret),
+      this.clock.now().toISOString(),
+    );
     if (!updated) throw notFound("app");
     return { appId, appSecret };
   }
