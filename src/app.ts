@@ -112,13 +112,17 @@ export async function buildApp(deps: AppDeps) {
 
   if (deps.runJobs ?? true) {
     app.addHook("onReady", async () => {
-      if (database.ownedByOneProcess) await services.jobRunner.releaseInterruptedJobs();
+      if (database.ownedByOneProcess) {
+        await services.jobRunner.releaseInterruptedJobs();
+        await services.webhooks.releaseInterruptedClaims();
+      }
       services.jobRunner.start();
+      services.webhooks.start();
     });
   }
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
-    await services.webhooks.flush();
+    await services.webhooks.stop();
   });
 
   return { app, services };
