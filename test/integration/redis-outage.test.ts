@@ -117,4 +117,26 @@ describe("rate limits when Redis is unreachable", () => {
       client.disconnect();
     }
   }, 60_000);
+
+  it("keeps answering when its Redis hangs, and says when it answers again", async () => {
+    const redisPort = await freePort();
+    const redis = start("redis-server", ["--port", String(redisPort), "--save", "", "--appendonly", "no"]);
+    children.push(redis);
+    await until(() => redis.output().includes("Ready to accept connections"), "redis-server to start");
+    const { base, child } = await startRecap(`redis://127.0.0.1:${redisPort}`);
+    await twentyPageViews(base);
+
+    redis.process.kill("SIGSTOP");
+    await twentyPageViews(base);
+    await twentyPageViews(base);
+    expect(redisLines(child)).toHaveLength(1);
+    expect(redisLines(child)[0]).toMatch(/not answering/);
+
+    redis.process.kill("SIGCONT");
+    await until(async () => {
+      await fetch(`${base}/s/no-such-link`);
+      return redisLines(child).length === 2;
+    }, "Redis to be asked again");
+    expect(redisLines(child)[1]).toMatch(/answers again/);
+  }, 60_000);
 });
