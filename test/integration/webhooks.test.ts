@@ -243,6 +243,45 @@ describe.each(await dialects())("webhooks on %s", (dialect) => {
     });
   });
 
+  describe("two servers on one database", () => {
+    let testDatabase: TestDatabase;
+    const servers: TestServer[] = [];
+    beforeAll(async () => {
+      testDatabase = await createTestDatabase(dialect);
+      for (let i = 0; i < 2; i++) {
+        servers.push(await startTestServer(dialect, { testDatabase, env: ALLOW_LOCAL }));
+      }
+    });
+    afterAll(async () => {
+      for (const server of servers) await server.close();
+      await testDatabase.drop();
+    });
+
+    it("sends each event once, in order per job, whichever server wrote it", async () => {
+      const receiver = await new Receiver().listen();
+      try {
+        const { token } = await servers[0]!.newApp();
+        const jobIds: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          const server = servers[i % 2]!;
+          const response = await server.api(token, "/v1/process/text", {
+            method: "POST",
+            body: { webhookUrl: receiver.url, messages: [message] },
+          });
+          jobIds.push(((await response.json()) as { jobId: string }).jobId);
+        }
+        await until(() => receiver.received.length >= 18, "eighteen events");
+        for (const jobId of jobIds) {
+          expect(receiver.statuses(jobId)).toEqual(["scheduled", "in_progress", "completed"]);
+        }
+        const ids = receiver.received.map((delivery) => delivery.headers["webhook-id"]);
+        expect(new Set(ids).size).toBe(18);
+      } finally {
+        await receiver.close();
+      }
+    });
+  });
+
   describe("across a restart", () => {
     it("keeps an event a slow receiver held at shutdown and sends it after the restart, with the same webhook-id", async () => {
       const testDatabase = await createTestDatabase(dialect);
