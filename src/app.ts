@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps) {
 
   authRoutes(app, services);
   await app.register(async (v1) => {
-    requireAccessToken(v1, services.tokens);
+    requireAccessToken(v1, services);
     await ingestionRoutes(v1, { ...services, clock });
     conversationRoutes(v1, services);
   });
@@ -128,13 +128,17 @@ export async function buildApp(deps: AppDeps) {
 
   if (deps.runJobs ?? true) {
     app.addHook("onReady", async () => {
-      if (database.ownedByOneProcess) await services.jobRunner.releaseInterruptedJobs();
+      if (database.ownedByOneProcess) {
+        await services.jobRunner.releaseInterruptedJobs();
+        await services.webhooks.releaseInterruptedClaims();
+      }
       services.jobRunner.start();
+      services.webhooks.start();
     });
   }
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
-    await services.webhooks.flush();
+    await services.webhooks.stop();
   });
 
   return { app, services };

@@ -32,6 +32,16 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reads RECAP_WEBHOOK_ALLOW_HOSTS as one spelling per host, and refuses what is not a host", () => {
+    expect(
+      loadConfig({ RECAP_WEBHOOK_ALLOW_HOSTS: " Hooks.Internal. ,127.1, ::1,[fd00::1]" }).webhookAllowHosts,
+    ).toEqual(["hooks.internal", "127.0.0.1", "::1", "fd00::1"]);
+    expect(loadConfig({}).webhookAllowHosts).toEqual([]);
+    for (const bad of ["http://hooks.internal/", "hooks.internal:8080", "user@hooks.internal", "a b"]) {
+      expect(() => loadConfig({ RECAP_WEBHOOK_ALLOW_HOSTS: bad }), bad).toThrow(/RECAP_WEBHOOK_ALLOW_HOSTS/);
+    }
+  });
+
   it("reports every problem at once", () => {
     let error: unknown;
     try {

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseDatabaseUrl, type DatabaseTarget } from "./db/database.ts";
+import { hostOf } from "./urls.ts";
 
 export interface Config {
   nodeEnv: string;
@@ -22,6 +24,8 @@ export interface Config {
   redisUrl: string | null;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
+  /** Hosts a webhook may reach although they are (or resolve to) internal addresses. */
+  webhookAllowHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -79,6 +83,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     problems.push("REDIS_URL must start with redis:// or rediss://");
   }
 
+  const webhookAllowHosts: string[] = [];
+  for (const entry of (env.RECAP_WEBHOOK_ALLOW_HOSTS ?? "").split(",").map((host) => host.trim())) {
+    if (entry === "") continue;
+    try {
+      const url = new URL(`http://${isIP(entry) === 6 ? `[${entry}]` : entry}/`);
+      if (url.port !== "" || url.pathname !== "/" || url.username !== "") throw new Error("not a host");
+      webhookAllowHosts.push(hostOf(url));
+    } catch {
+      problems.push(
+        `RECAP_WEBHOOK_ALLOW_HOSTS must be host names or addresses separated by commas (got "${entry}")`,
+      );
+    }
+  }
+
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
 
@@ -98,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     redisUrl,
     rateLimitPerMinute: integer("RECAP_RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
     tokenRateLimitPerMinute: integer("RECAP_TOKEN_RATE_LIMIT_PER_MINUTE", 60, 0, 10_000_000),
+    webhookAllowHosts,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -1,9 +1,9 @@
-import { Redis } from "ioredis";
 import { createAnalyzer } from "./analysis/pool.ts";
 import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { ConfigError, loadConfig, resolveSigningSecret } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
+import { connectRateLimitRedis } from "./http/rate-limit.ts";
 
 /** The process entry: reads the environment, migrates, listens, and shuts down cleanly on signals. */
 async function main(): Promise<void> {
@@ -20,11 +20,7 @@ async function main(): Promise<void> {
   const database = openDatabase(config.database);
   await database.migrate();
   const analyzer = createAnalyzer();
-  // Short timeouts: a slow Redis must not hold requests up (rate limits then let requests through).
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 })
-    : null;
-  redis?.on("error", (error: Error) => console.warn(`Redis: ${error.message}`));
+  const redis = config.redisUrl ? connectRateLimitRedis(config.redisUrl) : null;
   const { app, services } = await buildApp({
     config,
     database,
@@ -44,7 +40,7 @@ async function main(): Promise<void> {
     void app
       .close()
       .then(() => analyzer.close())
-      .then(() => redis?.quit())
+      .then(() => redis?.disconnect())
       .then(() => database.close())
       .then(() => process.exit(0));
   };

@@ -14,7 +14,10 @@ import { createJobProcessor } from "./modules/jobs/job-processor.ts";
 import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
 import { JobRunner } from "./modules/jobs/jobs.runner.ts";
 import { JobsService } from "./modules/jobs/jobs.service.ts";
-import { WebhookNotifier } from "./modules/jobs/webhooks.ts";
+import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repository.ts";
+import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
+import { WebhookSender } from "./modules/jobs/webhooks.ts";
+import { inTransaction } from "./db/transaction.ts";
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -30,18 +33,26 @@ export function createServices(deps: ServiceDeps) {
   const { config, database, clock, secret, analyzer, logger } = deps;
   const db = database.db;
   const jobsRepository = new JobsRepository(db);
-  const webhooks = new WebhookNotifier(logger);
+  const apps = new AppsService(new AppsRepository(db), clock);
+  const webhookTargets = new WebhookTargets(new Set(config.webhookAllowHosts));
+  const webhooks = new WebhookSender({
+    events: new WebhookEventsRepository(db),
+    apps,
+    targets: webhookTargets,
+    clock,
+    logger,
+  });
   const jobRunner = new JobRunner({
     jobs: jobsRepository,
+    transaction: (work) => inTransaction(db, work),
     process: createJobProcessor(db, analyzer),
     webhooks,
     clock,
     logger,
     leaseSeconds: config.jobLeaseSeconds,
   });
-  const apps = new AppsService(new AppsRepository(db), clock);
   const conversations = new ConversationsService(db, clock);
-  const ingestion = new IngestionService(db, clock, jobRunner);
+  const ingestion = new IngestionService(db, clock, jobRunner, webhookTargets);
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),

@@ -10,3 +10,11 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * A URL's host as one spelling: lower case (the URL parser already writes IPv4 numbers such as `127.1`
+ * or `0x7f000001` as dotted quads), without IPv6 brackets or a trailing dot.
+ */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+}

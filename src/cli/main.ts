@@ -111,8 +111,12 @@ apps
           ...(options.customDomain !== undefined && { customDomain: options.customDomain }),
           ...(options.frameAncestors !== undefined && { frameAncestors: options.frameAncestors }),
         });
-        if (options.json) console.log(JSON.stringify({ appId: created.appId, appSecret: created.appSecret }));
-        else printApp(created, false, created.appSecret);
+        const { appId, appSecret, webhookSecret } = created;
+        if (options.json) console.log(JSON.stringify({ appId, appSecret, webhookSecret }));
+        else {
+          printApp(created, false, appSecret);
+          console.log(`webhookSecret:  ${webhookSecret}`);
+        }
       });
     },
   );
@@ -162,6 +166,21 @@ apps
       const rotated = await apps.rotateSecret(appId);
       if (options.json) console.log(JSON.stringify(rotated));
       else console.log(`appId:     ${rotated.appId}\nappSecret: ${rotated.appSecret}`);
+    });
+  });
+
+apps
+  .command("webhook-secret <appId>")
+  .description("Print the secret that signs the app's webhooks (Standard Webhooks, whsec_…)")
+  .option("--rotate", "replace it first; deliveries from then on are signed with the new one")
+  .option("--json", "print one JSON line")
+  .action(async (appId: string, options: { rotate?: boolean; json?: boolean }) => {
+    await withServices(async ({ apps }) => {
+      const webhookSecret = options.rotate
+        ? await apps.rotateWebhookSecret(appId)
+        : await apps.webhookSecret(appId);
+      if (options.json) console.log(JSON.stringify({ appId, webhookSecret }));
+      else console.log(`appId:         ${appId}\nwebhookSecret: ${webhookSecret}`);
     });
   });
 

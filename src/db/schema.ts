@@ -7,6 +7,10 @@ import type { Insertable, Selectable, Updateable } from "kysely";
 export interface AppsTable {
   id: string;
   secret_hash: string;
+  /** Counts secret rotations; a token carries the generation it was issued under and dies with it. */
+  secret_generation: number;
+  /** The Standard Webhooks signing secret (`whsec_…`); kept readable because every delivery is signed with it. */
+  webhook_secret: string;
   name: string;
   custom_domain: string | null;
   frame_ancestors: string;
@@ -118,6 +122,26 @@ export interface ExperiencesTable {
   created_at: string;
 }
 
+/**
+ * The webhook outbox: one row per job status change to report, written in the transaction that makes the
+ * change. `position` orders one job's events; `state` is pending until delivered (the row is then deleted)
+ * or failed once every attempt is spent. `locked_until` is a sender's claim, so one process sends at a time.
+ */
+export interface WebhookEventsTable {
+  id: string;
+  app_id: string;
+  job_id: string;
+  position: number;
+  url: string;
+  payload: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   conversations: ConversationsTable;
@@ -129,6 +153,7 @@ export interface Database {
   topics: TopicsTable;
   insights: InsightsTable;
   experiences: ExperiencesTable;
+  webhook_events: WebhookEventsTable;
 }
 
 export type AppRow = Selectable<AppsTable>;
@@ -140,6 +165,7 @@ export type SummaryRow = Selectable<SummariesTable>;
 export type TopicRow = Selectable<TopicsTable>;
 export type InsightRow = Selectable<InsightsTable>;
 export type ExperienceRow = Selectable<ExperiencesTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type NewJob = Insertable<JobsTable>;
 export type ConversationUpdate = Updateable<ConversationsTable>;

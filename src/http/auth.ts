@@ -21,8 +21,21 @@ function tokenOf(request: FastifyRequest): { token: string; deprecated: boolean 
   throw unauthenticated("Missing access token: send 'Authorization: Bearer <token>'");
 }
 
-/** Requires a valid access token on every route of this (encapsulated) Fastify instance. */
-export function requireAccessToken(app: FastifyInstance, tokens: TokenService): void {
+/** Answers whether an app's secret is still at the generation a token was issued under. */
+export interface SecretGenerations {
+  isCurrentSecretGeneration(appId: string, generation: number): Promise<boolean>;
+}
+
+/**
+ * Requires a valid access token on every route of this (encapsulated) Fastify instance. Besides the
+ * signature and expiry (cached, in memory), each request reads the app's secret generation by primary key
+ * from the shared database, so a secret rotation ends earlier tokens at once on every process; a cache
+ * here could not know of a rotation made by another process or the CLI.
+ */
+export function requireAccessToken(
+  app: FastifyInstance,
+  deps: { tokens: TokenService; apps: SecretGenerations },
+): void {
   app.decorateRequest("appId", "");
   app.addHook("onRequest", async (request, reply) => {
     const { token, deprecated } = tokenOf(request);
@@ -30,6 +43,12 @@ export function requireAccessToken(app: FastifyInstance, tokens: TokenService): 
       reply.header("deprecation", "true");
       reply.header("link", '</docs>; rel="deprecation"');
     }
-    request.appId = tokens.appIdOf(token);
+    const { appId, secretGeneration } = deps.tokens.claimsOf(token);
+    if (!(await deps.apps.isCurrentSecretGeneration(appId, secretGeneration))) {
+      throw unauthenticated(
+        "Access token was revoked: the app's secret has been rotated since it was issued",
+      );
+    }
+    request.appId = appId;
   });
 }

@@ -1,5 +1,6 @@
-import rateLimit from "@fastify/rate-limit";
-import type { Redis } from "ioredis";
+import rateLimit, { type FastifyRateLimitStore } from "@fastify/rate-limit";
+import type { FastifyBaseLogger } from "fastify";
+import { Redis, type RedisOptions } from "ioredis";
 import type { Server } from "./types.ts";
 
 export interface RateLimitOptions {
@@ -12,27 +13,122 @@ export interface RateLimitOptions {
 }
 
 const TOKEN_ROUTE = "/oauth2/token::generate";
+/** How long to stop asking Redis after it failed once; requests go through unlimited meanwhile. */
+const REDIS_PAUSE_MS = 5_000;
+
+/**
+ * Client options for the shared counters: a Redis that is down or hangs must cost requests nothing.
+ * Without an offline queue a command fails at once while disconnected (instead of waiting for a
+ * reconnection), a command to a connected but silent Redis gives up after 250 ms, and reconnection
+ * goes on in the background.
+ */
+const REDIS_OPTIONS: RedisOptions = {
+  connectTimeout: 1_000,
+  commandTimeout: 250,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+};
+
+/**
+ * Connects the shared rate-limit counters. Connection errors are not logged here: the limiter logs one
+ * line when Redis stops answering and one when it answers again, not one per retry or request.
+ */
+export function connectRateLimitRedis(url: string): Redis {
+  const redis = new Redis(url, REDIS_OPTIONS);
+  redis.on("error", () => undefined);
+  return redis;
+}
+
+/** Counts a key's requests in its time window; one atomic script so concurrent processes agree. */
+const INCREMENT = `
+local current = redis.call('INCR', KEYS[1])
+if current == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {current, redis.call('PTTL', KEYS[1])}`;
+
+/**
+ * Rate-limit counters in Redis with a circuit breaker: after a failure it stops asking for
+ * REDIS_PAUSE_MS, answering with an error the limiter skips (skipOnError), so requests go through
+ * unlimited rather than wait. Logs once when Redis stops answering and once when it is back.
+ */
+class RedisCounters {
+  private pausedUntil = 0;
+  private down = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly logger: FastifyBaseLogger,
+    private readonly prefix: string,
+  ) {}
+
+  async increment(key: string, timeWindowMs: number): Promise<{ current: number; ttl: number }> {
+    if (Date.now() < this.pausedUntil) throw new Error("Redis paused after a failure");
+    try {
+      const [current, ttl] = (await this.redis.eval(INCREMENT, 1, this.prefix + key, timeWindowMs)) as [
+        number,
+        number,
+      ];
+      if (this.down) {
+        this.down = false;
+        this.logger.info("Redis answers again: rate limits are shared and enforced");
+      }
+      return { current, ttl };
+    } catch (error) {
+      this.pausedUntil = Date.now() + REDIS_PAUSE_MS;
+      if (!this.down) {
+        this.down = true;
+        this.logger.warn(
+          { err: error },
+          "Redis is not answering: rate limits are not enforced until it answers again",
+        );
+      }
+      throw error;
+    }
+  }
+}
+
+/** The store shape @fastify/rate-limit asks for, on the counters; every route shares them. */
+function storeOf(counters: RedisCounters): new () => FastifyRateLimitStore {
+  return class implements FastifyRateLimitStore {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
+      counters.increment(key, timeWindow).then(
+        (result) => callback(null, result),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  };
+}
 
 /**
  * Limits request rates. The check runs after authentication (preHandler), so /v1 traffic is counted per
- * app, whatever address it comes from; a storage failure lets requests through rather than failing them.
- * Exceeding a limit answers 429 `{"message"}` with Retry-After.
+ * app, whatever address it comes from; token requests and other requests of an address (summary pages)
+ * are counted apart, so page views never use up an address's token requests. A storage failure lets
+ * requests through rather than failing or holding them. Exceeding a limit answers 429 `{"message"}`
+ * with Retry-After.
  */
 export async function registerRateLimits(app: Server, options: RateLimitOptions): Promise<void> {
   if (options.perMinute === 0 && options.tokenPerMinute === 0) return;
+  const limitOf = (url: string | undefined) =>
+    url === TOKEN_ROUTE ? options.tokenPerMinute : options.perMinute;
   await app.register(rateLimit, {
     global: true,
     hook: "preHandler",
     timeWindow: 60_000,
-    ...(options.redis && { redis: options.redis }),
-    nameSpace: "recap-rate-",
+    ...(options.redis && { store: storeOf(new RedisCounters(options.redis, app.log, "recap-rate-")) }),
     skipOnError: true,
-    keyGenerator: (request) => (request.appId ? `app:${request.appId}` : `ip:${request.ip}`),
-    max: (request) => (request.routeOptions.url === TOKEN_ROUTE ? options.tokenPerMinute : options.perMinute),
-    allowList: (request) => {
-      const limit = request.routeOptions.url === TOKEN_ROUTE ? options.tokenPerMinute : options.perMinute;
-      return limit === 0;
+    keyGenerator: (request) => {
+      if (request.appId) return `app:${request.appId}`;
+      return request.routeOptions.url === TOKEN_ROUTE ? `token:${request.ip}` : `ip:${request.ip}`;
     },
+    max: (request) => limitOf(request.routeOptions.url),
+    allowList: (request) => limitOf(request.routeOptions.url) === 0,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       message: `Rate limit exceeded: at most ${context.max} requests a minute; retry in ${context.after}`,

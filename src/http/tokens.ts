@@ -13,9 +13,16 @@ export function deriveKey(secret: string, purpose: string): Buffer {
   return createHmac("sha256", secret).update(`recap:${purpose}`).digest();
 }
 
+/** What a valid access token says: the app it was issued to, under which of its secret generations. */
+export interface TokenClaims {
+  appId: string;
+  secretGeneration: number;
+}
+
 /**
  * Issues and checks the HS256 access tokens of POST /oauth2/token:generate. Verification is synchronous
- * node:crypto with a cache of verified tokens; expiry is checked against the injected clock.
+ * node:crypto with a cache of verified tokens; expiry is checked against the injected clock. Whether the
+ * token's secret generation is still the app's is for the caller to ask the database (requireAccessToken).
  */
 export class TokenService {
   private readonly sign: (payload: Record<string, unknown>) => string;
@@ -31,23 +38,34 @@ export class TokenService {
     this.verify = createVerifier({ key, algorithms: ["HS256"], ignoreExpiration: true, cache: true });
   }
 
-  issue(appId: string): AccessToken {
+  issue(appId: string, secretGeneration: number): AccessToken {
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    const accessToken = this.sign({ sub: appId, type: "application", iat: now, exp: now + this.ttlSeconds });
+    const accessToken = this.sign({
+      sub: appId,
+      type: "application",
+      gen: secretGeneration,
+      iat: now,
+      exp: now + this.ttlSeconds,
+    });
     return { accessToken, expiresIn: this.ttlSeconds };
   }
 
-  /** Returns the app id the token was issued to; throws unauthenticated otherwise. */
-  appIdOf(token: string): string {
+  /**
+   * Returns what a well-signed, unexpired token says; throws unauthenticated otherwise. A token issued
+   * before generations existed counts as generation 0, which ends at the app's first rotation.
+   */
+  claimsOf(token: string): TokenClaims {
     let claims: Record<string, unknown>;
     try {
       claims = this.verify(token);
     } catch {
       throw unauthenticated("Invalid access token");
     }
-    const { sub, exp } = claims;
-    if (typeof sub !== "string" || typeof exp !== "number") throw unauthenticated("Invalid access token");
+    const { sub, exp, gen = 0 } = claims;
+    if (typeof sub !== "string" || typeof exp !== "number" || !Number.isSafeInteger(gen)) {
+      throw unauthenticated("Invalid access token");
+    }
     if (exp * 1000 <= this.clock.now().getTime()) throw unauthenticated("Access token has expired");
-    return sub;
+    return { appId: sub, secretGeneration: gen as number };
   }
 }

@@ -126,7 +126,7 @@ export async function startTestServer(
     },
     async newApp(settings = {}) {
       const created = await services.apps.createApp({ name: "Test app", ...settings });
-      const { accessToken } = services.tokens.issue(created.appId);
+      const { accessToken } = services.tokens.issue(created.appId, created.secretGeneration);
       return { appId: created.appId, appSecret: created.appSecret, token: accessToken };
     },
     async close() {

@@ -70,7 +70,9 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
   let conversationId = "";
   let memberId = "";
   beforeAll(async () => {
-    server = await startTestServer(dialect, { env: { RECAP_BODY_LIMIT_BYTES: "65536" } });
+    server = await startTestServer(dialect, {
+      env: { RECAP_BODY_LIMIT_BYTES: "65536", RECAP_WEBHOOK_ALLOW_HOSTS: "127.0.0.1" },
+    });
     token = (await server.newApp()).token;
     ({ conversationId } = await server.ingest(token, {
       messages: [{ payload: { content: "Seed" }, from: { name: "Ann" } }],

@@ -26,7 +26,7 @@ const text = (content: string, from?: Record<string, string>, startTime?: string
 describe.each(await dialects())("conversations on %s", (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, { env: { RECAP_WEBHOOK_ALLOW_HOSTS: "127.0.0.1" } });
   });
   afterAll(() => server.close());
 

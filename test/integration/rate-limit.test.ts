@@ -27,6 +27,27 @@ describe.each(await dialects())("rate limits on %s", (dialect) => {
     }
   });
 
+  it("counts page views and token requests of one address apart", async () => {
+    const server = await startTestServer(dialect, {
+      env: { RECAP_RATE_LIMIT_PER_MINUTE: "3", RECAP_TOKEN_RATE_LIMIT_PER_MINUTE: "3" },
+    });
+    try {
+      const { appId, appSecret } = await server.newApp();
+      const pageStatuses: number[] = [];
+      for (let i = 0; i < 4; i++) pageStatuses.push((await fetch(`${server.url}/s/no-such-link`)).status);
+      expect(pageStatuses.slice(0, 3)).not.toContain(429);
+      expect(pageStatuses[3]).toBe(429);
+      const generate = await fetch(`${server.url}/oauth2/token:generate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "application", appId, appSecret }),
+      });
+      expect(generate.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   describe.skipIf(redisUrl === null)("shared through Redis", () => {
     let testDatabase: TestDatabase;
     const servers: TestServer[] = [];

@@ -20,6 +20,29 @@ export class AppsRepository {
     return this.db.selectFrom("apps").selectAll().orderBy("created_at").orderBy("id").execute();
   }
 
+  /** Replaces the secret hash and moves to the next secret generation, ending tokens of earlier ones. */
+  async rotateSecret(id: string, secretHash: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("apps")
+      .set((eb) => ({
+        secret_hash: secretHash,
+        secret_generation: eb("secret_generation", "+", 1),
+        updated_at: now,
+      }))
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async secretGeneration(id: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom("apps")
+      .select("secret_generation")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row?.secret_generation;
+  }
+
   async update(id: string, changes: Partial<Omit<AppsTable, "id">>): Promise<boolean> {
     const result = await this.db.updateTable("apps").set(changes).where("id", "=", id).executeTakeFirst();
     return result.numUpdatedRows > 0n;

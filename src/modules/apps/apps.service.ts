@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../../clock.ts";
 import { invalid, notFound } from "../../errors.ts";
 import type { AppRow } from "../../db/schema.ts";
@@ -10,6 +10,8 @@ export interface App {
   customDomain: string | null;
   frameAncestors: string[];
   createdAt: string;
+  /** Counts secret rotations; tokens carry it, so a rotation ends every earlier token. */
+  secretGeneration: number;
 }
 
 export interface AppSettings {
@@ -36,6 +38,11 @@ function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
+/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
+function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
 function toApp(row: AppRow): App {
   return {
     appId: row.id,
@@ -43,6 +50,7 @@ function toApp(row: AppRow): App {
     customDomain: row.custom_domain,
     frameAncestors: JSON.parse(row.frame_ancestors) as string[],
     createdAt: row.created_at,
+    secretGeneration: row.secret_generation,
   };
 }
 
@@ -87,14 +95,21 @@ export class AppsService {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates an app and returns its credentials; the secret is shown only here. */
-  async createApp(settings: AppSettings & { name: string }): Promise<App & { appSecret: string }> {
+  /**
+   * Creates an app and returns its credentials; the app secret is shown only here, the webhook signing
+   * secret also by `webhookSecret`.
+   */
+  async createApp(
+    settings: AppSettings & { name: string },
+  ): Promise<App & { appSecret: string; webhookSecret: string }> {
     const clean = normaliseSettings(settings);
     const appSecret = randomAlphanumeric(128);
     const now = this.clock.now().toISOString();
     const row: AppRow = {
       id: randomAlphanumeric(64),
       secret_hash: hashSecret(appSecret),
+      secret_generation: 0,
+      webhook_secret: newWebhookSecret(),
       name: clean.name ?? settings.name,
       custom_domain: clean.customDomain ?? null,
       frame_ancestors: JSON.stringify(clean.frameAncestors ?? []),
@@ -102,7 +117,7 @@ export class AppsService {
       updated_at: now,
     };
     await this.apps.insert(row);
-    return { ...toApp(row), appSecret };
+    return { ...toApp(row), appSecret, webhookSecret: row.webhook_secret };
   }
 
   async listApps(): Promise<App[]> {
@@ -134,22 +149,55 @@ export class AppsService {
     return this.getApp(appId);
   }
 
-  /** Issues a new secret; the old one stops working at once. Throws not_found for an unknown app. */
+  /**
+   * Issues a new secret; the old one and every token issued under it stop working at once, on every
+   * process (tokens carry the secret generation, checked against the database on each request).
+   * Throws not_found for an unknown app.
+   */
   async rotateSecret(appId: string): Promise<{ appId: string; appSecret: string }> {
     const appSecret = randomAlphanumeric(128);
-    const updated = await this.apps.update(appId, {
-      secret_hash: hashSecret(appSecret),
-      updated_at: this.clock.now().toISOString(),
-    });
+    const updated = await this.apps.rotateSecret(
+      appId,
+      hashSecret(appSecret),
+      this.clock.now().toISOString(),
+    );
     if (!updated) throw notFound("app");
     return { appId, appSecret };
   }
 
-  /** True when the credentials match; compares hashes in constant time. */
-  async verifyCredentials(appId: string, appSecret: string): Promise<boolean> {
+  /**
+   * The app's secret generation when the credentials match (hashes compared in constant time), else null.
+   * A token issued for it dies at the next rotation.
+   */
+  async verifyCredentials(appId: string, appSecret: string): Promise<{ secretGeneration: number } | null> {
     const row = await this.apps.findById(appId);
     const expected = Buffer.from(row?.secret_hash ?? hashSecret("no such app"), "hex");
     const actual = Buffer.from(hashSecret(appSecret), "hex");
-    return timingSafeEqual(expected, actual) && row !== undefined;
+    return timingSafeEqual(expected, actual) && row !== undefined
+      ? { secretGeneration: row.secret_generation }
+      : null;
+  }
+
+  /** True while the app exists and its secret has not been rotated since `generation`. */
+  async isCurrentSecretGeneration(appId: string, generation: number): Promise<boolean> {
+    return (await this.apps.secretGeneration(appId)) === generation;
+  }
+
+  /** The app's webhook signing secret. Throws not_found for an unknown app. */
+  async webhookSecret(appId: string): Promise<string> {
+    const row = await this.apps.findById(appId);
+    if (!row) throw notFound("app");
+    return row.webhook_secret;
+  }
+
+  /** Replaces the webhook signing secret; deliveries from now on are signed with the new one. */
+  async rotateWebhookSecret(appId: string): Promise<string> {
+    const webhookSecret = newWebhookSecret();
+    const updated = await this.apps.update(appId, {
+      webhook_secret: webhookSecret,
+      updated_at: this.clock.now().toISOString(),
+    });
+    if (!updated) throw notFound("app");
+    return webhookSecret;
   }
 }

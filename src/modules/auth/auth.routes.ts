@@ -18,10 +18,9 @@ export function authRoutes(app: Server, deps: { apps: AppsService; tokens: Token
     },
     async (request) => {
       const { appId, appSecret } = request.body;
-      if (!(await deps.apps.verifyCredentials(appId, appSecret))) {
-        throw unauthenticated("appId or appSecret is wrong");
-      }
-      return deps.tokens.issue(appId);
+      const verified = await deps.apps.verifyCredentials(appId, appSecret);
+      if (!verified) throw unauthenticated("appId or appSecret is wrong");
+      return deps.tokens.issue(appId, verified.secretGeneration);
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { DomainError } from "../../errors.ts";
-import { requireAccessToken } from "../../http/auth.ts";
+import { requireAccessToken, type SecretGenerations } from "../../http/auth.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
 import type { TokenService } from "../../http/tokens.ts";
@@ -27,6 +27,7 @@ import type { PageAssets } from "./page-assets.ts";
 
 export interface ExperienceRouteDeps {
   tokens: TokenService;
+  apps: SecretGenerations;
   experiences: ExperiencesService;
   pageEdits: PageEditsService;
   pageAssets: PageAssets;
@@ -38,7 +39,7 @@ type Format = "html" | "json" | "md";
 /** Registers the Experience API under /v1 (token required) and the summary pages (the link is the key). */
 export async function experienceRoutes(app: Server, deps: ExperienceRouteDeps): Promise<void> {
   await app.register((v1, _options, done) => {
-    requireAccessToken(v1, deps.tokens);
+    requireAccessToken(v1, deps);
     experienceApiRoutes(v1, deps);
     done();
   });

@@ -1,7 +1,13 @@
 import { Type, type Static } from "typebox";
 import { DateTime } from "../../http/schemas.ts";
 
-const HttpUrl = Type.String({ format: "uri", pattern: "^https?://", maxLength: 2048 });
+const WebhookUrl = Type.String({
+  format: "uri",
+  pattern: "^https?://",
+  maxLength: 2048,
+  description:
+    "Receives each job status, signed per Standard Webhooks (docs/WEBHOOKS.md). Refused: user credentials, and hosts that are or resolve to internal addresses unless allowed by the operator",
+});
 
 export const IncomingMessage = Type.Object({
   payload: Type.Object({
@@ -27,14 +33,14 @@ export const ProcessTextBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 1000 })),
   messages: Type.Array(IncomingMessage, { minItems: 1, maxItems: 100_000 }),
   confidenceThreshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  webhookUrl: Type.Optional(HttpUrl),
+  webhookUrl: Type.Optional(WebhookUrl),
   metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 export type ProcessTextBody = Static<typeof ProcessTextBody>;
 
 export const TranscriptQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 1000 })),
-  webhookUrl: Type.Optional(HttpUrl),
+  webhookUrl: Type.Optional(WebhookUrl),
 });
 
 export const ConversationIdParams = Type.Object({

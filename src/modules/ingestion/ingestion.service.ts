@@ -6,6 +6,7 @@ import { invalid, notFound } from "../../errors.ts";
 import { numericId, uuid } from "../../ids.ts";
 import type { JobsRepository } from "../jobs/jobs.repository.ts";
 import type { JobEvents } from "../jobs/jobs.runner.ts";
+import type { WebhookTargets } from "../jobs/webhook-targets.ts";
 import type { ProcessTextBody } from "./ingestion.schemas.ts";
 import type { TranscriptCue } from "./transcript.ts";
 
@@ -82,16 +83,19 @@ export class IngestionService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly jobEvents: JobEvents,
+    private readonly webhookTargets: WebhookTargets,
   ) {}
 
   /**
-   * Creates a conversation (or appends to `conversationId`) with the submission's messages and a
-   * scheduled job, in one transaction. Throws not_found for a conversation the app cannot see.
+   * Creates a conversation (or appends to `conversationId`) with the submission's messages, a scheduled
+   * job and its first webhook event, in one transaction. Throws not_found for a conversation the app
+   * cannot see, invalid for a webhookUrl Recap will not call.
    */
   async submit(appId: string, submission: Submission, conversationId?: string): Promise<Accepted> {
+    if (submission.webhookUrl !== undefined) await this.webhookTargets.check(submission.webhookUrl);
     const now = this.clock.now().toISOString();
     const jobId = uuid();
-    const accepted = await inTransaction(this.db, async ({ conversations, jobs }) => {
+    const accepted = await inTransaction(this.db, async ({ conversations, jobs, webhookEvents }) => {
       let id = conversationId;
       if (id === undefined) {
         id = numericId();
@@ -141,10 +145,16 @@ export class IngestionService {
           hidden: 0,
         })),
       );
+      const webhookUrl = submission.webhookUrl ?? null;
       await insertJob(jobs, { id: jobId, appId, conversationId: id, webhookUrl: submission.webhookUrl, now });
+      await webhookEvents.addJobStatus(
+        { id: jobId, app_id: appId, webhook_url: webhookUrl },
+        "scheduled",
+        now,
+      );
       return { conversationId: id, jobId };
     });
-    this.jobEvents.scheduled(jobId, submission.webhookUrl ?? null);
+    this.jobEvents.scheduled();
     return accepted;
   }
 
@@ -163,7 +173,7 @@ export class IngestionService {
       await insertJob(jobs, { id, appId, conversationId, webhookUrl: undefined, now });
       return { jobId: id, created: true };
     });
-    if (created) this.jobEvents.scheduled(jobId, null);
+    if (created) this.jobEvents.scheduled();
     return jobId;
   }
 }

@@ -1,18 +1,21 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { JobRow } from "../../db/schema.ts";
+import type { Repositories } from "../../db/transaction.ts";
 import type { JobsRepository } from "./jobs.repository.ts";
-import type { WebhookNotifier } from "./webhooks.ts";
+import type { WebhookSender } from "./webhooks.ts";
 
-/** What the ingestion side tells the runner about. */
+/** What the ingestion side tells the runner about, once its transaction has committed. */
 export interface JobEvents {
-  scheduled(jobId: string, webhookUrl: string | null): void;
+  scheduled(): void;
 }
 
 export interface JobRunnerOptions {
   jobs: JobsRepository;
+  /** Runs `work` in one transaction: a job's status change and its webhook event are written together. */
+  transaction: <T>(work: (repos: Repositories) => Promise<T>) => Promise<T>;
   process: (job: JobRow) => Promise<void>;
-  webhooks: WebhookNotifier;
+  webhooks: Pick<WebhookSender, "notify">;
   clock: Clock;
   logger: FastifyBaseLogger;
   leaseSeconds: number;
@@ -34,8 +37,8 @@ export class JobRunner implements JobEvents {
     this.pollMs = options.pollMs ?? 500;
   }
 
-  scheduled(jobId: string, webhookUrl: string | null): void {
-    if (webhookUrl) this.options.webhooks.send(webhookUrl, { jobId, status: "scheduled" });
+  scheduled(): void {
+    this.options.webhooks.notify();
     this.wake?.();
   }
 
@@ -91,30 +94,33 @@ export class JobRunner implements JobEvents {
   }
 
   private async runOne(): Promise<boolean> {
-    const { jobs, webhooks, clock, logger } = this.options;
-    const job = await jobs.claimNext(clock.now().toISOString(), this.leaseUntil());
+    const { jobs, transaction, webhooks, clock, logger } = this.options;
+    const job = await transaction(async ({ jobs, webhookEvents }) => {
+      const now = clock.now().toISOString();
+      const claimed = await jobs.claimNext(now, this.leaseUntil());
+      if (claimed) await webhookEvents.addJobStatus(claimed, "in_progress", now);
+      return claimed;
+    });
     if (!job) return false;
-    const notify = (status: string) => {
-      if (job.webhook_url) webhooks.send(job.webhook_url, { jobId: job.id, status });
+    webhooks.notify();
+    const finish = async (status: "completed" | "failed", error: string | null) => {
+      await transaction(async ({ jobs, webhookEvents }) => {
+        const now = clock.now().toISOString();
+        await jobs.finish(job.id, status, error, now);
+        await webhookEvents.addJobStatus(job, status, now);
+      });
+      webhooks.notify();
     };
-    notify("in_progress");
     const heartbeat = setInterval(
       () => void jobs.extendLease(job.id, this.leaseUntil()).catch(() => undefined),
       (this.options.leaseSeconds * 1000) / 3,
     );
     try {
       await this.options.process(job);
-      await jobs.finish(job.id, "completed", null, clock.now().toISOString());
-      notify("completed");
+      await finish("completed", null);
     } catch (error) {
       logger.error({ err: error, jobId: job.id }, "job failed");
-      await jobs.finish(
-        job.id,
-        "failed",
-        error instanceof Error ? error.message : String(error),
-        clock.now().toISOString(),
-      );
-      notify("failed");
+      await finish("failed", error instanceof Error ? error.message : String(error));
     } finally {
       clearInterval(heartbeat);
     }

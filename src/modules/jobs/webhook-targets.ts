@@ -1,0 +1,94 @@
+import dns from "node:dns";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
+import { invalid } from "../../errors.ts";
+import { hostOf } from "../../urls.ts";
+
+/**
+ * The range of an address a webhook may not reach, or null for a public unicast one. Everything
+ * ipaddr.js does not call unicast is refused: loopback, private, link-local, unique-local, unspecified,
+ * and the rest (carrier-grade NAT, multicast, reserved, IPv4 carried in IPv6 prefixes…). IPv4-mapped
+ * IPv6 addresses (`::ffff:127.0.0.1`) are judged as the IPv4 address they carry.
+ */
+export function internalRange(address: string): string | null {
+  const range = ipaddr.process(address).range();
+  return range === "unicast" ? null : range;
+}
+
+const ALLOW_HINT = "an operator can allow chosen hosts with RECAP_WEBHOOK_ALLOW_HOSTS";
+
+/**
+ * Decides which webhook URLs Recap will call: none with user credentials, and none whose host is or
+ * resolves to an internal address unless the operator allowed that host. Checked at submission
+ * (`check`) and again on every connection (`lookup`), since DNS may answer differently later.
+ */
+export class WebhookTargets {
+  constructor(private readonly allowHosts: ReadonlySet<string>) {}
+
+  /** Throws `invalid` naming webhookUrl and the rule it breaks. */
+  async check(webhookUrl: string): Promise<void> {
+    const url = new URL(webhookUrl);
+    if (url.username !== "" || url.password !== "") {
+      throw invalid("webhookUrl must not contain user credentials (user:password@): they are never sent");
+    }
+    const host = hostOf(url);
+    if (this.allowHosts.has(host)) return;
+    let addresses: string[];
+    if (isIP(host)) {
+      addresses = [host];
+    } else {
+      try {
+        addresses = (await dns.promises.lookup(host, { all: true })).map((entry) => entry.address);
+      } catch {
+        throw invalid(`webhookUrl host ${host} does not resolve`);
+      }
+    }
+    for (const address of addresses) {
+      const range = internalRange(address);
+      if (range !== null) {
+        throw invalid(
+          `webhookUrl must not point at an internal address: ${host} is ${address} (${range}); ${ALLOW_HINT}`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Why a delivery to this URL must not be attempted, or null. Only IP literals are judged here: a
+   * host name is judged on the addresses it resolves to when connecting (`lookup`).
+   */
+  refusal(url: URL): string | null {
+    const host = hostOf(url);
+    if (this.allowHosts.has(host) || !isIP(host)) return null;
+    const range = internalRange(host);
+    return range === null ? null : `${host} is an internal address (${range})`;
+  }
+
+  /**
+   * A `lookup` for the HTTP client: resolves as usual and fails the connection when the host is not
+   * allowed and any address it resolves to is internal, so the address actually connected to is the
+   * one checked.
+   */
+  readonly lookup: LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "");
+      const host = hostname.replace(/\.$/, "").toLowerCase();
+      const internal = this.allowHosts.has(host)
+        ? undefined
+        : addresses.find((entry) => internalRange(entry.address) !== null);
+      if (internal) {
+        return callback(
+          Object.assign(new Error(`${host} resolves to an internal address (${internal.address})`), {
+            code: "ERECAPINTERNAL",
+          }),
+          "",
+        );
+      }
+      const [first] = addresses;
+      if (options.all) return callback(null, addresses);
+      if (!first)
+        return callback(Object.assign(new Error(`${host} has no address`), { code: "ENOTFOUND" }), "");
+      callback(null, first.address, first.family);
+    });
+  };
+}

@@ -1,0 +1,61 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, "..", "..");
+
+describe.each(await dialects())("secret rotation on %s", (dialect) => {
+  let testDatabase: TestDatabase;
+  const servers: TestServer[] = [];
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(dialect);
+    for (let i = 0; i < 2; i++) servers.push(await startTestServer(dialect, { testDatabase }));
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await testDatabase.drop();
+  });
+
+  const generate = (server: TestServer, appId: string, appSecret: string) =>
+    fetch(`${server.url}/oauth2/token:generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "application", appId, appSecret }),
+    });
+
+  it("ends every token issued before `bin/recap apps rotate-secret` at once on both processes", async () => {
+    const [first, second] = servers;
+    if (!first || !second) throw new Error("two servers expected");
+    const { appId, appSecret } = await first.newApp();
+    const other = await first.newApp();
+    const tokenResponse = await generate(first, appId, appSecret);
+    expect(tokenResponse.status).toBe(200);
+    const { accessToken } = (await tokenResponse.json()) as { accessToken: string };
+    for (const server of servers)
+      expect((await server.api(accessToken, "/v1/conversations")).status).toBe(200);
+
+    const target =
+      testDatabase.target.dialect === "sqlite"
+        ? `sqlite:${testDatabase.target.path}`
+        : testDatabase.target.url;
+    const rotated = await run(join(ROOT, "bin", "recap"), ["apps", "rotate-secret", appId, "--json"], {
+      env: { ...process.env, DATABASE_URL: target, RECAP_SECRET: "x".repeat(32) },
+    });
+    const { appSecret: newSecret } = JSON.parse(rotated.stdout) as { appSecret: string };
+
+    for (const server of servers) {
+      const response = await server.api(accessToken, "/v1/conversations");
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { message: string }).message).toMatch(/rotated/);
+      expect((await server.api(other.token, "/v1/conversations")).status).toBe(200);
+    }
+    expect((await generate(second, appId, appSecret)).status).toBe(401);
+    const fresh = (await (await generate(second, appId, newSecret)).json()) as { accessToken: string };
+    for (const server of servers)
+      expect((await server.api(fresh.accessToken, "/v1/conversations")).status).toBe(200);
+  });
+});
