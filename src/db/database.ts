@@ -12,6 +12,7 @@ import {
 import pg from "pg";
 import * as initial from "./migrations/001_initial.ts";
 import * as insightEdits from "./migrations/002_insight_edits.ts";
+import * as jobFencing from "./migrations/004_job_fencing.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -33,6 +34,7 @@ export interface DatabaseHandle {
 const migrations: Record<string, Migration> = {
   "001_initial": initial,
   "002_insight_edits": insightEdits,
+  "004_job_fencing": jobFencing,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

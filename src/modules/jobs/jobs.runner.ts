@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { JobRow } from "../../db/schema.ts";
-import type { JobsRepository } from "./jobs.repository.ts";
+import { ClaimTakenOver, type JobsRepository } from "./jobs.repository.ts";
 import type { WebhookNotifier } from "./webhooks.ts";
 
 /** What the ingestion side tells the runner about. */
@@ -99,22 +99,27 @@ export class JobRunner implements JobEvents {
     };
     notify("in_progress");
     const heartbeat = setInterval(
-      () => void jobs.extendLease(job.id, this.leaseUntil()).catch(() => undefined),
+      () => void jobs.extendLease(job, this.leaseUntil()).catch(() => undefined),
       (this.options.leaseSeconds * 1000) / 3,
     );
     try {
-      await this.options.process(job);
-      await jobs.finish(job.id, "completed", null, clock.now().toISOString());
-      notify("completed");
+      let outcome: { status: "completed" | "failed"; error: string | null };
+      try {
+        await this.options.process(job);
+        outcome = { status: "completed", error: null };
+      } catch (error) {
+        if (error instanceof ClaimTakenOver) throw error;
+        logger.error({ err: error, jobId: job.id }, "job failed");
+        outcome = { status: "failed", error: error instanceof Error ? error.message : String(error) };
+      }
+      if (!(await jobs.finish(job, outcome.status, outcome.error, clock.now().toISOString()))) {
+        throw new ClaimTakenOver(job.id);
+      }
+      notify(outcome.status);
     } catch (error) {
-      logger.error({ err: error, jobId: job.id }, "job failed");
-      await jobs.finish(
-        job.id,
-        "failed",
-        error instanceof Error ? error.message : String(error),
-        clock.now().toISOString(),
-      );
-      notify("failed");
+      if (!(error instanceof ClaimTakenOver)) throw error;
+      // This process stalled past its lease and another took the job: it wrote nothing and reports nothing.
+      logger.warn({ jobId: job.id, attempt: job.attempts }, "job claim taken over by another process");
     } finally {
       clearInterval(heartbeat);
     }
