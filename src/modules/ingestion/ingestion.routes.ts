@@ -48,7 +48,7 @@ export async function ingestionRoutes(
         summary: "Append messages to a conversation",
         params: ConversationIdParams,
         body: ProcessTextBody,
-        response: { 201: ProcessResponse, ...errorResponses(400, 401, 404, 413, 415) },
+        response: { 201: ProcessResponse, ...errorResponses(400, 401, 404, 409, 413, 415) },
       },
     },
     async (request, reply) => {

@@ -118,7 +118,7 @@ export class IngestionService {
           updated_at: now,
         });
       } else {
-        const existing = await conversations.find(appId, id);
+        const existing = await conversations.lockForWrite(id, appId);
         if (!existing) throw notFound("conversation");
         await conversations.update(id, {
           updated_at: now,
@@ -165,7 +165,7 @@ export class IngestionService {
    */
   async scheduleReanalysis(appId: string, conversationId: string): Promise<string> {
     const { jobId, created } = await inTransaction(this.db, async ({ conversations, jobs }) => {
-      if (!(await conversations.find(appId, conversationId))) throw notFound("conversation");
+      if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
       const waiting = await jobs.findWaiting(conversationId);
       if (waiting) return { jobId: waiting.id, created: false };
       const id = uuid();

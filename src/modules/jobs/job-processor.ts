@@ -18,7 +18,7 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
   return async function processJob(job: JobRow): Promise<void> {
     const ready = await inTransaction(db, async ({ conversations, jobs }) => {
       await jobs.holdClaim(job);
-      const conversation = await conversations.findById(job.conversation_id);
+      const conversation = await conversations.lockForWrite(job.conversation_id);
       if (!conversation) return false;
       const identities = await conversations.identityMap(conversation.id);
       let nextPosition = (await conversations.listMembers(conversation.id)).length;
@@ -75,6 +75,7 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
     });
     await inTransaction(db, async ({ conversations, jobs }) => {
       await jobs.holdClaim(job);
+      if (!(await conversations.lockForWrite(conversation.id))) return;
       await conversations.replaceAnalysis(conversation.id, {
         summaries: result.summary.map((item, position) => ({
           id: numericId(),
