@@ -20,6 +20,7 @@ import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
 import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
+import { createTranscriptParser } from "./modules/ingestion/transcript-pool.ts";
 import { createServices } from "./services.ts";
 
 export interface AppDeps {
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const services = createServices({ ...deps, logger: app.log });
+  const transcripts = createTranscriptParser();
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -121,7 +123,7 @@ export async function buildApp(deps: AppDeps) {
   authRoutes(app, services);
   await app.register(async (v1) => {
     requireAccessToken(v1, services);
-    await ingestionRoutes(v1, { ...services, clock });
+    await ingestionRoutes(v1, { ...services, clock, transcripts });
     conversationRoutes(v1, services);
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
@@ -139,6 +141,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
     await services.webhooks.stop();
+    await transcripts.close();
   });
 
   return { app, services };

@@ -37,6 +37,8 @@ export interface MembersTable {
   email: string | null;
   user_id: string | null;
   position: number;
+  /** The key the member was first known by; unique in its conversation, so no speaker is created twice. */
+  identity_key: string;
 }
 
 /** The keys (e-mail, user id or name) that identify a member; a member gains keys when merged or renamed. */

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { DomainError } from "../errors.ts";
 import { ConversationsRepository } from "../modules/conversations/conversations.repository.ts";
 import { JobsRepository } from "../modules/jobs/jobs.repository.ts";
 import { WebhookEventsRepository } from "../modules/jobs/webhook-events.repository.ts";
@@ -10,16 +11,58 @@ export interface Repositories {
   webhookEvents: WebhookEventsRepository;
 }
 
-/** Runs `work` in one transaction with repositories bound to it; everything or nothing is written. */
-export function inTransaction<T>(
+/** How many times a transaction that lost a race with another writer is run in all. */
+const ATTEMPTS = 4;
+
+/**
+ * Error codes that mean a transaction collided with a concurrent one and may well succeed when run again:
+ * PostgreSQL's serialization failure, deadlock, unique and foreign-key violations (a row another writer
+ * added or removed first); SQLite's lock still held after busy_timeout and the same constraint failures.
+ */
+const CONFLICT_CODES = new Set([
+  "40001",
+  "40P01",
+  "23505",
+  "23503",
+  "SQLITE_BUSY",
+  "SQLITE_BUSY_SNAPSHOT",
+  "SQLITE_CONSTRAINT_UNIQUE",
+  "SQLITE_CONSTRAINT_PRIMARYKEY",
+  "SQLITE_CONSTRAINT_FOREIGNKEY",
+]);
+
+/** True for a database error that a concurrent writer caused; the one place that knows both dialects' codes. */
+export function isWriteConflict(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" && CONFLICT_CODES.has(code);
+}
+
+/**
+ * Runs `work` in one transaction with repositories bound to it; everything or nothing is written. A run that
+ * collides with a concurrent writer is rolled back and run again, a few times; after that it throws
+ * `conflict` (409), which the caller may retry. `work` must therefore have no effect outside the database.
+ */
+export async function inTransaction<T>(
   db: Kysely<Database>,
   work: (repos: Repositories) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().execute((trx) =>
-    work({
-      conversations: new ConversationsRepository(trx),
-      jobs: new JobsRepository(trx),
-      webhookEvents: new WebhookEventsRepository(trx),
-    }),
-  );
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute((trx) =>
+        work({
+          conversations: new ConversationsRepository(trx),
+          jobs: new JobsRepository(trx),
+          webhookEvents: new WebhookEventsRepository(trx),
+        }),
+      );
+    } catch (error) {
+      if (!isWriteConflict(error)) throw error;
+      if (attempt === ATTEMPTS) {
+        throw new DomainError(
+          "conflict",
+          "The conversation was being changed by another request at the same time; try again",
+        );
+      }
+    }
+  }
 }

@@ -111,7 +111,7 @@ describe.skipIf(!readmeToolsAvailable())(
 
     it("every block runs in order and prints working links: the demo meeting's summary and the API's page", async () => {
       expect(serverOutput()).toContain("No app yet: `bin/recap demo`");
-    const blocks = readmeQuickStart();
+      const blocks = readmeQuickStart();
       expect(blocks.length).toBeGreaterThanOrEqual(4);
       // `npm install` and `npm start` are what this suite itself did; every other line runs as written, on the
       // server's port instead of 8080.

@@ -39,6 +39,20 @@ export class ConversationsRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * Finds the conversation (only if it belongs to `appId`, when given) and locks it until the transaction
+   * ends. Every transaction that writes to a conversation starts here, so writers to one conversation take
+   * their turns (no lost update, no race for the next position or job sequence, no deadlock between them).
+   */
+  lockForWrite(id: string, appId?: string): Promise<ConversationRow | undefined> {
+    let query = this.db
+      .updateTable("conversations")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", id);
+    if (appId !== undefined) query = query.where("app_id", "=", appId);
+    return query.returningAll().executeTakeFirst();
+  }
+
   findById(id: string): Promise<ConversationRow | undefined> {
     return this.db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
   }

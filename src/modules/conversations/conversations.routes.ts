@@ -103,7 +103,7 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
         tags,
         params: MemberParams,
         body: UpdateMemberBody,
-        response: { 200: MessageBody, ...errorResponses(400, 401, 404, 415) },
+        response: { 200: MessageBody, ...errorResponses(400, 401, 404, 409, 415) },
       },
     },
     async (request) => {

@@ -82,7 +82,7 @@ export class ConversationsService {
     const name = change.name.trim();
     if (name === "") throw invalid("name must not be blank");
     await inTransaction(this.db, async ({ conversations }) => {
-      if (!(await conversations.find(appId, conversationId))) throw notFound("conversation");
+      if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
       const member = await conversations.findMember(conversationId, memberId);
       if (!member) throw notFound("member");
       const email = change.email?.trim() || null;

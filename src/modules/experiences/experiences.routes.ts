@@ -200,7 +200,7 @@ async function summaryPageRoutes(app: Server, deps: ExperienceRouteDeps): Promis
     const open = (request: { params: { token: string }; host: string }) =>
       experiences.openLink(request.params.token, request.host);
     const done = { message: "Saved" };
-    const editResponses = { 200: MessageBody, ...errorResponses(400, 403, 404, 410, 415) };
+    const editResponses = { 200: MessageBody, ...errorResponses(400, 403, 404, 409, 410, 415) };
 
     links.patch(
       "/s/:token/conversation",

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Database, ExperienceRow } from "../../db/schema.ts";
+import { inTransaction } from "../../db/transaction.ts";
 import { forbidden, gone, invalid, notFound } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
 import { isHttpUrl } from "../../urls.ts";
@@ -268,10 +269,6 @@ export class PageEditsService {
     if (link.read_only === 1) throw forbidden("This summary link is read-only");
   }
 
-  private async touch(conversationId: string): Promise<void> {
-    await this.repository.update(conversationId, { updated_at: this.deps.clock.now().toISOString() });
-  }
-
   /** Throws forbidden for a read-only link, invalid for a blank name. */
   async renameConversation(link: OpenLink, name: string): Promise<void> {
     this.requireEditable(link);
@@ -303,20 +300,25 @@ export class PageEditsService {
     change: { text?: string; hidden?: boolean },
   ): Promise<{ jobId: string | null }> {
     this.requireEditable(link);
-    const message = await this.repository.findMessage(link.conversation_id, messageId);
-    if (!message) throw notFound("message");
     const text = change.text?.trim();
     if (text === "") throw invalid("text must not be blank");
     if (text === undefined && change.hidden === undefined) throw invalid("send text or hidden");
     const hidden = change.hidden === undefined ? undefined : change.hidden ? 1 : 0;
-    if ((text ?? message.text) === message.text && (hidden ?? message.hidden) === message.hidden) {
-      return { jobId: null };
-    }
-    await this.repository.updateMessage(messageId, {
-      ...(text !== undefined && { text }),
-      ...(hidden !== undefined && { hidden }),
+    const changed = await inTransaction(this.deps.db, async ({ conversations }) => {
+      await conversations.lockForWrite(link.conversation_id);
+      const message = await conversations.findMessage(link.conversation_id, messageId);
+      if (!message) throw notFound("message");
+      if ((text ?? message.text) === message.text && (hidden ?? message.hidden) === message.hidden) {
+        return false;
+      }
+      await conversations.updateMessage(messageId, {
+        ...(text !== undefined && { text }),
+        ...(hidden !== undefined && { hidden }),
+      });
+      await conversations.update(link.conversation_id, { updated_at: this.deps.clock.now().toISOString() });
+      return true;
     });
-    await this.touch(link.conversation_id);
+    if (!changed) return { jobId: null };
     return { jobId: await this.deps.ingestion.scheduleReanalysis(link.app_id, link.conversation_id) };
   }
 
@@ -327,15 +329,18 @@ export class PageEditsService {
     change: { text?: string; dismissed?: boolean },
   ): Promise<void> {
     this.requireEditable(link);
-    const insight = await this.repository.findInsight(link.conversation_id, insightId);
-    if (!insight) throw notFound("insight");
     const text = change.text?.trim();
     if (text === "") throw invalid("text must not be blank");
     if (text === undefined && change.dismissed === undefined) throw invalid("send text or dismissed");
-    await this.repository.updateInsight(insightId, {
-      ...(text !== undefined && { text, text_edited: 1 }),
-      ...(change.dismissed !== undefined && { dismissed: change.dismissed ? 1 : 0 }),
+    // Under the conversation's lock, so a re-analysis replacing the insights cannot drop this edit.
+    await inTransaction(this.deps.db, async ({ conversations }) => {
+      await conversations.lockForWrite(link.conversation_id);
+      if (!(await conversations.findInsight(link.conversation_id, insightId))) throw notFound("insight");
+      await conversations.updateInsight(insightId, {
+        ...(text !== undefined && { text, text_edited: 1 }),
+        ...(change.dismissed !== undefined && { dismissed: change.dismissed ? 1 : 0 }),
+      });
+      await conversations.update(link.conversation_id, { updated_at: this.deps.clock.now().toISOString() });
     });
-    await this.touch(link.conversation_id);
   }
 }

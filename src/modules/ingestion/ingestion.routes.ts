@@ -9,17 +9,18 @@ import {
   JobResponse,
   ProcessResponse,
   ProcessTextBody,
+  TranscriptBody,
   TranscriptQuery,
 } from "./ingestion.schemas.ts";
 import { submissionFromText, submissionFromTranscript, type IngestionService } from "./ingestion.service.ts";
-import { parseTranscript } from "./transcript.ts";
+import type { TranscriptParser } from "./transcript-pool.ts";
 
 const tags = ["Conversations in"];
 const TRANSCRIPT_TYPES = ["text/vtt", "application/x-subrip"];
 
 export async function ingestionRoutes(
   app: Server,
-  deps: { ingestion: IngestionService; jobs: JobsService; clock: Clock },
+  deps: { ingestion: IngestionService; jobs: JobsService; clock: Clock; transcripts: TranscriptParser },
 ): Promise<void> {
   const { ingestion, jobs } = deps;
 
@@ -47,7 +48,7 @@ export async function ingestionRoutes(
         summary: "Append messages to a conversation",
         params: ConversationIdParams,
         body: ProcessTextBody,
-        response: { 201: ProcessResponse, ...errorResponses(400, 401, 404, 413, 415) },
+        response: { 201: ProcessResponse, ...errorResponses(400, 401, 404, 409, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -73,8 +74,11 @@ export async function ingestionRoutes(
   );
 }
 
-function transcriptImportRoute(app: Server, deps: { ingestion: IngestionService; clock: Clock }): void {
-  const { ingestion, clock } = deps;
+function transcriptImportRoute(
+  app: Server,
+  deps: { ingestion: IngestionService; clock: Clock; transcripts: TranscriptParser },
+): void {
+  const { ingestion, clock, transcripts } = deps;
   app.addContentTypeParser(TRANSCRIPT_TYPES, { parseAs: "string" }, (_request, body, done) =>
     done(null, body),
   );
@@ -84,20 +88,30 @@ function transcriptImportRoute(app: Server, deps: { ingestion: IngestionService;
       schema: {
         tags,
         summary: "Import a WebVTT or SRT transcript",
-        description: "Send the file as the body with Content-Type text/vtt or application/x-subrip.",
+        description:
+          "Send the file as the body with Content-Type text/vtt or application/x-subrip. Cue times are " +
+          "positions in the media: the conversation starts at media position 0 (the time of the import).",
+        consumes: TRANSCRIPT_TYPES,
+        body: TranscriptBody,
         querystring: TranscriptQuery,
         response: { 201: ProcessResponse, ...errorResponses(400, 401, 413, 415) },
       },
+      // Before validation, so a body of another type is refused for its type rather than for its shape.
+      preValidation: (request, _reply, done) => {
+        const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+        done(
+          TRANSCRIPT_TYPES.includes(type)
+            ? undefined
+            : new DomainError(
+                "unsupported_media_type",
+                "Content-Type must be text/vtt or application/x-subrip",
+              ),
+        );
+      },
     },
     async (request, reply) => {
-      const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-      if (!TRANSCRIPT_TYPES.includes(type) || typeof request.body !== "string") {
-        throw new DomainError(
-          "unsupported_media_type",
-          "Content-Type must be text/vtt or application/x-subrip",
-        );
-      }
-      const submission = submissionFromTranscript(parseTranscript(request.body), clock.now(), request.query);
+      const cues = await transcripts.parse(request.body);
+      const submission = submissionFromTranscript(cues, clock.now(), request.query);
       return reply.status(201).send(await ingestion.submit(request.appId, submission));
     },
   );

@@ -38,6 +38,12 @@ export const ProcessTextBody = Type.Object({
 });
 export type ProcessTextBody = Static<typeof ProcessTextBody>;
 
+export const TranscriptBody = Type.String({
+  description:
+    "The transcript file itself: WebVTT (text/vtt) or SRT (application/x-subrip). A speaker is read from a " +
+    "WebVTT voice tag (<v Dana>) or a `Name: ` prefix.",
+});
+
 export const TranscriptQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 1000 })),
   webhookUrl: Type.Optional(WebhookUrl),

@@ -21,6 +21,11 @@ export interface IncomingMessage {
 
 export interface Submission {
   name?: string | undefined;
+  /**
+   * When a new conversation starts, if not at its earliest message: for an imported transcript, media
+   * position 0, so a message's timeOffset is its cue's position in the media.
+   */
+  startTime?: string | undefined;
   messages: IncomingMessage[];
   confidenceThreshold?: number | undefined;
   webhookUrl?: string | undefined;
@@ -57,7 +62,11 @@ export function submissionFromText(body: ProcessTextBody): Submission {
   };
 }
 
-/** Maps parsed transcript cues to a submission timed from `start`. */
+/**
+ * Maps parsed transcript cues to a submission whose conversation starts at `start`, which stands for media
+ * position 0: each message starts at `start` plus its cue's position, so the first cue at 00:01:00 is one
+ * minute in, not the conversation's start.
+ */
 export function submissionFromTranscript(
   cues: TranscriptCue[],
   start: Date,
@@ -65,6 +74,7 @@ export function submissionFromTranscript(
 ): Submission {
   return {
     name: options.name,
+    startTime: start.toISOString(),
     webhookUrl: options.webhookUrl,
     messages: cues.map((cue) => ({
       text: cue.text,
@@ -104,7 +114,7 @@ export class IngestionService {
           id,
           app_id: appId,
           name: submission.name?.trim() || "Untitled conversation",
-          start_time: startTimes[0] ?? now,
+          start_time: submission.startTime ?? startTimes[0] ?? now,
           end_time: null,
           metadata: JSON.stringify(submission.metadata ?? {}),
           confidence_threshold: submission.confidenceThreshold ?? null,
@@ -112,7 +122,7 @@ export class IngestionService {
           updated_at: now,
         });
       } else {
-        const existing = await conversations.find(appId, id);
+        const existing = await conversations.lockForWrite(id, appId);
         if (!existing) throw notFound("conversation");
         await conversations.update(id, {
           updated_at: now,
@@ -165,7 +175,7 @@ export class IngestionService {
    */
   async scheduleReanalysis(appId: string, conversationId: string): Promise<string> {
     const { jobId, created } = await inTransaction(this.db, async ({ conversations, jobs }) => {
-      if (!(await conversations.find(appId, conversationId))) throw notFound("conversation");
+      if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
       const waiting = await jobs.findWaiting(conversationId);
       if (waiting) return { jobId: waiting.id, created: false };
       const id = uuid();

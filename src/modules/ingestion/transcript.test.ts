@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { callInWorker } from "../../../test/helpers/in-worker.ts";
 import { DomainError } from "../../errors.ts";
-import { parseTranscript } from "./transcript.ts";
+import { parseTranscript, readCueText, type TranscriptCue } from "./transcript.ts";
+
+const cue = (text: string) => `WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${text}\n`;
 
 describe("parseTranscript", () => {
   it("reads WebVTT voice tags, Name: prefixes, timing, and strips markup", () => {
@@ -43,4 +46,55 @@ Bob: Sure
     expect(() => parseTranscript("just some words")).toThrow(DomainError);
     expect(() => parseTranscript("WEBVTT\n\n")).toThrow(/no transcript cue/);
   });
+
+  it("decodes character references in voice names and text, after dropping tags", () => {
+    expect(readCueText("<v.a.b Tom &amp; Jerry>&lt;b&gt; is &#60;b&#x3E; &lrm;&rlm;&nbsp;<b>x</b>")).toEqual({
+      voice: "Tom & Jerry",
+      text: "<b> is <b> \u200e\u200f x",
+    });
+    expect(readCueText("<c.v>no voice</c> <v>  </v>")).toEqual({ voice: null, text: "no voice" });
+    expect(readCueText("<V Dana>upper-case tag").voice).toBe("Dana");
+  });
+
+  // Each of these blocked the event loop for seconds to hours with the old patterns; run in a thread that is
+  // stopped after 10 s, a hang fails the test instead of holding the run.
+  const hostile: [string, string, TranscriptCue[] | RegExp][] = [
+    ["a voice tag of 40 classes and no >", cue(`<v${".x".repeat(40)}`), /no transcript cue/],
+    ["a voice tag of 200,000 classes and no >", cue(`<v${".x".repeat(200_000)}`), /no transcript cue/],
+    ["400,000 unterminated tags", cue("<a".repeat(400_000)), /no transcript cue/],
+    [
+      "a million lone <",
+      cue(`x${"< ".repeat(500_000)}`),
+      [expect.objectContaining({ speaker: null }) as TranscriptCue],
+    ],
+    [
+      "200,000 tags around a word",
+      cue(`<v Dana>${"<b>".repeat(200_000)}hi${"</b>".repeat(200_000)}`),
+      [{ speaker: "Dana", text: "hi", startMs: 1000, endMs: 2000 }],
+    ],
+    [
+      "a 400,000-character voice name",
+      cue(`<v ${"&amp;x".repeat(100_000)}>hi`),
+      [{ speaker: "&x".repeat(100_000), text: "hi", startMs: 1000, endMs: 2000 }],
+    ],
+    [
+      "a name prefix followed by 400,000 spaces",
+      cue(`Dana:${" ".repeat(400_000)}hi`),
+      [{ speaker: "Dana", text: "hi", startMs: 1000, endMs: 2000 }],
+    ],
+  ];
+  it.each(hostile)(
+    "reads %s in linear time",
+    async (_name, source, expected) => {
+      const parsing = callInWorker<TranscriptCue[]>(
+        new URL("./transcript.ts", import.meta.url),
+        "parseTranscript",
+        [source],
+        10_000,
+      );
+      if (expected instanceof RegExp) await expect(parsing).rejects.toThrow(expected);
+      else expect(await parsing).toEqual(expected);
+    },
+    20_000,
+  );
 });

@@ -10,12 +10,15 @@ import { speakerIdentity } from "../conversations/members.ts";
 /**
  * Processes one submission: resolves each new message's speaker to a member (creating members in order
  * of first appearance), widens the conversation's time bounds, then re-analyses the whole conversation
- * in the analyzer's worker and stores the result.
+ * in the analyzer's worker and stores the result. Each transaction that writes first checks the job's
+ * claim (throwing ClaimTakenOver when another process has taken the job over), so a process that stalled
+ * past its lease writes nothing.
  */
 export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
   return async function processJob(job: JobRow): Promise<void> {
-    const ready = await inTransaction(db, async ({ conversations }) => {
-      const conversation = await conversations.findById(job.conversation_id);
+    const ready = await inTransaction(db, async ({ conversations, jobs }) => {
+      await jobs.holdClaim(job);
+      const conversation = await conversations.lockForWrite(job.conversation_id);
       if (!conversation) return false;
       const identities = await conversations.identityMap(conversation.id);
       let nextPosition = (await conversations.listMembers(conversation.id)).length;
@@ -38,6 +41,7 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
               email: identity.email,
               user_id: identity.userId,
               position: nextPosition++,
+              identity_key: identity.keys[0] ?? `member:${memberId}`,
             },
             identity.keys,
           );
@@ -69,8 +73,10 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
           startTime: message.start_time,
         })),
     });
-    await inTransaction(db, async ({ conversations }) =>
-      conversations.replaceAnalysis(conversation.id, {
+    await inTransaction(db, async ({ conversations, jobs }) => {
+      await jobs.holdClaim(job);
+      if (!(await conversations.lockForWrite(conversation.id))) return;
+      await conversations.replaceAnalysis(conversation.id, {
         summaries: result.summary.map((item, position) => ({
           id: numericId(),
           conversation_id: conversation.id,
@@ -103,8 +109,8 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
             text_edited: 0,
           })),
         ),
-      }),
-    );
+      });
+    });
   };
 }
 

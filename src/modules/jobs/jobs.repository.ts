@@ -3,6 +3,17 @@ import type { Database, JobRow, NewJob } from "../../db/schema.ts";
 
 export type JobStatus = "scheduled" | "in_progress" | "completed" | "failed";
 
+/** A job's claim: the job and the attempt that claimed it; a later claim of the same job supersedes it. */
+export type Claim = Pick<JobRow, "id" | "attempts">;
+
+/** Thrown by a job's work when another process took the job over (this one stalled past its lease). */
+export class ClaimTakenOver extends Error {
+  constructor(readonly jobId: string) {
+    super(`job ${jobId} was taken over by another process`);
+    this.name = "ClaimTakenOver";
+  }
+}
+
 export class JobsRepository {
   constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
 
@@ -97,11 +108,29 @@ export class JobsRepository {
     return undefined;
   }
 
-  async extendLease(id: string, leaseExpiresAt: string): Promise<void> {
+  /**
+   * The fence of a job's writes, called first in each transaction that writes its results: throws
+   * ClaimTakenOver unless the claim still holds. The no-op update also locks the job row until the
+   * transaction ends, so no other process can claim the job between this check and the commit.
+   */
+  async holdClaim(claim: Claim): Promise<void> {
+    const result = await this.db
+      .updateTable("jobs")
+      .set({ attempts: claim.attempts })
+      .where("id", "=", claim.id)
+      .where("attempts", "=", claim.attempts)
+      .where("status", "=", "in_progress")
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw new ClaimTakenOver(claim.id);
+  }
+
+  /** Renews the lease while the claim holds (a claim taken over is left to its new owner). */
+  async extendLease(claim: Claim, leaseExpiresAt: string): Promise<void> {
     await this.db
       .updateTable("jobs")
       .set({ lease_expires_at: leaseExpiresAt })
-      .where("id", "=", id)
+      .where("id", "=", claim.id)
+      .where("attempts", "=", claim.attempts)
       .where("status", "=", "in_progress")
       .execute();
   }
@@ -116,11 +145,20 @@ export class JobsRepository {
     return Number(result.numUpdatedRows);
   }
 
-  async finish(id: string, status: "completed" | "failed", error: string | null, now: string): Promise<void> {
-    await this.db
+  /** Records the job's outcome if the claim still holds; false when another process took it over. */
+  async finish(
+    claim: Claim,
+    status: "completed" | "failed",
+    error: string | null,
+    now: string,
+  ): Promise<boolean> {
+    const result = await this.db
       .updateTable("jobs")
       .set({ status, error, lease_expires_at: null, updated_at: now })
-      .where("id", "=", id)
-      .execute();
+      .where("id", "=", claim.id)
+      .where("attempts", "=", claim.attempts)
+      .where("status", "=", "in_progress")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 }

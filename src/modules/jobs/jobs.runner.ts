@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Repositories } from "../../db/transaction.ts";
-import type { JobsRepository } from "./jobs.repository.ts";
+import { ClaimTakenOver, type JobsRepository } from "./jobs.repository.ts";
 import type { WebhookSender } from "./webhooks.ts";
 
 /** What the ingestion side tells the runner about, once its transaction has committed. */
@@ -106,21 +106,30 @@ export class JobRunner implements JobEvents {
     const finish = async (status: "completed" | "failed", error: string | null) => {
       await transaction(async ({ jobs, webhookEvents }) => {
         const now = clock.now().toISOString();
-        await jobs.finish(job.id, status, error, now);
+        if (!(await jobs.finish(job, status, error, now))) throw new ClaimTakenOver(job.id);
         await webhookEvents.addJobStatus(job, status, now);
       });
       webhooks.notify();
     };
     const heartbeat = setInterval(
-      () => void jobs.extendLease(job.id, this.leaseUntil()).catch(() => undefined),
+      () => void jobs.extendLease(job, this.leaseUntil()).catch(() => undefined),
       (this.options.leaseSeconds * 1000) / 3,
     );
     try {
-      await this.options.process(job);
-      await finish("completed", null);
+      let outcome: { status: "completed" | "failed"; error: string | null };
+      try {
+        await this.options.process(job);
+        outcome = { status: "completed", error: null };
+      } catch (error) {
+        if (error instanceof ClaimTakenOver) throw error;
+        logger.error({ err: error, jobId: job.id }, "job failed");
+        outcome = { status: "failed", error: error instanceof Error ? error.message : String(error) };
+      }
+      await finish(outcome.status, outcome.error);
     } catch (error) {
-      logger.error({ err: error, jobId: job.id }, "job failed");
-      await finish("failed", error instanceof Error ? error.message : String(error));
+      if (!(error instanceof ClaimTakenOver)) throw error;
+      // This process stalled past its lease and another took the job: it wrote nothing and reports nothing.
+      logger.warn({ jobId: job.id, attempt: job.attempts }, "job claim taken over by another process");
     } finally {
       clearInterval(heartbeat);
     }

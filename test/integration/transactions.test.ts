@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inTransaction } from "../../src/db/transaction.ts";
+import { DomainError } from "../../src/errors.ts";
+import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { dialects } from "../helpers/databases.ts";
+
+describe.each(await dialects())("transactions that collide with other writers on %s", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { runJobs: false });
+  });
+  afterAll(() => server.close());
+
+  async function conversation(token: string): Promise<string> {
+    const response = await server.api(token, "/v1/process/text", {
+      method: "POST",
+      body: { messages: [{ payload: { content: "Hello." }, from: { name: "Ann" } }] },
+    });
+    return ((await response.json()) as { conversationId: string }).conversationId;
+  }
+
+  it("runs a transaction again after a conflict, and answers `conflict` once the attempts are spent", async () => {
+    const { token } = await server.newApp();
+    const id = await conversation(token);
+    const db = server.database.db;
+    const row = await db
+      .selectFrom("conversations")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+
+    let runs = 0;
+    const duplicate = inTransaction(db, async ({ conversations }) => {
+      runs++;
+      await conversations.insert(row);
+    });
+    const error: unknown = await duplicate.catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: "conflict" });
+    expect((error as DomainError).message).toMatch(/try again/);
+    expect(runs).toBe(4);
+
+    runs = 0;
+    const recovered = await inTransaction(db, async ({ conversations }) => {
+      runs++;
+      if (runs === 1) await conversations.insert(row);
+      return "stored";
+    });
+    expect([recovered, runs]).toEqual(["stored", 2]);
+  });
+
+  // SQLite has one writer at a time, so only PostgreSQL can deadlock.
+  if (dialect === "postgres")
+    it("survives a deadlock between two writers: the one the database aborts runs again", async () => {
+      const { token } = await server.newApp();
+      const [a, b] = [await conversation(token), await conversation(token)];
+      const db = server.database.db;
+      let firstLocks = 0;
+      let release: () => void = () => undefined;
+      const bothHoldOne = new Promise<void>((resolve) => (release = resolve));
+      const lockBoth = (first: string, second: string) =>
+        inTransaction(db, async ({ conversations }) => {
+          await conversations.lockForWrite(first);
+          if (++firstLocks === 2) release();
+          await bothHoldOne;
+          await conversations.lockForWrite(second);
+          return "done";
+        });
+      expect(await Promise.all([lockBoth(a, b), lockBoth(b, a)])).toEqual(["done", "done"]);
+      expect(firstLocks).toBe(3);
+    });
+});

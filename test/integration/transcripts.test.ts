@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { dialects } from "../helpers/databases.ts";
+
+interface Message {
+  id: string;
+  text: string;
+  from: { name?: string };
+  timeOffset: number | null;
+  duration: number | null;
+}
+
+const vtt = (...cues: string[]) =>
+  `WEBVTT\n\n${cues.map((text, i) => `00:00:0${i + 1}.000 --> 00:00:0${i + 2}.000\n${text}\n`).join("\n")}`;
+
+describe.each(await dialects())("transcript imports on %s", (dialect) => {
+  let server: TestServer;
+  let token = "";
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    token = (await server.newApp()).token;
+  });
+  afterAll(() => server.close());
+
+  const importFile = (body: string, type = "text/vtt") =>
+    fetch(`${server.url}/v1/process/transcript`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": type },
+      body,
+    });
+
+  async function importAndRead(body: string): Promise<{ conversationId: string; messages: Message[] }> {
+    const response = await importFile(body);
+    expect(response.status).toBe(201);
+    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
+    expect(await waitForJob(server, token, jobId)).toBe("completed");
+    const read = await server.api(token, `/v1/conversations/${conversationId}/messages`);
+    return { conversationId, messages: ((await read.json()) as { messages: Message[] }).messages };
+  }
+
+  it("keeps cue times as media positions: a first cue at 00:01:00 is 60 s in, on the API and the page", async () => {
+    const { conversationId, messages } = await importAndRead(`WEBVTT
+
+00:01:00.000 --> 00:01:04.000
+<v Dana>Let's start with the budget.
+
+00:01:30.500 --> 00:01:33.000
+<v Bob>I will send the numbers by Friday.
+`);
+    expect(messages.map((m) => [m.timeOffset, m.duration])).toEqual([
+      [60, 4],
+      [90.5, 2.5],
+    ]);
+
+    const link = await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
+      method: "POST",
+      body: { name: "video-summary", videoUrl: "https://media.example.com/meeting.mp4" },
+    });
+    expect(link.status).toBe(200);
+    const { url } = (await link.json()) as { url: string };
+    const html = await (await fetch(server.url + new URL(url).pathname)).text();
+    const line = (id: string | undefined) =>
+      new RegExp(`id="m-${id}"\\s+data-offset="([\\d.]+)"[^]*?class="time"[^>]*>([\\d:]+)</a`).exec(html);
+    expect(line(messages[0]?.id)?.slice(1)).toEqual(["60", "1:00"]);
+    expect(line(messages[1]?.id)?.slice(1)).toEqual(["90.5", "1:30"]);
+    // A summary item or insight that jumps to a line seeks the media to that line's cue.
+    const seeks = [...html.matchAll(/data-goto="(\d+)"\s+data-seek="([\d.]+)"/g)];
+    expect(seeks.length).toBeGreaterThan(0);
+    for (const [, target, seek] of seeks) {
+      expect(Number(seek)).toBe(messages.find((m) => m.id === target)?.timeOffset);
+    }
+  });
+
+  it("decodes WebVTT character references in voice names and cue text", async () => {
+    const { conversationId, messages } = await importAndRead(
+      vtt(
+        "<v.loud Tom &amp; Jerry>Fish &amp; chips &lt;3 &#x1F41F; &#233;t&eacute;</v>",
+        "<v Ann&nbsp;Lee>a&rlm;b &gt; c &amp;amp;",
+      ),
+    );
+    expect(messages.map((m) => [m.from.name, m.text])).toEqual([
+      ["Tom & Jerry", "Fish & chips <3 🐟 été"],
+      // A no-break space is white space, which names and lines keep as one plain space.
+      ["Ann Lee", "a\u200fb > c &amp;"],
+    ]);
+    const members = await server.api(token, `/v1/conversations/${conversationId}/members`);
+    expect(((await members.json()) as { members: { name: string }[] }).members.map((m) => m.name)).toEqual([
+      "Tom & Jerry",
+      "Ann Lee",
+    ]);
+  });
+
+  it("parses hostile cue text in linear time, off the event loop, and answers every other request meanwhile", async () => {
+    const srt = (text: string) => `1\n00:00:01,000 --> 00:00:02,000\n${text}\n`;
+    const hostile: [string, string][] = [
+      // The voice-tag pattern that used to backtrack exponentially: each two more characters doubled the time.
+      [vtt(`<v${".x".repeat(40)}`), "text/vtt"],
+      [vtt(`<v${".x".repeat(200_000)}`), "text/vtt"],
+      [srt(`<v${".x".repeat(200_000)}`), "application/x-subrip"],
+      [vtt("<a".repeat(400_000)), "text/vtt"],
+      [vtt(`<v Dana>hi <c${"<".repeat(400_000)}`), "text/vtt"],
+      [vtt(`<v Dana>${"<b>".repeat(200_000)}hi`), "text/vtt"],
+      [vtt(`<v Dana>hi <lang ${"&amp;".repeat(100_000)}>`), "text/vtt"],
+      [vtt(`Dana:${" ".repeat(400_000)}hi`), "text/vtt"],
+    ];
+    const answers = hostile.map(async ([body, type]) => {
+      const response = await importFile(body, type);
+      return { status: response.status, body: (await response.json()) as { message?: string } };
+    });
+    // While those are parsed, the server keeps answering.
+    const health = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(20_000) });
+    expect(health.status).toBe(200);
+    const results = await Promise.all(answers);
+    expect(results.map((r) => r.status)).toEqual([400, 400, 400, 400, 201, 201, 201, 201]);
+    expect(results[0]?.body.message).toBe("body holds no transcript cue (expected WebVTT or SRT)");
+    for (const result of results.slice(4)) {
+      const { conversationId } = result.body as { conversationId: string };
+      const read = await server.api(token, `/v1/conversations/${conversationId}/messages`);
+      const { messages } = (await read.json()) as { messages: Message[] };
+      expect(messages.map((m) => [m.from.name, m.text])).toEqual([["Dana", "hi"]]);
+    }
+  }, 60_000);
+
+  it("reads what follows a lone `<` or an unterminated tag as the WebVTT tokenizer does", async () => {
+    const { messages } = await importAndRead(
+      vtt("<v Dana>x < y and 2 <3", "<v Bob>kept <i>italic</i> then <b unterminated"),
+    );
+    expect(messages.map((m) => [m.from.name, m.text])).toEqual([
+      ["Dana", "x < y and 2"],
+      ["Bob", "kept italic then"],
+    ]);
+  });
+
+  it("refuses a JSON body on the transcript route with 415, before looking at its shape", async () => {
+    const response = await importFile(JSON.stringify({ messages: [] }), "application/json");
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as { message: string }).message).toMatch(/text\/vtt/);
+  });
+
+  it("documents the transcript route's request body in /openapi.json", async () => {
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        { post?: { requestBody?: { required?: boolean; content: Record<string, unknown> } } }
+      >;
+    };
+    const body = openapi.paths["/v1/process/transcript"]?.post?.requestBody;
+    expect(body?.required).toBe(true);
+    expect(Object.keys(body?.content ?? {}).sort()).toEqual(["application/x-subrip", "text/vtt"]);
+    expect(body?.content["text/vtt"]).toMatchObject({ schema: { type: "string" } });
+  });
+});
