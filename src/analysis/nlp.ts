@@ -29,8 +29,6 @@ export interface Sentence {
   tokens: Token[];
 }
 
-let instance: WinkMethods | null = null;
-
 /** "I'm" (any case, straight or curly apostrophe), which wink keeps as a single token. */
 const FIRST_PERSON_AM = /^i['’]m$/i;
 
@@ -47,13 +45,44 @@ function stemOf(normal: string): string {
   return stem;
 }
 
+/** The part of wink's core model that its cache adds unknown words to (see freshNlp). */
+interface CoreFeature {
+  hash?: Record<string, number>;
+  list?: string[];
+}
+interface CoreModel {
+  features: Record<string, CoreFeature>;
+}
+
+let pristineCore: CoreModel | null = null;
+let metaCer: unknown = null;
+
 /**
- * The wink-nlp instance, loaded on first use. Loading the model costs ~100 ms and ~50 MB, so each
- * thread keeps one; it is stateless across documents, which keeps the analysis functions pure.
+ * A wink-nlp instance that has read no document yet. wink keeps every unknown word it meets in its
+ * instance's lexicon, and its tokenizer then keeps such a word whole where it would have split it
+ * ("name's" → "name" + "'s" in one meeting, one token after another meeting said "name's" in a way it
+ * kept whole), so an instance shared across conversations made the analysis depend on earlier ones.
+ * Each call layers fresh feature tables over the core model decoded once per thread (~100 ms and
+ * ~50 MB, too much to repeat per conversation): lookups fall through to the model's own entries, new
+ * words land in the layer and go with it. A new instance costs a few milliseconds. The model's metaCER
+ * loader re-encodes its module-level JSON on every call (growing it each time), so it is read once too.
  */
-function nlp(): WinkMethods {
-  instance ??= winkNLP(model, ["sbd", "pos"]);
-  return instance;
+function freshNlp(): WinkMethods {
+  pristineCore ??= (model.core as () => CoreModel)();
+  metaCer ??= (model.metaCER as () => unknown)();
+  const features: Record<string, CoreFeature> = {};
+  for (const [name, feature] of Object.entries(pristineCore.features)) {
+    features[name] =
+      feature.hash === undefined || feature.list === undefined
+        ? feature
+        : {
+            ...feature,
+            hash: Object.create(feature.hash) as Record<string, number>,
+            list: feature.list.slice(),
+          };
+  }
+  const core: CoreModel = { ...pristineCore, features };
+  return winkNLP({ ...model, core: () => core, metaCER: () => metaCer }, ["sbd", "pos"]);
 }
 
 /**
@@ -72,7 +101,7 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
   });
   if (parts.length === 0) return [];
 
-  const winkNlp = nlp();
+  const winkNlp = freshNlp();
   const doc = winkNlp.readDoc(parts.join("\n\n"));
   const tokens = doc.tokens();
   /* eslint-disable @typescript-eslint/unbound-method -- wink's its.* helpers are stateless functions typed as methods */
