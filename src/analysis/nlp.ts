@@ -29,6 +29,18 @@ export interface Sentence {
   tokens: Token[];
 }
 
+/**
+ * Bounds on what the analysis reads, so that its time stays linear in the input whatever the text: the
+ * stemmer's time grows with the cube of a word's length and the insight rules' with the square of a
+ * sentence's. Real speech stays far below both (QMSum: no word over 43 characters, no sentence over
+ * 202 tokens), so they change nothing there.
+ */
+export const MAX_WORD_CHARS = 64;
+export const MAX_SENTENCE_TOKENS = 250;
+
+/** A run of non-space characters longer than MAX_WORD_CHARS, which the analysis reads cut to that length. */
+const LONG_WORD = new RegExp(`\\S{${MAX_WORD_CHARS + 1},}`, "g");
+
 /** "I'm" (any case, straight or curly apostrophe), which wink keeps as a single token. */
 const FIRST_PERSON_AM = /^i['’]m$/i;
 
@@ -93,7 +105,10 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
   const present: number[] = [];
   const parts: string[] = [];
   cleanTexts.forEach((text, i) => {
-    const flat = text.replace(/\s+/g, " ").trim();
+    const flat = text
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(LONG_WORD, (word) => word.slice(0, MAX_WORD_CHARS));
     if (flat !== "") {
       present.push(i);
       parts.push(flat);
@@ -131,7 +146,7 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
   const sentences: Sentence[] = [];
   let lastMessage = -1;
   let position = 0;
-  const emit = (start: number, to: number): void => {
+  const emitPart = (start: number, to: number): void => {
     let from = start;
     while (from <= to && tokenMessage[from] === -1) from++;
     if (to < from) return;
@@ -171,6 +186,13 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
       text,
       tokens: sentenceTokens,
     });
+  };
+  // A run without a sentence end (one 100,000-word message) is cut into sentences of at most
+  // MAX_SENTENCE_TOKENS tokens.
+  const emit = (start: number, to: number): void => {
+    for (let from = start; from <= to; from += MAX_SENTENCE_TOKENS) {
+      emitPart(from, Math.min(to, from + MAX_SENTENCE_TOKENS - 1));
+    }
   };
 
   for (const [start, end] of spans) {
