@@ -179,10 +179,10 @@ lines.push(
   "Pathological text (src/analysis/limits.test.ts feeds the same inputs; test/helpers/pathological.ts).",
 );
 lines.push(
-  "Each input at its base size (1×) and twice that (2×), in alternation with the same text at 1×, so that",
+  "Each input at its base size (1×) and twice that (2×), timed in alternation so that load hits both alike;",
 );
 lines.push(
-  "load hits both alike; the yardstick is the largest real meeting's analysis time per 100,000 characters",
+  "the yardstick is the largest real meeting's analysis time per 100,000 characters",
 );
 lines.push(
   `measured above (${ms(realMsPer100k[0] ?? 0)}). Linear time: 2×/1× near 2, ms per 100k near or below the yardstick.`,

@@ -92,7 +92,11 @@ describe("analyzeConversation", () => {
   it("reports action items, follow-ups and questions with their speaker", () => {
     const { insights } = analyzeConversation(input);
     const dana = insights.find((i) => i.text.startsWith("Dana will send"));
-    expect(dana).toMatchObject({ type: "action_item", assigneeName: "Dana", dueBy: "2024-01-05" });
+    expect(dana).toMatchObject({
+      type: "action_item",
+      assigneeName: "Dana",
+      dueBy: "2024-01-05T00:00:00.000Z",
+    });
     const followUp = insights.find((i) => i.type === "follow_up");
     const said = input.messages.find((m) => m.id === followUp?.messageIds[0]);
     expect(said?.text).toMatch(/^I'll get back to you/);
