@@ -95,6 +95,7 @@ describe("analyzeConversation", () => {
     expect(dana).toMatchObject({
       type: "action_item",
       assigneeName: "Dana",
+      assigneeMemberId: null,
       dueBy: "2024-01-05T00:00:00.000Z",
     });
     const followUp = insights.find((i) => i.type === "follow_up");
@@ -102,6 +103,7 @@ describe("analyzeConversation", () => {
     expect(said?.text).toMatch(/^I'll get back to you/);
     expect(followUp?.assigneeName).toBe(said?.speakerName);
     expect(followUp?.memberId).toBe(said?.memberId);
+    expect(followUp?.assigneeMemberId).toBe(said?.memberId);
     expect(insights.some((i) => i.type === "action_item" && i.text.startsWith("Can you check"))).toBe(true);
     for (const insight of insights) {
       expect(insight.score).toBeGreaterThan(0);
