@@ -181,9 +181,7 @@ lines.push(
 lines.push(
   "Each input at its base size (1×) and twice that (2×), timed in alternation so that load hits both alike;",
 );
-lines.push(
-  "the yardstick is the largest real meeting's analysis time per 100,000 characters",
-);
+lines.push("the yardstick is the largest real meeting's analysis time per 100,000 characters");
 lines.push(
   `measured above (${ms(realMsPer100k[0] ?? 0)}). Linear time: 2×/1× near 2, ms per 100k near or below the yardstick.`,
 );
