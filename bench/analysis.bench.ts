@@ -17,10 +17,14 @@ import model from "wink-eng-lite-web-model";
 import { analyzeConversation } from "../src/analysis/analyze.ts";
 import { cleanTranscriptText } from "../src/analysis/clean.ts";
 import { createAnalyzer } from "../src/analysis/pool.ts";
+import type { AnalysisInput } from "../src/analysis/types.ts";
+import { PATHOLOGICAL_CASES } from "../test/helpers/pathological.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
 
 const RUNS = 15;
 const WARMUP = 3;
+/** Pathological inputs take longer per run; fewer runs still give a stable median. */
+const PATHOLOGICAL_RUNS = 3;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -31,10 +35,10 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-function time(fn: () => void): number[] {
-  for (let i = 0; i < WARMUP; i++) fn();
+function time(fn: () => void, runs = RUNS, warmup = WARMUP): number[] {
+  for (let i = 0; i < warmup; i++) fn();
   const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const start = performance.now();
     fn();
     times.push(performance.now() - start);
@@ -43,14 +47,19 @@ function time(fn: () => void): number[] {
 }
 
 /** Times two functions in alternation, so that load from other work on the machine hits both alike. */
-function timeInterleaved(first: () => void, second: () => void): [number[], number[]] {
-  for (let i = 0; i < WARMUP; i++) {
+function timeInterleaved(
+  first: () => void,
+  second: () => void,
+  runs = RUNS,
+  warmup = WARMUP,
+): [number[], number[]] {
+  for (let i = 0; i < warmup; i++) {
     first();
     second();
   }
   const a: number[] = [];
   const b: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     let start = performance.now();
     first();
     a.push(performance.now() - start);
@@ -112,6 +121,8 @@ lines.push(
   "| ------- | ----- | ----- | ------------------------ | ------------------- | ----- | --------------- |",
 );
 const memoryLines: string[] = [];
+/** Analysis time per 100,000 characters of the largest real meeting, the yardstick for pathological text. */
+const realMsPer100k: number[] = [];
 const stageLines: string[] = [];
 const analyzer = createAnalyzer();
 try {
@@ -134,6 +145,7 @@ try {
     stageLines.push(
       `- ${meeting.name}: text cleaning (clean.ts, all turns) ${ms(cleaning)}, ${(cleaning / baseline).toFixed(2)}× the baseline, ${((100 * cleaning) / analysis).toFixed(0)} % of the analysis`,
     );
+    realMsPer100k.push((analysis * 100_000) / meeting.input.messages.reduce((n, m) => n + m.text.length, 0));
     const pooled = median(await timeAsync(() => analyzer.analyze(meeting.input)));
     lines.push(
       `| ${meeting.name} | ${meeting.input.messages.length} | ${words} | ${ms(baseline)} | ${ms(analysis)} | ${(analysis / baseline).toFixed(1)}× | ${ms(pooled)} |`,
@@ -162,6 +174,47 @@ for (const line of stageLines) lines.push(line);
 lines.push("");
 lines.push("Memory (main thread; the worker thread holds its own copy of the model):");
 for (const line of memoryLines) lines.push(`- ${line}`);
+lines.push("");
+lines.push(
+  "Pathological text (src/analysis/limits.test.ts feeds the same inputs; test/helpers/pathological.ts).",
+);
+lines.push(
+  "Each input at its base size (1×) and twice that (2×), timed in alternation so that load hits both alike;",
+);
+lines.push("the yardstick is the largest real meeting's analysis time per 100,000 characters");
+lines.push(
+  `measured above (${ms(realMsPer100k[0] ?? 0)}). Linear time: 2×/1× near 2, ms per 100k near or below the yardstick.`,
+);
+lines.push("");
+lines.push("| input | characters (1×) | 1× | 2× | 2×/1× | ms per 100k chars (1×) | vs real meeting |");
+lines.push("| ----- | --------------- | -- | -- | ----- | ---------------------- | --------------- |");
+const pathologicalInput = (texts: readonly string[]): AnalysisInput => ({
+  conversationStartTime: "2024-01-01T00:00:00Z",
+  messages: texts.map((text, i) => ({
+    id: String(i + 1),
+    text,
+    memberId: null,
+    speakerName: null,
+    startTime: null,
+  })),
+});
+for (const { name, messages } of PATHOLOGICAL_CASES) {
+  const single = pathologicalInput(messages(1));
+  const double = pathologicalInput(messages(2));
+  const chars = single.messages.reduce((n, m) => n + m.text.length, 0);
+  const [singleTimes, doubleTimes] = timeInterleaved(
+    () => analyzeConversation(single),
+    () => analyzeConversation(double),
+    PATHOLOGICAL_RUNS,
+    1,
+  );
+  const once = median(singleTimes);
+  const twice = median(doubleTimes);
+  const per100k = (once * 100_000) / chars;
+  lines.push(
+    `| ${name} | ${chars} | ${ms(once)} | ${ms(twice)} | ${(twice / once).toFixed(2)} | ${ms(per100k)} | ${(per100k / (realMsPer100k[0] ?? 1)).toFixed(2)}× |`,
+  );
+}
 lines.push("");
 lines.push("Target: under 250 ms for the largest val meeting. The worker-pool column includes copying the");
 lines.push("conversation to the worker thread and the result back (structured clone).");

@@ -92,12 +92,18 @@ describe("analyzeConversation", () => {
   it("reports action items, follow-ups and questions with their speaker", () => {
     const { insights } = analyzeConversation(input);
     const dana = insights.find((i) => i.text.startsWith("Dana will send"));
-    expect(dana).toMatchObject({ type: "action_item", assigneeName: "Dana", dueBy: "2024-01-05" });
+    expect(dana).toMatchObject({
+      type: "action_item",
+      assigneeName: "Dana",
+      assigneeMemberId: null,
+      dueBy: "2024-01-05T00:00:00.000Z",
+    });
     const followUp = insights.find((i) => i.type === "follow_up");
     const said = input.messages.find((m) => m.id === followUp?.messageIds[0]);
     expect(said?.text).toMatch(/^I'll get back to you/);
     expect(followUp?.assigneeName).toBe(said?.speakerName);
     expect(followUp?.memberId).toBe(said?.memberId);
+    expect(followUp?.assigneeMemberId).toBe(said?.memberId);
     expect(insights.some((i) => i.type === "action_item" && i.text.startsWith("Can you check"))).toBe(true);
     for (const insight of insights) {
       expect(insight.score).toBeGreaterThan(0);

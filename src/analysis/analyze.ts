@@ -67,6 +67,7 @@ function insightsOf(input: AnalysisInput, sentences: readonly Sentence[]): Insig
       messageIds: [message.id],
       memberId: message.memberId,
       assigneeName,
+      assigneeMemberId: found.assignee?.kind === "speaker" ? message.memberId : null,
       dueBy:
         found.type === "question"
           ? null

@@ -5,9 +5,9 @@ const wednesday = new Date("2024-01-03T09:00:00.000Z");
 
 describe("resolveDueDate", () => {
   it("resolves weekdays and relative days forward from the reference", () => {
-    expect(resolveDueDate("Dana will send it by Friday.", wednesday)).toBe("2024-01-05");
-    expect(resolveDueDate("Send it by Monday please", wednesday)).toBe("2024-01-08");
-    expect(resolveDueDate("I'll do it tomorrow", wednesday)).toBe("2024-01-04");
+    expect(resolveDueDate("Dana will send it by Friday.", wednesday)).toBe("2024-01-05T00:00:00.000Z");
+    expect(resolveDueDate("Send it by Monday please", wednesday)).toBe("2024-01-08T00:00:00.000Z");
+    expect(resolveDueDate("I'll do it tomorrow", wednesday)).toBe("2024-01-04T00:00:00.000Z");
   });
 
   it("keeps the time when one is stated", () => {

@@ -14,8 +14,10 @@ const DATE_HINT =
 
 /**
  * The deadline a sentence states ("by Friday", "tomorrow", "next week"), resolved forward from the
- * reference instant, in UTC: "YYYY-MM-DD" when no time of day is stated, a full ISO timestamp when it is.
- * Returns null when the sentence states no date.
+ * reference instant, in UTC, as a full ISO-8601 date-time as Symbl sent it (Symbl's clients parse
+ * `dueBy` as a date-time; a bare "YYYY-MM-DD" became an empty object there): the start of the day
+ * (00:00 UTC) when no time of day is stated, the stated time otherwise. Returns null when the sentence
+ * states no date.
  */
 export function resolveDueDate(text: string, reference: Date): string | null {
   if (Number.isNaN(reference.getTime()) || !DATE_HINT.test(text)) return null;
@@ -26,7 +28,7 @@ export function resolveDueDate(text: string, reference: Date): string | null {
     const date = start.date();
     if (Number.isNaN(date.getTime())) continue;
     if (start.isCertain("hour")) return date.toISOString();
-    return date.toISOString().slice(0, 10);
+    return `${date.toISOString().slice(0, 10)}T00:00:00.000Z`;
   }
   return null;
 }

@@ -30,7 +30,7 @@ describe("action items", () => {
     expect(item?.type).toBe("action_item");
     expect(item?.assigneeName).toBe("Bhaskara");
     // 2024-01-03 is a Wednesday: the next Friday is the 5th.
-    expect(item?.dueBy).toBe("2024-01-05");
+    expect(item?.dueBy).toBe("2024-01-05T00:00:00.000Z");
   });
 
   it("resolves the due date from the message's own time when it has one", () => {
@@ -40,7 +40,7 @@ describe("action items", () => {
       "2024-02-01T10:00:00.000Z",
     );
     expect(item?.type).toBe("action_item");
-    expect(item?.dueBy).toBe("2024-02-08");
+    expect(item?.dueBy).toBe("2024-02-08T00:00:00.000Z");
   });
 
   it("reads a request to someone as an action item (IS1005c)", () => {

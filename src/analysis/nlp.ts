@@ -29,7 +29,17 @@ export interface Sentence {
   tokens: Token[];
 }
 
-let instance: WinkMethods | null = null;
+/**
+ * Bounds on what the analysis reads, so that its time stays linear in the input whatever the text: the
+ * stemmer's time grows with the cube of a word's length and the insight rules' with the square of a
+ * sentence's. Real speech stays far below both (QMSum: no word over 43 characters, no sentence over
+ * 202 tokens), so they change nothing there.
+ */
+export const MAX_WORD_CHARS = 64;
+export const MAX_SENTENCE_TOKENS = 250;
+
+/** A run of non-space characters longer than MAX_WORD_CHARS, which the analysis reads cut to that length. */
+const LONG_WORD = new RegExp(`\\S{${MAX_WORD_CHARS + 1},}`, "g");
 
 /** "I'm" (any case, straight or curly apostrophe), which wink keeps as a single token. */
 const FIRST_PERSON_AM = /^i['’]m$/i;
@@ -47,13 +57,44 @@ function stemOf(normal: string): string {
   return stem;
 }
 
+/** The part of wink's core model that its cache adds unknown words to (see freshNlp). */
+interface CoreFeature {
+  hash?: Record<string, number>;
+  list?: string[];
+}
+interface CoreModel {
+  features: Record<string, CoreFeature>;
+}
+
+let pristineCore: CoreModel | null = null;
+let metaCer: unknown = null;
+
 /**
- * The wink-nlp instance, loaded on first use. Loading the model costs ~100 ms and ~50 MB, so each
- * thread keeps one; it is stateless across documents, which keeps the analysis functions pure.
+ * A wink-nlp instance that has read no document yet. wink keeps every unknown word it meets in its
+ * instance's lexicon, and its tokenizer then keeps such a word whole where it would have split it
+ * ("name's" → "name" + "'s" in one meeting, one token after another meeting said "name's" in a way it
+ * kept whole), so an instance shared across conversations made the analysis depend on earlier ones.
+ * Each call layers fresh feature tables over the core model decoded once per thread (~100 ms and
+ * ~50 MB, too much to repeat per conversation): lookups fall through to the model's own entries, new
+ * words land in the layer and go with it. A new instance costs a few milliseconds. The model's metaCER
+ * loader re-encodes its module-level JSON on every call (growing it each time), so it is read once too.
  */
-function nlp(): WinkMethods {
-  instance ??= winkNLP(model, ["sbd", "pos"]);
-  return instance;
+function freshNlp(): WinkMethods {
+  pristineCore ??= (model.core as () => CoreModel)();
+  metaCer ??= (model.metaCER as () => unknown)();
+  const features: Record<string, CoreFeature> = {};
+  for (const [name, feature] of Object.entries(pristineCore.features)) {
+    features[name] =
+      feature.hash === undefined || feature.list === undefined
+        ? feature
+        : {
+            ...feature,
+            hash: Object.create(feature.hash) as Record<string, number>,
+            list: feature.list.slice(),
+          };
+  }
+  const core: CoreModel = { ...pristineCore, features };
+  return winkNLP({ ...model, core: () => core, metaCER: () => metaCer }, ["sbd", "pos"]);
 }
 
 /**
@@ -64,7 +105,10 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
   const present: number[] = [];
   const parts: string[] = [];
   cleanTexts.forEach((text, i) => {
-    const flat = text.replace(/\s+/g, " ").trim();
+    const flat = text
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(LONG_WORD, (word) => word.slice(0, MAX_WORD_CHARS));
     if (flat !== "") {
       present.push(i);
       parts.push(flat);
@@ -72,7 +116,7 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
   });
   if (parts.length === 0) return [];
 
-  const winkNlp = nlp();
+  const winkNlp = freshNlp();
   const doc = winkNlp.readDoc(parts.join("\n\n"));
   const tokens = doc.tokens();
   /* eslint-disable @typescript-eslint/unbound-method -- wink's its.* helpers are stateless functions typed as methods */
@@ -102,7 +146,7 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
   const sentences: Sentence[] = [];
   let lastMessage = -1;
   let position = 0;
-  const emit = (start: number, to: number): void => {
+  const emitPart = (start: number, to: number): void => {
     let from = start;
     while (from <= to && tokenMessage[from] === -1) from++;
     if (to < from) return;
@@ -142,6 +186,13 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
       text,
       tokens: sentenceTokens,
     });
+  };
+  // A run without a sentence end (one 100,000-word message) is cut into sentences of at most
+  // MAX_SENTENCE_TOKENS tokens.
+  const emit = (start: number, to: number): void => {
+    for (let from = start; from <= to; from += MAX_SENTENCE_TOKENS) {
+      emitPart(from, Math.min(to, from + MAX_SENTENCE_TOKENS - 1));
+    }
   };
 
   for (const [start, end] of spans) {

@@ -34,8 +34,10 @@ export interface InsightItem {
   messageIds: string[];
   /** The member who said it. */
   memberId: string | null;
-  /** The person the text names as doing it, as written ("Dana"). */
+  /** The person the text names as doing it, as written ("Dana"); the speaker's name for "I will …". */
   assigneeName: string | null;
+  /** The speaker's member id when the speaker commits to it ("I will …"); null otherwise. */
+  assigneeMemberId: string | null;
   /** ISO-8601 due date when the text states one. */
   dueBy: string | null;
 }

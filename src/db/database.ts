@@ -14,6 +14,7 @@ import * as initial from "./migrations/001_initial.ts";
 import * as insightEdits from "./migrations/002_insight_edits.ts";
 import * as webhooksAndRotation from "./migrations/003_webhooks_and_rotation.ts";
 import * as jobFencing from "./migrations/004_job_fencing.ts";
+import * as insightMembers from "./migrations/005_insight_members.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "002_insight_edits": insightEdits,
   "003_webhooks_and_rotation": webhooksAndRotation,
   "004_job_fencing": jobFencing,
+  "005_insight_members": insightMembers,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -103,6 +103,9 @@ export interface InsightsTable {
   score: number;
   message_ids: string;
   member_id: string | null;
+  /** The member the insight is for, when it is one: its current name and id are shown. */
+  assignee_member_id: string | null;
+  /** The assignee's name as the text wrote it ("Dana"), or the speaker's name for "I will …". */
   assignee_name: string | null;
   due_by: string | null;
   dismissed: number;

@@ -17,8 +17,13 @@ export function pageToJson(fullView: PageView) {
         id: i.id,
         text: i.text,
         messageIds: i.messageIds,
-        from: i.speakerName,
-        ...(i.assigneeName !== null && { assignee: i.assigneeName }),
+        from:
+          i.speakerName === null
+            ? null
+            : { ...(i.speakerId !== null && { id: i.speakerId }), name: i.speakerName },
+        ...(i.assigneeName !== null && {
+          assignee: { ...(i.assigneeId !== null && { id: i.assigneeId }), name: i.assigneeName },
+        }),
         ...(i.dueBy !== null && { dueBy: i.dueBy }),
       }));
   return {
@@ -69,7 +74,13 @@ export function pageToMarkdown(fullView: PageView): string {
     if (items.length === 0) lines.push(`No ${group.label.toLowerCase()} were found.`, "");
     else {
       lines.push(
-        ...items.map((i) => `- ${e(i.text)}${i.speakerName !== null ? ` (${e(i.speakerName)})` : ""}`),
+        ...items.map((i) => {
+          const who = [
+            ...(i.speakerName !== null ? [`said by ${e(i.speakerName)}`] : []),
+            ...(i.assigneeName !== null ? [`for ${e(i.assigneeName)}`] : []),
+          ];
+          return `- ${e(i.text)}${who.length > 0 ? ` (${who.join(", ")})` : ""}`;
+        }),
         "",
       );
     }

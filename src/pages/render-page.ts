@@ -114,10 +114,19 @@ function gotoLink(messageIds: string[], messagesById: Map<string, PageMessage>, 
   >`;
 }
 
+/** A member's name the page script renames in place (data-member-name); a non-member's name as is. */
+function memberName(id: string | null, name: string): Raw {
+  return id === null
+    ? html`<strong>${name}</strong>`
+    : html`<strong data-member-name="${id}">${name}</strong>`;
+}
+
 function renderInsight(insight: PageInsight, messagesById: Map<string, PageMessage>, editable: boolean): Raw {
   const details = [
-    insight.speakerName !== null && html`<span>said by <strong>${insight.speakerName}</strong></span>`,
-    insight.assigneeName !== null && html`<span>for <strong>${insight.assigneeName}</strong></span>`,
+    insight.speakerName !== null &&
+      html`<span>said by ${memberName(insight.speakerId, insight.speakerName)}</span>`,
+    insight.assigneeName !== null &&
+      html`<span>for ${memberName(insight.assigneeId, insight.assigneeName)}</span>`,
     insight.dueBy !== null &&
       html`<span>due <time datetime="${insight.dueBy}">${insight.dueBy.slice(0, 10)}</time></span>`,
   ].filter(Boolean);

@@ -41,7 +41,11 @@ export interface PageInsight {
   type: InsightKind;
   text: string;
   messageIds: string[];
+  /** The member who said it, by its current name. */
+  speakerId: string | null;
   speakerName: string | null;
+  /** The member it is for (current name), or only a name when that person is not a member. */
+  assigneeId: string | null;
   assigneeName: string | null;
   dueBy: string | null;
 }

@@ -58,7 +58,7 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
       messageIds: [messages[1]?.id],
       from: { id: dana?.id, name: "Dana" },
       assignee: { id: dana?.id, name: "Dana" },
-      dueBy: "2026-11-06",
+      dueBy: "2026-11-06T00:00:00.000Z",
     });
     expect(actionItems[0]?.score).toBeGreaterThanOrEqual(0.7);
 

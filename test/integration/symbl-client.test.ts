@@ -16,9 +16,10 @@ interface ApiClient {
   callApi(...args: unknown[]): unknown;
 }
 interface SymblModule {
-  ApiClient: new () => ApiClient;
+  ApiClient: (new () => ApiClient) & { convertToType(data: unknown, type: "Date"): unknown };
   AuthenticationApi: new (client: ApiClient) => { generateToken(body: unknown, callback: Callback): void };
   ConversationsApi: new (client: ApiClient) => {
+    getActionItemsByConversationId(id: string, callback: Callback): void;
     getMembersByConversationId(id: string, callback: Callback): void;
     getConversationById(id: string, callback: Callback): void;
   };
@@ -92,5 +93,34 @@ describe.each(await dialects())("Symbl's npm client against a running server on 
     const { data: conversation } = await call((cb) => conversations.getConversationById(conversationId, cb));
     expect(conversation).toMatchObject({ id: conversationId, type: "meeting" });
     expect((conversation as { members: unknown[] }).members).toHaveLength(speakers.length);
+  });
+
+  it("sends dueBy as a full ISO-8601 date-time, which the client's date parser reads as that instant", async () => {
+    const { appId, appSecret } = await server.newApp();
+    const { data: token } = await call((cb) =>
+      new symbl.AuthenticationApi(client).generateToken({ type: "application", appId, appSecret }, cb),
+    );
+    const accessToken = (token as { accessToken: string }).accessToken;
+    client.authentications.jwt.apiKey = accessToken;
+    const { conversationId } = await server.ingest(accessToken, {
+      messages: [
+        {
+          payload: { content: "Dana will send the budget numbers by Friday." },
+          from: { name: "Dana" },
+          // A Monday: "by Friday" is that week's Friday.
+          duration: { startTime: "2026-11-02T10:00:00.000Z", endTime: "2026-11-02T10:00:04.000Z" },
+        },
+      ],
+    });
+
+    const { response } = await call((cb) =>
+      new symbl.ConversationsApi(client).getActionItemsByConversationId(conversationId, cb),
+    );
+    const [item] = (response.body as { actionItems: { dueBy?: string }[] }).actionItems;
+    // Symbl sent "2020-02-10T07:00:00.000Z"; a bare "2026-11-06" is a date, not a date-time.
+    expect(item?.dueBy).toBe("2026-11-06T00:00:00.000Z");
+    const parsed = symbl.ApiClient.convertToType(item?.dueBy, "Date");
+    expect(parsed).toBeInstanceOf(Date);
+    expect((parsed as Date).toISOString()).toBe(item?.dueBy);
   });
 });

@@ -82,15 +82,24 @@ export function presentTopic(topic: TopicRow) {
   };
 }
 
+/**
+ * The member an insight is for, with its current name and id; for an insight linked to no member (made
+ * before one had the name), a member now bearing the name it wrote; else that name alone.
+ */
+function assigneeOf(insight: InsightRow, membersById: Map<string, MemberRow>, members: MemberRow[]) {
+  const linked =
+    insight.assignee_member_id === null ? undefined : membersById.get(insight.assignee_member_id);
+  const named = linked ?? members.find((m) => m.name.toLowerCase() === insight.assignee_name?.toLowerCase());
+  if (named) return presentMember(named);
+  return insight.assignee_name === null ? undefined : { name: insight.assignee_name };
+}
+
 export function presentInsight(
   insight: InsightRow,
   membersById: Map<string, MemberRow>,
   members: MemberRow[],
 ) {
-  const assignee =
-    insight.assignee_name === null
-      ? undefined
-      : (members.find((m) => m.name.toLowerCase() === insight.assignee_name?.toLowerCase()) ?? undefined);
+  const assignee = assigneeOf(insight, membersById, members);
   return {
     id: insight.id,
     text: insight.text,
@@ -98,9 +107,7 @@ export function presentInsight(
     score: insight.score,
     messageIds: JSON.parse(insight.message_ids) as string[],
     from: presentFrom(insight.member_id ? membersById.get(insight.member_id) : undefined),
-    ...(insight.assignee_name !== null && {
-      assignee: assignee ? presentMember(assignee) : { name: insight.assignee_name },
-    }),
+    ...(assignee !== undefined && { assignee }),
     ...(insight.due_by !== null && { dueBy: insight.due_by }),
   };
 }

@@ -185,7 +185,10 @@ export class ConversationsRepository {
     await this.db.updateTable("members").set(changes).where("id", "=", memberId).execute();
   }
 
-  /** Points every message, insight and identity of `fromId` at `intoId`, then deletes `fromId`. */
+  /**
+   * Points every message, insight (said by or assigned to it) and identity of `fromId` at `intoId`, then
+   * deletes `fromId`.
+   */
   async mergeMember(conversationId: string, fromId: string, intoId: string): Promise<void> {
     await this.db
       .updateTable("messages")
@@ -196,6 +199,11 @@ export class ConversationsRepository {
       .updateTable("insights")
       .set({ member_id: intoId })
       .where("member_id", "=", fromId)
+      .execute();
+    await this.db
+      .updateTable("insights")
+      .set({ assignee_member_id: intoId })
+      .where("assignee_member_id", "=", fromId)
       .execute();
     await this.db
       .updateTable("member_identities")

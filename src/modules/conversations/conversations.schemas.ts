@@ -83,7 +83,8 @@ export const Insight = Type.Object({
       email: Type.Optional(Type.String()),
     }),
   ),
-  dueBy: Type.Optional(Type.String()),
+  /** A full ISO-8601 date-time in UTC, as Symbl sent it (00:00 when the text states only a day). */
+  dueBy: Type.Optional(Type.String({ format: "date-time" })),
 });
 export const QuestionList = Type.Object({ questions: Type.Array(Insight) });
 export const ActionItemList = Type.Object({ actionItems: Type.Array(Insight) });

@@ -197,7 +197,9 @@ export class ExperiencesService {
       type: insight.type as PageInsight["type"],
       text: insight.text,
       messageIds: insight.messageIds,
+      speakerId: (insight.from as { id?: string }).id ?? null,
       speakerName: (insight.from as { name?: string }).name ?? null,
+      assigneeId: (insight.assignee as { id?: string } | undefined)?.id ?? null,
       assigneeName: insight.assignee?.name ?? null,
       dueBy: insight.dueBy ?? null,
     }));

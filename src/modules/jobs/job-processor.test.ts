@@ -11,6 +11,7 @@ const insight = (id: string, text: string, messageIds: string[], extra: Partial<
   score: 0.7,
   message_ids: JSON.stringify(messageIds),
   member_id: null,
+  assignee_member_id: null,
   assignee_name: null,
   due_by: null,
   dismissed: 0,

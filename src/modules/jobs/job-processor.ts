@@ -103,6 +103,7 @@ export function createJobProcessor(db: Kysely<Database>, analyzer: Analyzer) {
             score: insight.score,
             message_ids: JSON.stringify(insight.messageIds),
             member_id: knownMember(insight, members),
+            assignee_member_id: assigneeMember(insight, members),
             assignee_name: insight.assigneeName,
             due_by: insight.dueBy,
             dismissed: 0,
@@ -154,4 +155,18 @@ function knownMember(insight: InsightItem, members: MemberRow[]): string | null 
   return insight.memberId && members.some((member) => member.id === insight.memberId)
     ? insight.memberId
     : null;
+}
+
+/**
+ * The member an insight is for: the speaker of a first-person commitment, else the member the text names
+ * (case-insensitive, the earliest first); null for the group, unnamed requests and people who are not
+ * members. Stored as a reference, so renames and merges reach the insight.
+ */
+function assigneeMember(insight: InsightItem, members: MemberRow[]): string | null {
+  if (insight.assigneeMemberId !== null && members.some((member) => member.id === insight.assigneeMemberId))
+    return insight.assigneeMemberId;
+  const name = insight.assigneeName?.toLowerCase();
+  return name === undefined
+    ? null
+    : (members.find((member) => member.name.toLowerCase() === name)?.id ?? null);
 }

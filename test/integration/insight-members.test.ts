@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { dialects } from "../helpers/databases.ts";
+
+interface Person {
+  id?: string;
+  name: string;
+}
+interface Insight {
+  text: string;
+  from: Person;
+  assignee?: Person;
+}
+interface PageJson {
+  insights: Record<
+    "actionItems" | "followUps" | "questions",
+    (Omit<Insight, "from"> & { from: Person | null })[]
+  >;
+}
+
+const START = Date.parse("2026-11-02T15:00:00Z");
+const lines: [string, string][] = [
+  ["Speaker 1", "I will send the report to the client by Friday."],
+  ["Bob", "Sam will review the pricing page before the launch."],
+  ["Sam", "I'll follow up with legal about the contract terms next week."],
+  ["Speaker 1", "What is the deadline for the marketing copy of the launch?"],
+];
+
+describe.each(await dialects())("insights follow renamed and merged members on %s", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  it("shows each member's current name and id as from and assignee on the API, the page, JSON and Markdown", async () => {
+    const { token } = await server.newApp();
+    const { conversationId } = await server.ingest(token, {
+      name: "Launch",
+      messages: lines.map(([name, content], i) => ({
+        payload: { content },
+        from: { name },
+        duration: {
+          startTime: new Date(START + i * 5000).toISOString(),
+          endTime: new Date(START + i * 5000 + 4000).toISOString(),
+        },
+      })),
+    });
+    const base = `/v1/conversations/${conversationId}`;
+    const get = async <T>(path: string) => (await (await server.api(token, `${base}${path}`)).json()) as T;
+    const { members } = await get<{ members: { id: string; name: string }[] }>("/members");
+    const idOf = (name: string) => members.find((m) => m.name === name)?.id ?? "";
+    const [speaker1, bob, sam] = [idOf("Speaker 1"), idOf("Bob"), idOf("Sam")];
+
+    const created = await server.api(token, `${base}/experiences`, {
+      method: "POST",
+      body: { name: "verbose-text-summary" },
+    });
+    const link = new URL(((await created.json()) as { url: string }).url);
+    const fromPage = (suffix = "") => fetch(`${server.url}${link.pathname}${suffix}`);
+    const put = (memberId: string, body: Record<string, string>) =>
+      server.api(token, `${base}/members/${memberId}`, { method: "PUT", body: { id: memberId, ...body } });
+
+    /** What every surface says about the three insights, given the expected people. */
+    const expectEverywhere = async (report: Person, review: Person, reviewer: Person, followUp: Person) => {
+      const { actionItems } = await get<{ actionItems: Insight[] }>("/action-items");
+      const { followUps } = await get<{ followUps: Insight[] }>("/follow-ups");
+      const { questions } = await get<{ questions: Insight[] }>("/questions");
+      const byText = (items: Insight[], start: string) => items.find((i) => i.text.startsWith(start));
+      expect(byText(actionItems, "I will send the report")).toMatchObject({ from: report, assignee: report });
+      expect(byText(actionItems, "Sam will review")).toMatchObject({ from: review, assignee: reviewer });
+      expect(byText(followUps, "I'll follow up")).toMatchObject({ from: followUp, assignee: followUp });
+      expect(byText(questions, "What is the deadline")).toMatchObject({ from: report });
+
+      const json = (await (await fromPage(".json")).json()) as PageJson;
+      const pageItem = (group: keyof PageJson["insights"], start: string) =>
+        json.insights[group].find((i) => i.text.startsWith(start));
+      expect(pageItem("actionItems", "I will send the report")).toMatchObject({
+        from: report,
+        assignee: report,
+      });
+      expect(pageItem("actionItems", "Sam will review")).toMatchObject({ from: review, assignee: reviewer });
+      expect(pageItem("followUps", "I'll follow up")).toMatchObject({ from: followUp, assignee: followUp });
+
+      const markdown = await (await fromPage(".md")).text();
+      expect(markdown).toContain(
+        `- I will send the report to the client by Friday. (said by ${report.name}, for ${report.name})`,
+      );
+      expect(markdown).toContain(
+        `- Sam will review the pricing page before the launch. (said by ${review.name}, for ${reviewer.name})`,
+      );
+
+      const html = await (await fromPage()).text();
+      const strong = (person: Person) =>
+        `<strong data-member-name="${person.id ?? ""}">${person.name}</strong>`;
+      // An insight's list item in the insights section (the summary may quote the same line).
+      const insightHtml = (start: string) => {
+        const at = html.indexOf(start, html.indexOf('id="insights"'));
+        return at < 0 ? "" : html.slice(at, html.indexOf("</li>", at));
+      };
+      expect(insightHtml("I will send the report")).toContain(`said by ${strong(report)}`);
+      expect(insightHtml("I will send the report")).toContain(`for ${strong(report)}`);
+      expect(insightHtml("Sam will review")).toContain(`for ${strong(reviewer)}`);
+      expect(insightHtml("I&#39;ll follow up")).toContain(`for ${strong(followUp)}`);
+      for (const stale of ["Speaker 1", "Sam Lee"].filter(
+        (n) => ![report, reviewer, followUp].some((p) => p.name === n),
+      ))
+        expect(html).not.toContain(`>${stale}</strong>`);
+    };
+
+    await expectEverywhere(
+      { id: speaker1, name: "Speaker 1" },
+      { id: bob, name: "Bob" },
+      { id: sam, name: "Sam" },
+      { id: sam, name: "Sam" },
+    );
+
+    // Renamed through the link (Speaker 1 → Dana) and through the API (Sam → Sam Lee).
+    const renamed = await fetch(`${server.url}${link.pathname}/members/${speaker1}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Dana" }),
+    });
+    expect(renamed.status).toBe(200);
+    expect((await put(sam, { name: "Sam Lee", email: "sam@example.com" })).status).toBe(200);
+    await expectEverywhere(
+      { id: speaker1, name: "Dana" },
+      { id: bob, name: "Bob" },
+      { id: sam, name: "Sam Lee" },
+      { id: sam, name: "Sam Lee" },
+    );
+
+    // Dana turns out to be Sam: giving her Sam's e-mail merges her into Sam, who takes the name sent.
+    expect((await put(speaker1, { name: "Samantha Lee", email: "sam@example.com" })).status).toBe(200);
+    const samantha = { id: sam, name: "Samantha Lee" };
+    await expectEverywhere(samantha, { id: bob, name: "Bob" }, samantha, samantha);
+  });
+});

@@ -1,0 +1,100 @@
+import { Migrator, type Kysely, type Migration } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
+import * as initial from "../../src/db/migrations/001_initial.ts";
+import * as insightEdits from "../../src/db/migrations/002_insight_edits.ts";
+import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
+
+describe.each(await dialects())("migration 005_insight_members on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    handle = openDatabase(database.target);
+  });
+  afterAll(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it("links stored insights to the member their assignee names and makes bare due dates date-times", async () => {
+    // A database as the previous release left it.
+    const before: Record<string, Migration> = { "001_initial": initial, "002_insight_edits": insightEdits };
+    const old = new Migrator({
+      db: handle.db,
+      provider: { getMigrations: () => Promise.resolve(before) },
+    });
+    expect((await old.migrateToLatest()).error).toBeUndefined();
+    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const now = "2026-11-02T15:00:00.000Z";
+    await db
+      .insertInto("apps")
+      .values({
+        id: "app",
+        secret_hash: "x",
+        name: "a",
+        frame_ancestors: "[]",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db
+      .insertInto("conversations")
+      .values({
+        id: "c",
+        app_id: "app",
+        name: "c",
+        start_time: now,
+        metadata: "{}",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db
+      .insertInto("members")
+      .values([
+        { id: "m-dana", conversation_id: "c", name: "Dana", position: 0 },
+        { id: "m-bob", conversation_id: "c", name: "Bob", position: 1 },
+      ])
+      .execute();
+    const insight = (id: string, assignee: string | null, dueBy: string | null) => ({
+      id,
+      conversation_id: "c",
+      position: 0,
+      type: "action_item",
+      text: "t",
+      score: 0.8,
+      message_ids: "[]",
+      member_id: "m-bob",
+      assignee_name: assignee,
+      due_by: dueBy,
+      dismissed: 0,
+    });
+    await db
+      .insertInto("insights")
+      .values([
+        insight("named", "dana", "2026-11-06"),
+        insight("stranger", "Eve", "2026-11-06T15:00:00.000Z"),
+        insight("group", null, null),
+      ])
+      .execute();
+
+    expect(await handle.migrate()).toContain("005_insight_members");
+
+    const rows = await handle.db
+      .selectFrom("insights")
+      .select(["id", "assignee_member_id", "assignee_name", "due_by"])
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual([
+      { id: "group", assignee_member_id: null, assignee_name: null, due_by: null },
+      {
+        id: "named",
+        assignee_member_id: "m-dana",
+        assignee_name: "dana",
+        due_by: "2026-11-06T00:00:00.000Z",
+      },
+      { id: "stranger", assignee_member_id: null, assignee_name: "Eve", due_by: "2026-11-06T15:00:00.000Z" },
+    ]);
+  });
+});
