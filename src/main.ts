@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const database = openDatabase(config.database);
   await database.migrate();
   const analyzer = createAnalyzer();
-  const redis = config.redisUrl ? connectRateLimitRedis(config.redisUrl) : null;
+  const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl) : null;
   const { app, services } = await buildApp({
     config,
     database,

@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { setTimeout } from "node:timers/promises";
 import rateLimit, { type FastifyRateLimitStore } from "@fastify/rate-limit";
 import type { FastifyBaseLogger } from "fastify";
 import { Redis, type RedisOptions } from "ioredis";
@@ -31,12 +33,18 @@ const REDIS_OPTIONS: RedisOptions = {
 };
 
 /**
- * Connects the shared rate-limit counters. Connection errors are not logged here: the limiter logs one
- * line when Redis stops answering and one when it answers again, not one per retry or request.
+ * Connects the shared rate-limit counters, waiting (at most the connect timeout) for the first connection:
+ * without an offline queue, requests that came before it would find Redis "down" and pause the counters.
+ * Connection errors are not logged here: the limiter logs one line when Redis stops answering and one
+ * when it answers again, not one per retry or request.
  */
-export function connectRateLimitRedis(url: string): Redis {
+export async function connectRateLimitRedis(url: string): Promise<Redis> {
   const redis = new Redis(url, REDIS_OPTIONS);
   redis.on("error", () => undefined);
+  await Promise.race([
+    once(redis, "ready").catch(() => undefined),
+    setTimeout(REDIS_OPTIONS.connectTimeout, undefined, { ref: false }),
+  ]);
   return redis;
 }
 
