@@ -360,7 +360,8 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(expired.status).toBe(410);
     expect(expired.headers.get("cache-control")).toBe("private, no-store");
     const text = await expired.text();
-    expect(text).toContain("expired");
+    expect(text).toContain("This link has expired");
+    expect(text).not.toContain("revoked");
     expect(text).not.toContain("Secret merger talk");
     expect(text).not.toContain("Ann Lee");
     expect((await page(short.url + ".json")).status).toBe(410);
@@ -406,7 +407,25 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(deleted.status).toBe(200);
     const gone = await page(revoked.url);
     expect(gone.status).toBe(410);
-    expect(await gone.text()).not.toContain("Weekly planning");
+    expect(gone.headers.get("cache-control")).toBe("private, no-store");
+    const text = await gone.text();
+    expect(text).toContain("This link was revoked");
+    expect(text).not.toContain("expired");
+    expect(text).not.toContain("Weekly planning");
+    expect(text).not.toContain("Ann Lee");
+    const asJson = await page(revoked.url, { accept: "application/json" });
+    expect(asJson.status).toBe(410);
+    expect(await asJson.json()).toEqual({ message: "This summary link was revoked" });
+    const markdown = await page(revoked.url + ".md");
+    expect(markdown.status).toBe(410);
+    expect(await markdown.text()).toBe("This summary link was revoked\n");
+    const edit = await fetch(server.url + pathOf(revoked.url) + "/conversation", {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Renamed" }),
+    });
+    expect(edit.status).toBe(410);
+    expect(await edit.json()).toEqual({ message: "This summary link was revoked" });
     expect((await page(kept.url)).status).toBe(200);
     expect((await list()).find((e) => e.id === audio?.id)?.status).toBe("revoked");
 

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Database, ExperienceRow } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
-import { forbidden, gone, invalid, notFound } from "../../errors.ts";
+import { DomainError, forbidden, invalid, notFound } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
 import { isHttpUrl } from "../../urls.ts";
 import type { PageInsight, PageView } from "../../pages/view-model.ts";
@@ -27,6 +27,13 @@ export interface ExperiencesDeps {
   publicUrl: string;
   apps: AppsService;
   conversations: ConversationsService;
+}
+
+/** A link that no longer opens (410), and why: its page may say which, never anything about the conversation. */
+export class SummaryLinkGone extends DomainError {
+  constructor(readonly reason: "expired" | "revoked") {
+    super("gone", reason === "revoked" ? "This summary link was revoked" : "This summary link has expired");
+  }
 }
 
 /** An opened link: the row and the settings it was made with. */
@@ -156,7 +163,8 @@ export class ExperiencesService {
 
   /**
    * Opens the link a viewer followed. A tampered or unknown token, or a link requested on a host that
-   * belongs to another app's custom domain, throws not_found; an expired or revoked link throws gone.
+   * belongs to another app's custom domain, throws not_found; an expired or revoked link throws
+   * SummaryLinkGone saying which.
    */
   async openLink(token: string, host: string | undefined): Promise<OpenLink> {
     if (!this.signer.verify(token)) throw notFound("link");
@@ -171,7 +179,8 @@ export class ExperiencesService {
       const hostApp = await this.deps.apps.findAppByCustomDomain(requestHost);
       if (hostApp !== null && hostApp.appId !== row.app_id) throw notFound("link");
     }
-    if (linkStatus(row, this.deps.clock.now()) !== "active") throw gone("This summary link has expired");
+    const status = linkStatus(row, this.deps.clock.now());
+    if (status !== "active") throw new SummaryLinkGone(status);
     return { ...row, settings: settingsOf(row) };
   }
 
