@@ -650,6 +650,71 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
   });
 
+  it("compares hosts in one spelling: another app's domain with a port, a trailing dot, other case or IDN serves none of this app's links", async () => {
+    const other = await server.newApp({ customDomain: "Sum.App2.Test." });
+    const idn = await server.newApp({ customDomain: "Bücher.Example" });
+    const mine = await server.newApp();
+    expect((await server.services.apps.getApp(other.appId)).customDomain).toBe("sum.app2.test");
+    expect((await server.services.apps.getApp(idn.appId)).customDomain).toBe("xn--bcher-kva.example");
+
+    const plain = pathOf(
+      (await createLink(mine.token, await conversation(mine.token), { name: "verbose-text-summary" })).url,
+    );
+    const branded = pathOf(
+      (
+        await createLink(other.token, await conversation(other.token, "App two meeting"), {
+          name: "verbose-text-summary",
+          enableCustomDomain: true,
+        })
+      ).url,
+    );
+    const utf8AsSent = (host: string) => Buffer.from(host, "utf8").toString("latin1");
+    const spellingsOfOther = [
+      "sum.app2.test",
+      "sum.app2.test:443",
+      "sum.app2.test:8080",
+      "sum.app2.test.",
+      "sum.app2.test.:443",
+      "SUM.APP2.TEST",
+      "Sum.App2.Test.:80",
+      "sum%2eapp2.test",
+      utf8AsSent("ｓｕｍ.app2.test"),
+    ];
+    for (const host of spellingsOfOther) {
+      expect((await getWithHost(server.url + plain, host)).status, host).toBe(404);
+      const onItsDomain = await getWithHost(server.url + branded, host);
+      expect(onItsDomain.status, host).toBe(200);
+      expect(onItsDomain.body).toContain("App two meeting");
+    }
+    for (const host of [
+      "xn--bcher-kva.example",
+      "XN--BCHER-KVA.EXAMPLE.:443",
+      utf8AsSent("bücher.example"),
+    ]) {
+      expect((await getWithHost(server.url + plain, host)).status, host).toBe(404);
+    }
+    for (const host of ["sum.app2.test@evil.test", "evil.test/sum.app2.test", "sum.app2.test:99999"]) {
+      expect((await getWithHost(server.url + plain, host)).status, host).toBe(404);
+      expect((await getWithHost(server.url + branded, host)).status, host).toBe(404);
+    }
+    for (const host of ["[::1]:8080", "sum.app3.test:443", "127.0.0.1"]) {
+      expect((await getWithHost(server.url + plain, host)).status, host).toBe(200);
+      expect((await getWithHost(server.url + branded, host)).status, host).toBe(404);
+    }
+
+    for (const customDomain of [
+      "sum.app2.test:8443",
+      "https://sum.app2.test",
+      "sum.app2.test/x",
+      "a@b.test",
+    ]) {
+      await expect(
+        server.services.apps.createApp({ name: "Bad", customDomain }),
+        customDomain,
+      ).rejects.toThrow(/customDomain must be a host name/);
+    }
+  });
+
   it("serves custom-domain links on the app's domain only, and that host serves only the app's links", async () => {
     const branded = await server.newApp({
       customDomain: "summaries.example.com",

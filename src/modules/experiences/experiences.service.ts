@@ -4,7 +4,7 @@ import type { Database, ExperienceRow } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
 import { DomainError, forbidden, invalid, notFound } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
-import { isHttpUrl } from "../../urls.ts";
+import { canonicalHost, isHttpUrl } from "../../urls.ts";
 import type { PageInsight, PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import { ConversationsRepository } from "../conversations/conversations.repository.ts";
@@ -170,12 +170,13 @@ export class ExperiencesService {
     if (!this.signer.verify(token)) throw notFound("link");
     const row = await this.experiences.findByTokenHash(hashLinkToken(token));
     if (!row) throw notFound("link");
-    const requestHost = (host ?? "").toLowerCase();
+    // Hosts compare in one spelling (case, trailing dot, port, IDN): any other spelling of another app's
+    // domain is that domain. A Host that is no host at all could be anyone's, so it opens nothing.
+    const requestHost = canonicalHost(host ?? "");
+    if (requestHost === null) throw notFound("link");
     if (row.custom_domain !== null) {
-      if (requestHost !== row.custom_domain && requestHost.replace(/:\d+$/, "") !== row.custom_domain) {
-        throw notFound("link");
-      }
-    } else if (requestHost !== "") {
+      if (requestHost !== canonicalHost(row.custom_domain)) throw notFound("link");
+    } else {
       const hostApp = await this.deps.apps.findAppByCustomDomain(requestHost);
       if (hostApp !== null && hostApp.appId !== row.app_id) throw notFound("link");
     }
