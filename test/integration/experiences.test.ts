@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
@@ -21,6 +22,31 @@ function getWithHost(url: string, host: string): Promise<{ status: number; body:
     });
     req.on("error", reject);
     req.end();
+  });
+}
+
+/** Sends bytes as they are (no client tidies them) and reads the one answer, until the server closes. */
+function rawRequest(
+  serverUrl: string,
+  text: string,
+): Promise<{ status: number; headers: Map<string, string>; body: string }> {
+  const { hostname, port } = new URL(serverUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("utf8")));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", body = ""] = answer.split("\r\n\r\n", 2);
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers = new Map(
+        lines.map((line) => [
+          line.slice(0, line.indexOf(":")).toLowerCase(),
+          line.slice(line.indexOf(":") + 1).trim(),
+        ]),
+      );
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, body });
+    });
   });
 }
 
@@ -713,6 +739,41 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
         customDomain,
       ).rejects.toThrow(/customDomain must be a host name/);
     }
+  });
+
+  it("sends the page security headers on every answer under /s/, errors from the router and the HTTP parser included", async () => {
+    const { token } = await server.newApp();
+    const link = await createLink(token, await conversation(token), { name: "verbose-text-summary" });
+    const linkPath = pathOf(link.url);
+    const request = (line: string, headers = "Host: recap.test\r\n") =>
+      rawRequest(server.url, `${line}\r\n${headers}Connection: close\r\n\r\n`);
+    const cases: [string, Promise<Awaited<ReturnType<typeof rawRequest>>>, number][] = [
+      ["over-long link", request(`GET /s/${"A".repeat(500)} HTTP/1.1`), 414],
+      ["badly encoded path", request("GET /s/%E0%A4%A HTTP/1.1"), 400],
+      ["badly encoded edit path", request("PATCH /s/x/members/%E0%A4%A HTTP/1.1"), 400],
+      ["unknown path", request("GET /s/x/y/z HTTP/1.1"), 404],
+      ["/s itself", request("GET /s HTTP/1.1"), 404],
+      ["wrong method", request("DELETE /s/x HTTP/1.1"), 404],
+      ["wrong method on a real link", request(`POST ${linkPath} HTTP/1.1`), 404],
+      ["request line larger than the parser takes", request(`GET /s/${"A".repeat(20_000)} HTTP/1.1`), 431],
+      ["method HTTP does not know", request("FETCH /s/x HTTP/1.1"), 400],
+      ["no Host", request("GET /s/x HTTP/1.1", ""), 400],
+    ];
+    for (const [name, answer, status] of cases) {
+      const { status: got, headers, body } = await answer;
+      expect(got, name).toBe(status);
+      expect(headers.get("content-security-policy"), name).toContain("frame-ancestors 'none'");
+      expect(headers.get("content-security-policy"), name).not.toContain("unsafe-inline");
+      expect(headers.get("referrer-policy"), name).toBe("no-referrer");
+      expect(headers.get("x-robots-tag"), name).toContain("noindex");
+      expect(headers.get("x-content-type-options"), name).toBe("nosniff");
+      expect(headers.get("cache-control"), name).toBe("private, no-store");
+      expect(headers.get("content-type"), name).toMatch(/^application\/json/);
+      expect(JSON.parse(body), name).toEqual({ message: expect.any(String) as unknown });
+    }
+    const page = await request(`GET ${linkPath} HTTP/1.1`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toMatch(/style-src [^;]*'nonce-/);
   });
 
   it("serves custom-domain links on the app's domain only, and that host serves only the app's links", async () => {

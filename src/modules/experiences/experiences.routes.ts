@@ -152,13 +152,9 @@ async function summaryPageRoutes(app: Server, deps: ExperienceRouteDeps): Promis
     },
   );
 
-  // Every response under /s/ carries the page headers, errors included; a page's own CSP replaces these.
+  // Every answer under /s/ already carries the page headers (app.ts); a page's own CSP replaces them.
   await app.register((scope, _options, registered) => {
     const links = scope as Server;
-    links.addHook("onRequest", (_request, reply, done) => {
-      setPageSecurityHeaders(reply, { frameAncestors: [] });
-      done();
-    });
 
     links.get(
       "/s/:link",
