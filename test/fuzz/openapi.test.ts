@@ -132,8 +132,13 @@ describe.each(await dialects())("fuzzing the API from /openapi.json on %s", (dia
       console.log(
         `fuzz on ${dialect}, seed ${SEED}: ${counts.join(", ")}; 5xx or no answer: ${serverErrors.length}`,
       );
-      for (const failure of [...serverErrors, ...shapelessRefusals].slice(0, 25))
-        console.log(describeRequest(failure));
+      const failures = [...serverErrors, ...shapelessRefusals];
+      const byOperation = new Map<string, number>();
+      for (const { request } of failures) {
+        byOperation.set(request.operation, (byOperation.get(request.operation) ?? 0) + 1);
+      }
+      for (const [operation, n] of byOperation) console.log(`  ${n} × ${operation}`);
+      for (const failure of failures.slice(0, 25)) console.log(describeRequest(failure));
       expect(
         serverErrors.map((failure) => failure.index),
         `5xx answers (seed ${SEED})`,

@@ -17,6 +17,8 @@ export interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** The operation, as the document names it: `GET /v1/conversations/{conversationId}`. */
+  operation: string;
   /** What was generated, for the report of a failure. */
   note: string;
 }
@@ -155,7 +157,7 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
     "x".repeat(70_000),
   ),
   naughty,
-  fc.integer({ min: 1, max: 3000 }).map((depth) => nested(depth)),
+  fc.integer({ min: 1, max: 12_000 }).map((depth) => nested(depth)),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.double(),
   fc.bigInt().map((n) => Number(n)),
@@ -177,7 +179,14 @@ function pathsOf(value: unknown, path: (string | number)[] = [], out: (string | 
   return out;
 }
 
+function valueAt(root: unknown, path: (string | number)[]): unknown {
+  let value = root;
+  for (const step of path) value = (value as Record<string | number, unknown>)[step];
+  return value;
+}
+
 type Mutation =
+  | { kind: "text"; at: number; text: string }
   | { kind: "replace"; at: number; value: unknown }
   | { kind: "delete"; at: number }
   | { kind: "extra"; at: number; key: string; value: unknown }
@@ -187,6 +196,10 @@ type Mutation =
 const RAW_NUMBERS = ["1e400", "-1e400", "123456789012345678901234567890", "1E-400", "0.1e999999999", "-0.0"];
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant("text" as const), at: fc.nat(), text: naughty }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({ kind: fc.constant("replace" as const), at: fc.nat(), value: oddValue }),
@@ -218,17 +231,20 @@ function mutate(value: unknown, mutations: Mutation[]): string {
   let root: unknown = structuredClone(value);
   const literals: string[] = [];
   for (const change of mutations) {
-    const paths = pathsOf(root);
+    const all = pathsOf(root);
+    // A naughty text lands on a string, so the body may stay valid and reach the service and the database.
+    const strings = all.filter((path) => typeof valueAt(root, path) === "string");
+    const paths = change.kind === "text" && strings.length > 0 ? strings : all;
     const path = paths[change.at % paths.length] ?? [];
     const parentPath = path.slice(0, -1);
     const key = path[path.length - 1];
-    let parent: unknown = root;
-    for (const step of parentPath) parent = (parent as Record<string | number, unknown>)[step];
+    const parent = valueAt(root, parentPath);
     const set = (replacement: unknown) => {
       if (key === undefined) root = replacement;
       else (parent as Record<string | number, unknown>)[key] = replacement;
     };
     if (change.kind === "replace") set(change.value);
+    else if (change.kind === "text") set(change.text);
     else if (change.kind === "rawNumber") {
       literals.push(change.literal);
       set(RAW_MARKER);
@@ -237,8 +253,7 @@ function mutate(value: unknown, mutations: Mutation[]): string {
       else if (Array.isArray(parent)) parent.splice(Number(key), 1);
       else delete (parent as Record<string, unknown>)[key];
     } else {
-      let target: unknown = root;
-      for (const step of path) target = (target as Record<string | number, unknown>)[step];
+      const target = valueAt(root, path);
       if (typeof target === "object" && target !== null && !Array.isArray(target)) {
         Object.defineProperty(target, change.key, {
           value: change.value,
@@ -405,6 +420,7 @@ export function requestArbitrary(operations: Operation[], context: FuzzContext):
             method: operation.method,
             path: search === "" ? path : `${path}?${search}`,
             headers,
+            operation: `${operation.method} ${operation.path}`,
             note: `auth=${plan.auth} body=${plan.body.kind}`,
           };
           if (operation.path === "/v1/process/transcript") {
