@@ -157,7 +157,7 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
     "x".repeat(70_000),
   ),
   naughty,
-  fc.integer({ min: 1, max: 12_000 }).map((depth) => nested(depth)),
+  fc.integer({ min: 1, max: 500 }).map((depth) => nested(depth)),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.double(),
   fc.bigInt().map((n) => Number(n)),
@@ -190,10 +190,17 @@ type Mutation =
   | { kind: "replace"; at: number; value: unknown }
   | { kind: "delete"; at: number }
   | { kind: "extra"; at: number; key: string; value: unknown }
-  | { kind: "rawNumber"; at: number; literal: string };
+  | { kind: "rawLiteral"; at: number; literal: string };
 
 /** Raw number literals JSON allows that no JavaScript number holds exactly. */
 const RAW_NUMBERS = ["1e400", "-1e400", "123456789012345678901234567890", "1E-400", "0.1e999999999", "-0.0"];
+
+/** JSON nested deeper than this process could build and stringify as objects, written as text. */
+const deepLiteral = fc
+  .tuple(fc.integer({ min: 1000, max: 12_000 }), fc.boolean())
+  .map(([depth, arrays]) =>
+    arrays ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth),
+  );
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   {
@@ -217,14 +224,14 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({
-      kind: fc.constant("rawNumber" as const),
+      kind: fc.constant("rawLiteral" as const),
       at: fc.nat(),
-      literal: fc.constantFrom(...RAW_NUMBERS),
+      literal: fc.oneof(fc.constantFrom(...RAW_NUMBERS), deepLiteral),
     }),
   },
 );
 
-const RAW_MARKER = "\u0001raw-number\u0001";
+const RAW_MARKER = "\u0001raw-literal\u0001";
 
 /** Applies mutations to a copy of a schema-shaped value and serialises it (raw literals spliced in). */
 function mutate(value: unknown, mutations: Mutation[]): string {
@@ -245,7 +252,7 @@ function mutate(value: unknown, mutations: Mutation[]): string {
     };
     if (change.kind === "replace") set(change.value);
     else if (change.kind === "text") set(change.text);
-    else if (change.kind === "rawNumber") {
+    else if (change.kind === "rawLiteral") {
       literals.push(change.literal);
       set(RAW_MARKER);
     } else if (change.kind === "delete") {
