@@ -347,7 +347,7 @@ type ValuePlan =
   { kind: "known"; pick: number } | { kind: "schema"; seed: number } | { kind: "odd"; value: unknown };
 
 const valuePlan: fc.Arbitrary<ValuePlan> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("known" as const), pick: fc.nat() }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant("known" as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("schema" as const), seed: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("odd" as const), value: oddValue }) },
 );
