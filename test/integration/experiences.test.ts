@@ -728,6 +728,14 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       expect((await getWithHost(server.url + branded, host)).status, host).toBe(404);
     }
 
+    const renamed = await server.services.apps.updateApp(mine.appId, { customDomain: " SUM.App3.Test. " });
+    expect(renamed.customDomain).toBe("sum.app3.test");
+    expect((await getWithHost(server.url + plain, "sum.app3.test:443")).status).toBe(200);
+    expect((await getWithHost(server.url + branded, "Sum.App3.Test.")).status).toBe(404);
+    await expect(
+      server.services.apps.updateApp(mine.appId, { customDomain: "sum.app3.test:443" }),
+    ).rejects.toThrow(/without scheme, port or path/);
+
     for (const customDomain of [
       "sum.app2.test:8443",
       "https://sum.app2.test",
