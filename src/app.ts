@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { errorCodes } from "fastify";
+import Fastify, { errorCodes, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { Analyzer } from "./analysis/types.ts";
 import type { Clock } from "./clock.ts";
@@ -13,13 +13,20 @@ import { registerInputRules } from "./http/input-rules.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
 import { registerRateLimits } from "./http/rate-limit.ts";
 import { OneLinePerRequest } from "./http/logging.ts";
-import { answerClientError, formatSchemaError, registerErrorHandling } from "./http/errors.ts";
+import {
+  answerClientError,
+  answerRouterError,
+  formatSchemaError,
+  registerErrorHandling,
+} from "./http/errors.ts";
+import { isUnderLinks, LINK_ERROR_HEADERS } from "./http/security-headers.ts";
 import { ErrorBody } from "./http/schemas.ts";
 import type { Server } from "./http/types.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
 import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
+import { invalid } from "./errors.ts";
 import { createTranscriptParser } from "./modules/ingestion/transcript-pool.ts";
 import { createServices } from "./services.ts";
 
@@ -35,6 +42,15 @@ export interface AppDeps {
   runJobs?: boolean;
 }
 
+/**
+ * What every answer starts with: its request id, and under /s/ the page headers (a page replaces the
+ * CSP with its own), so that errors, unknown paths and wrong methods there carry them too.
+ */
+function beginResponse(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header("x-request-id", request.id);
+  if (isUnderLinks(request.url)) reply.headers(LINK_ERROR_HEADERS);
+}
+
 /** Builds the HTTP app: routes, hooks, error handling and the job runner's lifecycle. Never listens. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, clock } = deps;
@@ -47,21 +63,32 @@ export async function buildApp(deps: AppDeps) {
       requestTimeout: config.requestTimeoutSeconds * 1000,
       headersTimeout: config.requestTimeoutSeconds * 1000,
       connectionsCheckingInterval: 1000,
+      // Node would refuse an HTTP/1.1 request without Host itself, with a bare 400; the onRequest hook
+      // below does, with the headers every answer gets.
+      requireHostHeader: false,
     },
-    clientErrorHandler: answerClientError(config.requestTimeoutSeconds),
+    clientErrorHandler: answerClientError(config.requestTimeoutSeconds, LINK_ERROR_HEADERS),
     logController: new OneLinePerRequest(),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
     schemaErrorFormatter: formatSchemaError,
+    frameworkErrors: (error, request, reply) => {
+      beginResponse(request, reply);
+      answerRouterError(error, request, reply);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const services = createServices({ ...deps, logger: app.log });
   const transcripts = createTranscriptParser();
 
+  // Runs for every routed request, the not-found handler included; the router's own errors call it too.
   app.addHook("onRequest", async (request, reply) => {
-    reply.header("x-request-id", request.id);
+    beginResponse(request, reply);
+    if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
+      throw invalid("The Host header is required");
+    }
   });
 
   // Symbl's clients send a JSON content type on bodiless requests: an empty body is no body.

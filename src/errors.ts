@@ -23,4 +23,3 @@ export const invalid = (message: string) => new DomainError("invalid", message);
 export const notFound = (what: string) => new DomainError("not_found", `${what} not found`);
 export const unauthenticated = (message: string) => new DomainError("unauthenticated", message);
 export const forbidden = (message: string) => new DomainError("forbidden", message);
-export const gone = (message: string) => new DomainError("gone", message);

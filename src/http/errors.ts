@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import { DomainError, type ErrorCode } from "../errors.ts";
 
@@ -134,16 +134,33 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 /**
+Fastify's frameworkErrors: the router's own refusals, answered before any hook or handler runs. A path
+ * that is not validly percent-encoded is a 400, a path segment longer than the router accepts a 414.
+ */
+export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === "FST_ERR_BAD_URL") {
+    void send(reply, 400, "The request path is not validly percent-encoded");
+  } else if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    void send(reply, 414, "A segment of the request path is longer than the server accepts");
+  } else {
+    request.log.error({ err: error }, "request failed");
+    void send(reply, 500, "Internal Server Error");
+  }
+}
+
+/**
  * Fastify's clientErrorHandler, for what Node refuses before a route sees it: a request not received
  * within the time allowed (408), headers too large (431) or malformed HTTP (400). Answers `{"message"}`
- * and closes the connection.
+ * and closes the connection. Nothing reliable is known of such a request's path, so the answer carries
+ * `headers` (the page headers of SPEC §8) whatever it was for.
  */
-export function answerClientError(requestTimeoutSeconds: number) {
+export function answerClientError(requestTimeoutSeconds: number, headers: Record<string, string>) {
   // Node's parser says what it refused ("Invalid header value char"), never echoing the request.
   const reasonOf = (error: Error): string => {
     const reason = (error as { reason?: unknown }).reason;
     return typeof reason === "string" && reason !== "" ? `: ${reason}` : "";
   };
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     if (error.code === "ECONNRESET" || socket.destroyed) return;
     const [status, message] =
@@ -156,7 +173,7 @@ export function answerClientError(requestTimeoutSeconds: number) {
     if (socket.writable) {
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra.join("")}\r\n${body}`,
       );
     }
     socket.destroy(error);

@@ -33,16 +33,36 @@ export function pageContentSecurityPolicy(options: {
   ].join("; ");
 }
 
-/** Sets every header SPEC §8 asks of a page response (HTML, JSON or Markdown alike). */
+/** Every header SPEC §8 asks of a page response (HTML, JSON or Markdown alike). */
+export function pageSecurityHeaders(options: {
+  styleNonce?: string;
+  frameAncestors: string[];
+}): Record<string, string> {
+  return {
+    "content-security-policy": pageContentSecurityPolicy(options),
+    "referrer-policy": "no-referrer",
+    "x-robots-tag": "noindex, nofollow",
+    "x-content-type-options": "nosniff",
+    "cache-control": "private, no-store",
+    "cross-origin-opener-policy": "same-origin",
+    "permissions-policy": "camera=(), microphone=(), geolocation=()",
+  };
+}
+
 export function setPageSecurityHeaders(
   reply: FastifyReply,
   options: { styleNonce?: string; frameAncestors: string[] },
 ): void {
-  reply.header("content-security-policy", pageContentSecurityPolicy(options));
-  reply.header("referrer-policy", "no-referrer");
-  reply.header("x-robots-tag", "noindex, nofollow");
-  reply.header("x-content-type-options", "nosniff");
-  reply.header("cache-control", "private, no-store");
-  reply.header("cross-origin-opener-policy", "same-origin");
-  reply.header("permissions-policy", "camera=(), microphone=(), geolocation=()");
+  reply.headers(pageSecurityHeaders(options));
+}
+
+/** The headers of an answer that is not (yet) a link's page: nothing may frame it. */
+export const LINK_ERROR_HEADERS = pageSecurityHeaders({ frameAncestors: [] });
+
+/**
+ * True for a request path under /s/ (summary links and their edits), every answer to which carries the
+ * page headers, whatever answers it: a route, the not-found handler, the router's own errors.
+ */
+export function isUnderLinks(url: string): boolean {
+  return /^\/s(?:[/?#]|$)/.test(url);
 }

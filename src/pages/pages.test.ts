@@ -121,7 +121,9 @@ describe("the page", () => {
   });
 
   it("renders problem pages that name no conversation", () => {
-    expect(renderLinkProblemPage("gone", "n")).toContain("This link has expired");
+    expect(renderLinkProblemPage("expired", "n")).toContain("This link has expired");
+    expect(renderLinkProblemPage("revoked", "n")).toContain("This link was revoked");
+    expect(renderLinkProblemPage("revoked", "n")).not.toContain("expired");
     expect(renderLinkProblemPage("not_found", "n")).toContain("Link not found");
   });
 });

@@ -1,12 +1,16 @@
 import { html, raw } from "./escape.ts";
 import { PAGE_HEAD_META } from "./render-page.ts";
 
-export type LinkProblem = "gone" | "not_found";
+export type LinkProblem = "expired" | "revoked" | "not_found";
 
 const COPY: Record<LinkProblem, { title: string; text: string }> = {
-  gone: {
+  expired: {
     title: "This link has expired",
-    text: "The summary link you followed has expired or was turned off by its owner. Ask them for a new link.",
+    text: "The summary link you followed has reached the end of its lifetime. Ask its owner for a new link.",
+  },
+  revoked: {
+    title: "This link was revoked",
+    text: "The owner of this summary link has turned it off. Ask them for a new link.",
   },
   not_found: {
     title: "Link not found",

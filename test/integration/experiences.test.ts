@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
@@ -21,6 +22,31 @@ function getWithHost(url: string, host: string): Promise<{ status: number; body:
     });
     req.on("error", reject);
     req.end();
+  });
+}
+
+/** Sends bytes as they are (no client tidies them) and reads the one answer, until the server closes. */
+function rawRequest(
+  serverUrl: string,
+  text: string,
+): Promise<{ status: number; headers: Map<string, string>; body: string }> {
+  const { hostname, port } = new URL(serverUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("utf8")));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", body = ""] = answer.split("\r\n\r\n", 2);
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers = new Map(
+        lines.map((line) => [
+          line.slice(0, line.indexOf(":")).toLowerCase(),
+          line.slice(line.indexOf(":") + 1).trim(),
+        ]),
+      );
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, body });
+    });
   });
 }
 
@@ -360,7 +386,8 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(expired.status).toBe(410);
     expect(expired.headers.get("cache-control")).toBe("private, no-store");
     const text = await expired.text();
-    expect(text).toContain("expired");
+    expect(text).toContain("This link has expired");
+    expect(text).not.toContain("revoked");
     expect(text).not.toContain("Secret merger talk");
     expect(text).not.toContain("Ann Lee");
     expect((await page(short.url + ".json")).status).toBe(410);
@@ -406,7 +433,25 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(deleted.status).toBe(200);
     const gone = await page(revoked.url);
     expect(gone.status).toBe(410);
-    expect(await gone.text()).not.toContain("Weekly planning");
+    expect(gone.headers.get("cache-control")).toBe("private, no-store");
+    const text = await gone.text();
+    expect(text).toContain("This link was revoked");
+    expect(text).not.toContain("expired");
+    expect(text).not.toContain("Weekly planning");
+    expect(text).not.toContain("Ann Lee");
+    const asJson = await page(revoked.url, { accept: "application/json" });
+    expect(asJson.status).toBe(410);
+    expect(await asJson.json()).toEqual({ message: "This summary link was revoked" });
+    const markdown = await page(revoked.url + ".md");
+    expect(markdown.status).toBe(410);
+    expect(await markdown.text()).toBe("This summary link was revoked\n");
+    const edit = await fetch(server.url + pathOf(revoked.url) + "/conversation", {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Renamed" }),
+    });
+    expect(edit.status).toBe(410);
+    expect(await edit.json()).toEqual({ message: "This summary link was revoked" });
     expect((await page(kept.url)).status).toBe(200);
     expect((await list()).find((e) => e.id === audio?.id)?.status).toBe("revoked");
 
@@ -629,6 +674,114 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<img src=x");
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  it("compares hosts in one spelling: another app's domain with a port, a trailing dot, other case or IDN serves none of this app's links", async () => {
+    const other = await server.newApp({ customDomain: "Sum.App2.Test." });
+    const idn = await server.newApp({ customDomain: "Bücher.Example" });
+    const mine = await server.newApp();
+    expect((await server.services.apps.getApp(other.appId)).customDomain).toBe("sum.app2.test");
+    expect((await server.services.apps.getApp(idn.appId)).customDomain).toBe("xn--bcher-kva.example");
+
+    const plain = pathOf(
+      (await createLink(mine.token, await conversation(mine.token), { name: "verbose-text-summary" })).url,
+    );
+    const branded = pathOf(
+      (
+        await createLink(other.token, await conversation(other.token, "App two meeting"), {
+          name: "verbose-text-summary",
+          enableCustomDomain: true,
+        })
+      ).url,
+    );
+    const utf8AsSent = (host: string) => Buffer.from(host, "utf8").toString("latin1");
+    const spellingsOfOther = [
+      "sum.app2.test",
+      "sum.app2.test:443",
+      "sum.app2.test:8080",
+      "sum.app2.test.",
+      "sum.app2.test.:443",
+      "SUM.APP2.TEST",
+      "Sum.App2.Test.:80",
+      "sum%2eapp2.test",
+      utf8AsSent("ｓｕｍ.app2.test"),
+    ];
+    for (const host of spellingsOfOther) {
+      expect((await getWithHost(server.url + plain, host)).status, host).toBe(404);
+      const onItsDomain = await getWithHost(server.url + branded, host);
+      expect(onItsDomain.status, host).toBe(200);
+      expect(onItsDomain.body).toContain("App two meeting");
+    }
+    for (const host of [
+      "xn--bcher-kva.example",
+      "XN--BCHER-KVA.EXAMPLE.:443",
+      utf8AsSent("bücher.example"),
+    ]) {
+      expect((await getWithHost(server.url + plain, host)).status, host).toBe(404);
+    }
+    for (const host of ["sum.app2.test@evil.test", "evil.test/sum.app2.test", "sum.app2.test:99999"]) {
+      expect((await getWithHost(server.url + plain, host)).status, host).toBe(404);
+      expect((await getWithHost(server.url + branded, host)).status, host).toBe(404);
+    }
+    for (const host of ["[::1]:8080", "sum.app3.test:443", "127.0.0.1"]) {
+      expect((await getWithHost(server.url + plain, host)).status, host).toBe(200);
+      expect((await getWithHost(server.url + branded, host)).status, host).toBe(404);
+    }
+
+    const renamed = await server.services.apps.updateApp(mine.appId, { customDomain: " SUM.App3.Test. " });
+    expect(renamed.customDomain).toBe("sum.app3.test");
+    expect((await getWithHost(server.url + plain, "sum.app3.test:443")).status).toBe(200);
+    expect((await getWithHost(server.url + branded, "Sum.App3.Test.")).status).toBe(404);
+    await expect(
+      server.services.apps.updateApp(mine.appId, { customDomain: "sum.app3.test:443" }),
+    ).rejects.toThrow(/without scheme, port or path/);
+
+    for (const customDomain of [
+      "sum.app2.test:8443",
+      "https://sum.app2.test",
+      "sum.app2.test/x",
+      "a@b.test",
+    ]) {
+      await expect(
+        server.services.apps.createApp({ name: "Bad", customDomain }),
+        customDomain,
+      ).rejects.toThrow(/customDomain must be a host name/);
+    }
+  });
+
+  it("sends the page security headers on every answer under /s/, errors from the router and the HTTP parser included", async () => {
+    const { token } = await server.newApp();
+    const link = await createLink(token, await conversation(token), { name: "verbose-text-summary" });
+    const linkPath = pathOf(link.url);
+    const request = (line: string, headers = "Host: recap.test\r\n") =>
+      rawRequest(server.url, `${line}\r\n${headers}Connection: close\r\n\r\n`);
+    const cases: [string, Promise<Awaited<ReturnType<typeof rawRequest>>>, number][] = [
+      ["over-long link", request(`GET /s/${"A".repeat(500)} HTTP/1.1`), 414],
+      ["badly encoded path", request("GET /s/%E0%A4%A HTTP/1.1"), 400],
+      ["badly encoded edit path", request("PATCH /s/x/members/%E0%A4%A HTTP/1.1"), 400],
+      ["unknown path", request("GET /s/x/y/z HTTP/1.1"), 404],
+      ["/s itself", request("GET /s HTTP/1.1"), 404],
+      ["wrong method", request("DELETE /s/x HTTP/1.1"), 404],
+      ["wrong method on a real link", request(`POST ${linkPath} HTTP/1.1`), 404],
+      ["request line larger than the parser takes", request(`GET /s/${"A".repeat(20_000)} HTTP/1.1`), 431],
+      ["method HTTP does not know", request("FETCH /s/x HTTP/1.1"), 400],
+      ["no Host", request("GET /s/x HTTP/1.1", ""), 400],
+    ];
+    for (const [name, answer, status] of cases) {
+      const { status: got, headers, body } = await answer;
+      expect(got, name).toBe(status);
+      expect(headers.get("content-security-policy"), name).toContain("frame-ancestors 'none'");
+      expect(headers.get("content-security-policy"), name).not.toContain("unsafe-inline");
+      expect(headers.get("referrer-policy"), name).toBe("no-referrer");
+      expect(headers.get("x-robots-tag"), name).toContain("noindex");
+      expect(headers.get("x-content-type-options"), name).toBe("nosniff");
+      expect(headers.get("cache-control"), name).toBe("private, no-store");
+      expect(headers.get("content-type"), name).toMatch(/^application\/json/);
+      expect(JSON.parse(body), name).toEqual({ message: expect.any(String) as unknown });
+    }
+    const page = await request(`GET ${linkPath} HTTP/1.1`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toMatch(/style-src [^;]*'nonce-/);
   });
 
   it("serves custom-domain links on the app's domain only, and that host serves only the app's links", async () => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto
 import type { Clock } from "../../clock.ts";
 import { invalid, notFound } from "../../errors.ts";
 import type { AppRow } from "../../db/schema.ts";
+import { canonicalHost } from "../../urls.ts";
 import type { AppsRepository } from "./apps.repository.ts";
 
 export interface App {
@@ -22,7 +23,7 @@ export interface AppSettings {
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const HOST_NAME =
-  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 function randomAlphanumeric(length: number): string {
   let out = "";
@@ -54,6 +55,22 @@ function toApp(row: AppRow): App {
   };
 }
 
+/**
+ * A custom domain as stored: its canonical host (the form request hosts are compared in), so that
+ * `Sum.Example.com.` and `sum.example.com` are one domain. A port is refused rather than dropped: links use
+ * the default port of RECAP_PUBLIC_URL's scheme, and a request's port never decides which app it reaches.
+ */
+function customDomainOf(given: string | null): string | null {
+  if (given === null) return null;
+  const host = canonicalHost(given);
+  if (host === null || !HOST_NAME.test(host) || /:\d*$/.test(given.replace(/\.+$/, ""))) {
+    throw invalid(
+      `customDomain must be a host name such as summaries.example.com, without scheme, port or path (got "${given}")`,
+    );
+  }
+  return host;
+}
+
 /** Checks and normalises app settings; throws `invalid` naming the setting. */
 function normaliseSettings(settings: AppSettings): AppSettings {
   const out: AppSettings = {};
@@ -63,11 +80,7 @@ function normaliseSettings(settings: AppSettings): AppSettings {
     out.name = name;
   }
   if (settings.customDomain !== undefined) {
-    const host = settings.customDomain?.trim().toLowerCase() || null;
-    if (host !== null && !HOST_NAME.test(host)) {
-      throw invalid(`customDomain must be a host name such as summaries.example.com (got "${host}")`);
-    }
-    out.customDomain = host;
+    out.customDomain = customDomainOf(settings.customDomain?.trim() || null);
   }
   if (settings.frameAncestors !== undefined) {
     out.frameAncestors = settings.frameAncestors.map((origin) => {
@@ -131,8 +144,9 @@ export class AppsService {
     return toApp(row);
   }
 
+  /** The app whose custom domain is this canonical host (see canonicalHost), if any. */
   async findAppByCustomDomain(host: string): Promise<App | null> {
-    const row = await this.apps.findByCustomDomain(host.toLowerCase());
+    const row = await this.apps.findByCustomDomain(host);
     return row ? toApp(row) : null;
   }
 

@@ -22,7 +22,12 @@ import {
   RenameConversationBody,
   RenameMemberBody,
 } from "./experiences.schemas.ts";
-import type { ExperiencesService, OpenLink, PageEditsService } from "./experiences.service.ts";
+import {
+  SummaryLinkGone,
+  type ExperiencesService,
+  type OpenLink,
+  type PageEditsService,
+} from "./experiences.service.ts";
 import type { PageAssets } from "./page-assets.ts";
 
 export interface ExperienceRouteDeps {
@@ -113,9 +118,10 @@ function parseLinkPath(link: string, accept: string | undefined): { token: strin
 }
 
 function sendLinkProblem(reply: FastifyReply, error: DomainError, format: Format): FastifyReply {
-  const status = error.code === "gone" ? 410 : 404;
-  const problem = status === 410 ? "gone" : "not_found";
-  const message = status === 410 ? "This summary link has expired or was revoked" : "Summary link not found";
+  const gone = error instanceof SummaryLinkGone;
+  const status = gone ? 410 : 404;
+  const problem = gone ? error.reason : "not_found";
+  const message = gone ? error.message : "Summary link not found";
   if (format === "json")
     return reply.status(status).type("application/json; charset=utf-8").send({ message });
   if (format === "md") return reply.status(status).type("text/markdown; charset=utf-8").send(`${message}\n`);
@@ -146,13 +152,9 @@ async function summaryPageRoutes(app: Server, deps: ExperienceRouteDeps): Promis
     },
   );
 
-  // Every response under /s/ carries the page headers, errors included; a page's own CSP replaces these.
+  // Every answer under /s/ already carries the page headers (app.ts); a page's own CSP replaces them.
   await app.register((scope, _options, registered) => {
     const links = scope as Server;
-    links.addHook("onRequest", (_request, reply, done) => {
-      setPageSecurityHeaders(reply, { frameAncestors: [] });
-      done();
-    });
 
     links.get(
       "/s/:link",

@@ -2,9 +2,9 @@ import type { Kysely } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Database, ExperienceRow } from "../../db/schema.ts";
 import { inTransaction } from "../../db/transaction.ts";
-import { forbidden, gone, invalid, notFound } from "../../errors.ts";
+import { DomainError, forbidden, invalid, notFound } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
-import { isHttpUrl } from "../../urls.ts";
+import { canonicalHost, isHttpUrl } from "../../urls.ts";
 import type { PageInsight, PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import { ConversationsRepository } from "../conversations/conversations.repository.ts";
@@ -27,6 +27,13 @@ export interface ExperiencesDeps {
   publicUrl: string;
   apps: AppsService;
   conversations: ConversationsService;
+}
+
+/** A link that no longer opens (410), and why: its page may say which, never anything about the conversation. */
+export class SummaryLinkGone extends DomainError {
+  constructor(readonly reason: "expired" | "revoked") {
+    super("gone", reason === "revoked" ? "This summary link was revoked" : "This summary link has expired");
+  }
 }
 
 /** An opened link: the row and the settings it was made with. */
@@ -156,22 +163,25 @@ export class ExperiencesService {
 
   /**
    * Opens the link a viewer followed. A tampered or unknown token, or a link requested on a host that
-   * belongs to another app's custom domain, throws not_found; an expired or revoked link throws gone.
+   * belongs to another app's custom domain, throws not_found; an expired or revoked link throws
+   * SummaryLinkGone saying which.
    */
   async openLink(token: string, host: string | undefined): Promise<OpenLink> {
     if (!this.signer.verify(token)) throw notFound("link");
     const row = await this.experiences.findByTokenHash(hashLinkToken(token));
     if (!row) throw notFound("link");
-    const requestHost = (host ?? "").toLowerCase();
+    // Hosts compare in one spelling (case, trailing dot, port, IDN): any other spelling of another app's
+    // domain is that domain. A Host that is no host at all could be anyone's, so it opens nothing.
+    const requestHost = canonicalHost(host ?? "");
+    if (requestHost === null) throw notFound("link");
     if (row.custom_domain !== null) {
-      if (requestHost !== row.custom_domain && requestHost.replace(/:\d+$/, "") !== row.custom_domain) {
-        throw notFound("link");
-      }
-    } else if (requestHost !== "") {
+      if (requestHost !== canonicalHost(row.custom_domain)) throw notFound("link");
+    } else {
       const hostApp = await this.deps.apps.findAppByCustomDomain(requestHost);
       if (hostApp !== null && hostApp.appId !== row.app_id) throw notFound("link");
     }
-    if (linkStatus(row, this.deps.clock.now()) !== "active") throw gone("This summary link has expired");
+    const status = linkStatus(row, this.deps.clock.now());
+    if (status !== "active") throw new SummaryLinkGone(status);
     return { ...row, settings: settingsOf(row) };
   }
 
