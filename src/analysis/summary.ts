@@ -1,5 +1,7 @@
-import { contentTerms, wordCount, type Sentence } from "./nlp.ts";
-import { nounPhrases } from "./topics.ts";
+import { CUE_STEMS } from "./lexicon.ts";
+import { contentTerms, WORD, wordCount, type Sentence } from "./nlp.ts";
+import { nounPhrases } from "./phrases.ts";
+import { compressSentence, tidySentence } from "./tidy.ts";
 import { cosine, inverseDocumentFrequency, tfidfVector, type TermVector } from "./vectors.ts";
 
 /** Tunable weights of the extractive summarizer (tuned on QMSum train, see docs/ANALYSIS.md). */
@@ -45,68 +47,13 @@ export const DEFAULT_SUMMARY_OPTIONS: SummaryOptions = {
   phrases: 0.5,
 };
 
-/** Stems of words that mark what a meeting is for and what it settled. */
-const CUE_STEMS = new Set([
-  "meet",
-  "agenda",
-  "project",
-  "discuss",
-  "decid",
-  "decis",
-  "agre",
-  "goal",
-  "aim",
-  "plan",
-  "present",
-  "propos",
-  "design",
-  "budget",
-  "cost",
-  "result",
-  "issu",
-  "problem",
-  "conclus",
-  "summari",
-  "next",
-  "today",
-  "task",
-  "team",
-  "group",
-]);
-
 export interface PickedSentence {
   sentence: Sentence;
   text: string;
 }
 
-/** Discourse openers that carry nothing in a written summary ("So", "Okay, so", "And yeah, …"). */
-const OPENER =
-  /^(?:(?:so|and|but|okay|ok|yeah|yes|well|right|now|then|also|alright|all right|oh|like|anyway|actually|i mean|you know)\b[\s,]*)+/i;
-
-/** Removes spoken openers and capitalises; the words removed do not count against the budget. */
-export function tidySentence(text: string): string {
-  const trimmed = text.replace(OPENER, "").trim();
-  if (trimmed === "") return text;
-  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-}
-
-/** Spoken hedges that a written summary leaves out, with the commas around them. */
-const HEDGE_PHRASES =
-  /(?:,\s*)?\b(?:you know|i mean|kind of|sort of|i guess|i think|basically|actually|just|really)\b(?:\s*,)?/gi;
-
-/** Removes spoken hedges from inside a sentence: "we, you know, just need a sort of plan" → "we need a plan". */
-export function compressSentence(text: string): string {
-  const compressed = text
-    .replace(HEDGE_PHRASES, " ")
-    .replace(/\s+/g, " ")
-    .replace(/\s+([,.?!])/g, "$1")
-    .trim();
-  if (compressed === "") return text;
-  return compressed.charAt(0).toUpperCase() + compressed.slice(1);
-}
-
 function countWords(text: string): number {
-  return text.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w)).length;
+  return text.split(/\s+/).filter((w) => WORD.test(w)).length;
 }
 
 /**

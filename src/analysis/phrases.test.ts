@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cleanTranscriptText } from "./clean.ts";
 import { splitSentences } from "./nlp.ts";
-import { keyPhrases, labelSegments, nounPhrases } from "./topics.ts";
+import { keyPhrases, nounPhrases } from "./phrases.ts";
 
 /** Noun-phrase texts of raw transcript turns (cleaned first, as the analysis does). */
 function phrasesOf(...turns: string[]): string[] {
@@ -45,27 +45,6 @@ describe("nounPhrases", () => {
     ]);
     expect(phrasesOf("I think the young people are th uh are uh {disfmarker}")).toEqual(["young people"]);
     expect(phrasesOf("We have about five minutes for the meeting .")).toEqual([]);
-  });
-});
-
-describe("labelSegments", () => {
-  it("labels a segment with its repeated multi-word phrase rather than a pronoun or single word", () => {
-    const sentences = splitSentences(
-      [
-        "I'm Laura and I'm the project manager .",
-        "Well for a remote control , do you think that will be {disfmarker}",
-        "I suppose it's depends on how complicated our remote control is .",
-        "Like how much does , you know , a remote control cost .",
-        "I'm not sure about the buttons .",
-      ].map(cleanTranscriptText),
-    );
-    const [segment] = labelSegments(sentences, [0], 5);
-    expect(segment).toMatchObject({ startMessage: 0, endMessage: 4, label: "remote control", score: 1 });
-  });
-
-  it("falls back to a neutral label when a segment has no noun phrase", () => {
-    const sentences = splitSentences(["Yeah .", "I'm sure .", "Alright ."].map(cleanTranscriptText));
-    expect(labelSegments(sentences, [0], 3).map((s) => s.label)).toEqual(["general discussion"]);
   });
 });
 
