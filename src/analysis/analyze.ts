@@ -17,9 +17,14 @@ export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
   segmentation: DEFAULT_SEGMENTATION_OPTIONS,
 };
 
-/** Cleans every message and splits the conversation into sentences (the shared first step). */
+/** Cleans every text (one a message) and splits them into sentences: the shared first step. */
+export function sentencesOf(texts: readonly string[]): Sentence[] {
+  return splitSentences(texts.map(cleanTranscriptText));
+}
+
+/** The sentences of a conversation's messages (sentencesOf their texts). */
 export function prepareSentences(input: AnalysisInput): Sentence[] {
-  return splitSentences(input.messages.map((m) => cleanTranscriptText(m.text)));
+  return sentencesOf(input.messages.map((m) => m.text));
 }
 
 /** Message index where each topic segment starts (the first is 0); [] for an empty conversation. */

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { cleanTranscriptText } from "./clean.ts";
-import { splitSentences } from "./nlp.ts";
+import { sentencesOf } from "./analyze.ts";
 import { keyPhrases, nounPhrases } from "./phrases.ts";
 
 /** Noun-phrase texts of raw transcript turns (cleaned first, as the analysis does). */
 function phrasesOf(...turns: string[]): string[] {
-  return splitSentences(turns.map(cleanTranscriptText)).flatMap((s) => nounPhrases(s).map((p) => p.text));
+  return sentencesOf(turns).flatMap((s) => nounPhrases(s).map((p) => p.text));
 }
 
 // Turns from QMSum train meetings (ES2002a, Bed004, Bed009, covid_3, education_23, ES2014b, Bdb001, IS1001b).
@@ -50,14 +49,12 @@ describe("nounPhrases", () => {
 
 describe("keyPhrases", () => {
   it("skips phrases already used as labels, in any inflection", () => {
-    const sentences = splitSentences(
-      [
-        "The button should be big .",
-        "Big buttons are easier .",
-        "A remote control with a menu button .",
-        "The menu button opens the menu button list .",
-      ].map(cleanTranscriptText),
-    );
+    const sentences = sentencesOf([
+      "The button should be big .",
+      "Big buttons are easier .",
+      "A remote control with a menu button .",
+      "The menu button opens the menu button list .",
+    ]);
     const texts = keyPhrases(sentences, 5, new Set(["button"])).map((p) => p.text);
     expect(texts).toContain("menu button");
     expect(texts).not.toContain("buttons");
