@@ -10,10 +10,10 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzeConversation, prepareSentences, topicSegmentStarts } from "../src/analysis/analyze.ts";
 import { contentTerms, wordCount, type Sentence } from "../src/analysis/nlp.ts";
-import { rouge, rougeTokens, truncateWords, type RougeScores } from "../src/analysis/rouge.ts";
-import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "../src/analysis/segeval.ts";
 import { DEFAULT_SUMMARY_OPTIONS } from "../src/analysis/summary.ts";
-import { textRankScores } from "../src/analysis/textrank.ts";
+import { rouge, rougeTokens, truncateWords, type RougeScores } from "./metrics/rouge.ts";
+import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "./metrics/segeval.ts";
+import { textRankScores } from "./metrics/textrank.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
 
 /** Sentences the baselines may pick: the same cleaned sentences and minimum length the system uses. */

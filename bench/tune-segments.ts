@@ -9,8 +9,8 @@ import {
   segmentBoundaries,
   DEFAULT_SEGMENTATION_OPTIONS,
   type SegmentationOptions,
-} from "../src/analysis/topics.ts";
-import { pk, windowDiff, standardWindow, startsFromLabels, fixedWindows } from "../src/analysis/segeval.ts";
+} from "../src/analysis/segmentation.ts";
+import { pk, windowDiff, standardWindow, startsFromLabels, fixedWindows } from "./metrics/segeval.ts";
 import { loadSplit } from "./qmsum.ts";
 const ms = loadSplit("train").map((m) => ({
   s: prepareSentences(m.input),

@@ -5,7 +5,7 @@
  * Usage: node --import tsx bench/tune.ts
  */
 import { prepareSentences } from "../src/analysis/analyze.ts";
-import { rouge } from "../src/analysis/rouge.ts";
+import { rouge } from "./metrics/rouge.ts";
 import {
   DEFAULT_SUMMARY_OPTIONS,
   selectSummarySentences,

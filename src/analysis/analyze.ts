@@ -1,19 +1,11 @@
-import type { AnalysisInput, AnalysisResult, InsightItem, SummaryItem, TopicItem } from "./types.ts";
+import type { AnalysisInput, AnalysisResult, InsightItem, SummaryItem } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
 import { resolveDueDate } from "./dates.ts";
 import { classifySentence } from "./insights.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
 import { DEFAULT_SUMMARY_OPTIONS, selectSummarySentences, type SummaryOptions } from "./summary.ts";
-import {
-  DEFAULT_SEGMENTATION_OPTIONS,
-  keyPhrases,
-  labelSegments,
-  segmentBoundaries,
-  type SegmentationOptions,
-} from "./topics.ts";
-
-/** Conversations with fewer segments than this also get key-phrase topics. */
-const MIN_TOPICS = 3;
+import { DEFAULT_SEGMENTATION_OPTIONS, segmentBoundaries, type SegmentationOptions } from "./segmentation.ts";
+import { findTopics } from "./topics.ts";
 
 export interface AnalysisOptions {
   summary: SummaryOptions;
@@ -25,9 +17,14 @@ export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
   segmentation: DEFAULT_SEGMENTATION_OPTIONS,
 };
 
-/** Cleans every message and splits the conversation into sentences (the shared first step). */
+/** Cleans every text (one a message) and splits them into sentences: the shared first step. */
+export function sentencesOf(texts: readonly string[]): Sentence[] {
+  return splitSentences(texts.map(cleanTranscriptText));
+}
+
+/** The sentences of a conversation's messages (sentencesOf their texts). */
 export function prepareSentences(input: AnalysisInput): Sentence[] {
-  return splitSentences(input.messages.map((m) => cleanTranscriptText(m.text)));
+  return sentencesOf(input.messages.map((m) => m.text));
 }
 
 /** Message index where each topic segment starts (the first is 0); [] for an empty conversation. */
@@ -93,27 +90,9 @@ export function analyzeConversation(
     messageIds: [ids[picked.sentence.messageIndex] ?? ""],
   }));
 
-  const starts = segmentBoundaries(sentences, ids.length, options.segmentation);
-  const segments = labelSegments(sentences, starts, ids.length);
-  const topics: TopicItem[] = segments.map((segment) => ({
-    text: segment.label,
-    score: segment.score,
-    messageIds: ids.slice(segment.startMessage, segment.endMessage + 1),
-  }));
-  // Too short to segment: also list the next key phrases, each with the messages that mention it.
-  if (topics.length > 0 && topics.length < MIN_TOPICS) {
-    const extra = keyPhrases(sentences, MIN_TOPICS - topics.length, new Set(segments.map((s) => s.labelKey)));
-    const top = Math.max(1, ...extra.map((e) => e.weight));
-    for (const phrase of extra) {
-      if (phrase.weight < 2) continue;
-      topics.push({
-        text: phrase.text,
-        score: Math.round(((0.8 * phrase.weight) / top) * 1000) / 1000,
-        messageIds: phrase.messages.map((i) => ids[i] ?? ""),
-      });
-    }
-  }
-  topics.sort((a, b) => b.score - a.score);
-
-  return { summary, topics, insights: insightsOf(input, sentences) };
+  return {
+    summary,
+    topics: findTopics(sentences, ids, options.segmentation),
+    insights: insightsOf(input, sentences),
+  };
 }

@@ -2,6 +2,7 @@
  * Transcript noise removal for analysis only: the stored transcript keeps what was said, the analysis
  * reads a cleaned copy (no annotation marks, fillers, stutters or tokenizer spacing).
  */
+import { REAL_SHORT_WORDS } from "./lexicon.ts";
 
 /** Annotation marks of the QMSum/AMI/ICSI transcripts: {vocalsound}, {disfmarker}, {gap}, {pause}, … */
 const ANNOTATION = /\{[a-z_ ]+\}/gi;
@@ -35,72 +36,6 @@ const WORD_CHAR = /[A-Za-z0-9_]/;
 
 /** Whitespace other than a plain space. */
 const OTHER_WHITESPACE = /[^\S ]/;
-
-/** Short words that can legitimately precede a word starting with the same letters ("a ah", "in into"). */
-const REAL_SHORT_WORDS = new Set([
-  "a",
-  "an",
-  "i",
-  "in",
-  "is",
-  "it",
-  "at",
-  "on",
-  "to",
-  "so",
-  "no",
-  "do",
-  "be",
-  "we",
-  "he",
-  "me",
-  "my",
-  "or",
-  "of",
-  "as",
-  "if",
-  "up",
-  "us",
-  "by",
-  "go",
-  "and",
-  "the",
-  "for",
-  "you",
-  "are",
-  "not",
-  "but",
-  "can",
-  "all",
-  "any",
-  "our",
-  "one",
-  "out",
-  "how",
-  "who",
-  "now",
-  "new",
-  "was",
-  "has",
-  "had",
-  "get",
-  "see",
-  "use",
-  "two",
-  "ten",
-  "too",
-  "then",
-  "them",
-  "there",
-  "this",
-  "that",
-  "what",
-  "with",
-  "will",
-  "some",
-  "more",
-  "also",
-]);
 
 function endsWithWordChar(word: string): boolean {
   return WORD_CHAR.test(word.charAt(word.length - 1));

@@ -1,5 +1,6 @@
 import winkNLP, { type WinkMethods } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
+import { MEETING_STOP_WORDS } from "./lexicon.ts";
 
 /** One token of a cleaned sentence, with what the analysis needs from wink-nlp. */
 export interface Token {
@@ -211,83 +212,6 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
   return sentences;
 }
 
-/** Words that say little about what a meeting is about, beyond wink's stop words. */
-const MEETING_STOP_WORDS = new Set([
-  "yeah",
-  "yes",
-  "okay",
-  "ok",
-  "right",
-  "like",
-  "gonna",
-  "wanna",
-  "gotta",
-  "think",
-  "know",
-  "mean",
-  "guess",
-  "thing",
-  "things",
-  "stuff",
-  "kind",
-  "sort",
-  "lot",
-  "bit",
-  "actually",
-  "really",
-  "just",
-  "well",
-  "maybe",
-  "probably",
-  "basically",
-  "obviously",
-  "anyway",
-  "oh",
-  "hmm",
-  "uh",
-  "um",
-  "mm",
-  "say",
-  "said",
-  "says",
-  "go",
-  "going",
-  "get",
-  "got",
-  "getting",
-  "want",
-  "need",
-  "make",
-  "let",
-  "see",
-  "look",
-  "come",
-  "put",
-  "take",
-  "good",
-  "sure",
-  "fine",
-  "great",
-  "nice",
-  "pretty",
-  "little",
-  "way",
-  "point",
-  "question",
-  "idea",
-  "time",
-  "something",
-  "anything",
-  "everything",
-  "one",
-  "ones",
-  "two",
-  "three",
-  "mr",
-  "chair",
-  "hon",
-]);
-
 const CONTENT_POS = new Set(["NOUN", "PROPN", "VERB", "ADJ", "NUM"]);
 
 /** True for tokens that carry topic content: nouns, verbs, adjectives that are not stop words. */
@@ -314,9 +238,24 @@ export function contentTerms(sentence: Sentence): string[] {
   return terms;
 }
 
+/** A token or written word with a letter or digit in it, not punctuation. */
+export const WORD = /[a-z0-9]/i;
+
 /** Number of word tokens (not punctuation). */
 export function wordCount(sentence: Sentence): number {
   let n = 0;
-  for (const token of sentence.tokens) if (/[a-z0-9]/i.test(token.value)) n++;
+  for (const token of sentence.tokens) if (WORD.test(token.value)) n++;
   return n;
+}
+
+/** A sentence's word tokens, without punctuation, and their normal forms. */
+export interface Words {
+  /** Lowercase normal forms: wink's "will" for "'ll" and "not" for "n't"; "'s" etc. as written. */
+  normals: string[];
+  tokens: Token[];
+}
+
+export function wordsOf(sentence: Sentence): Words {
+  const tokens = sentence.tokens.filter((t) => WORD.test(t.value));
+  return { tokens, normals: tokens.map((t) => t.normal) };
 }

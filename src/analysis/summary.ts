@@ -1,5 +1,7 @@
-import { contentTerms, wordCount, type Sentence } from "./nlp.ts";
-import { nounPhrases } from "./topics.ts";
+import { CUE_STEMS } from "./lexicon.ts";
+import { contentTerms, WORD, wordCount, type Sentence } from "./nlp.ts";
+import { nounPhrases } from "./phrases.ts";
+import { compressSentence, tidySentence } from "./tidy.ts";
 import { cosine, inverseDocumentFrequency, tfidfVector, type TermVector } from "./vectors.ts";
 
 /** Tunable weights of the extractive summarizer (tuned on QMSum train, see docs/ANALYSIS.md). */
@@ -45,68 +47,35 @@ export const DEFAULT_SUMMARY_OPTIONS: SummaryOptions = {
   phrases: 0.5,
 };
 
-/** Stems of words that mark what a meeting is for and what it settled. */
-const CUE_STEMS = new Set([
-  "meet",
-  "agenda",
-  "project",
-  "discuss",
-  "decid",
-  "decis",
-  "agre",
-  "goal",
-  "aim",
-  "plan",
-  "present",
-  "propos",
-  "design",
-  "budget",
-  "cost",
-  "result",
-  "issu",
-  "problem",
-  "conclus",
-  "summari",
-  "next",
-  "today",
-  "task",
-  "team",
-  "group",
-]);
+/** Terms said at least this often make up the meeting's centroid. */
+const MIN_CENTROID_COUNT = 2;
+
+/** The meeting's keywords: its top centroid terms, twice the square root of its vocabulary, at least this many. */
+const MIN_KEYWORDS = 10;
+
+/** The meeting's key phrases: its multi-word noun phrases said at least this often, at most this many. */
+const MIN_KEY_PHRASE_COUNT = 3;
+const MAX_KEY_PHRASES = 15;
+
+/** A candidate sentence has at least this many content terms (when the meeting has such sentences). */
+const MIN_CONTENT_TERMS = 3;
+
+/** In a short chat without a sentence of meeting length, any sentence of this many words may be picked. */
+const SHORT_CHAT_MIN_WORDS = 3;
+
+/** Scales the keyword share to the size of the other features (the keywords weight was tuned with it). */
+const KEYWORD_SHARE_SCALE = 0.25;
+
+/** Once something is picked, a sentence that would take the summary past this share of its budget is skipped. */
+const BUDGET_OVERSHOOT = 1.25;
 
 export interface PickedSentence {
   sentence: Sentence;
   text: string;
 }
 
-/** Discourse openers that carry nothing in a written summary ("So", "Okay, so", "And yeah, …"). */
-const OPENER =
-  /^(?:(?:so|and|but|okay|ok|yeah|yes|well|right|now|then|also|alright|all right|oh|like|anyway|actually|i mean|you know)\b[\s,]*)+/i;
-
-/** Removes spoken openers and capitalises; the words removed do not count against the budget. */
-export function tidySentence(text: string): string {
-  const trimmed = text.replace(OPENER, "").trim();
-  if (trimmed === "") return text;
-  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-}
-
-/** Spoken hedges that a written summary leaves out, with the commas around them. */
-const HEDGE_PHRASES =
-  /(?:,\s*)?\b(?:you know|i mean|kind of|sort of|i guess|i think|basically|actually|just|really)\b(?:\s*,)?/gi;
-
-/** Removes spoken hedges from inside a sentence: "we, you know, just need a sort of plan" → "we need a plan". */
-export function compressSentence(text: string): string {
-  const compressed = text
-    .replace(HEDGE_PHRASES, " ")
-    .replace(/\s+/g, " ")
-    .replace(/\s+([,.?!])/g, "$1")
-    .trim();
-  if (compressed === "") return text;
-  return compressed.charAt(0).toUpperCase() + compressed.slice(1);
-}
-
 function countWords(text: string): number {
-  return text.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w)).length;
+  return text.split(/\s+/).filter((w) => WORD.test(w)).length;
 }
 
 /**
@@ -127,9 +96,9 @@ export function selectSummarySentences(
   for (const list of terms) for (const term of list) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const centroid: TermVector = new Map();
   for (const [term, count] of frequency) {
-    if (count >= 2) centroid.set(term, Math.log(1 + count) * (idf.get(term) ?? 1));
+    if (count >= MIN_CENTROID_COUNT) centroid.set(term, Math.log(1 + count) * (idf.get(term) ?? 1));
   }
-  const keywordCount = Math.max(10, Math.round(Math.sqrt(frequency.size) * 2));
+  const keywordCount = Math.max(MIN_KEYWORDS, Math.round(Math.sqrt(frequency.size) * 2));
   const keywords = new Set(
     [...centroid.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
@@ -137,7 +106,7 @@ export function selectSummarySentences(
       .map(([term]) => term),
   );
 
-  // The meeting's key phrases: multi-word noun phrases said at least three times.
+  // The meeting's key phrases: its most frequent multi-word noun phrases.
   const phraseKeys = sentences.map((sentence) =>
     options.phrases === 0
       ? []
@@ -150,17 +119,19 @@ export function selectSummarySentences(
     for (const key of keys) phraseFrequency.set(key, (phraseFrequency.get(key) ?? 0) + 1);
   const topPhrases = new Set(
     [...phraseFrequency.entries()]
-      .filter(([, count]) => count >= 3)
+      .filter(([, count]) => count >= MIN_KEY_PHRASE_COUNT)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, 15)
+      .slice(0, MAX_KEY_PHRASES)
       .map(([key]) => key),
   );
 
   const lastIndex = Math.max(1, sentences.length - 1);
   // Short chats may have no sentence of meeting length: then any sentence with some content will do.
-  const long = sentences.some((s, i) => wordCount(s) >= options.minWords && (terms[i]?.length ?? 0) >= 3);
-  const minWords = long ? options.minWords : 3;
-  const minTerms = long ? 3 : 1;
+  const long = sentences.some(
+    (s, i) => wordCount(s) >= options.minWords && (terms[i]?.length ?? 0) >= MIN_CONTENT_TERMS,
+  );
+  const minWords = long ? options.minWords : SHORT_CHAT_MIN_WORDS;
+  const minTerms = long ? MIN_CONTENT_TERMS : 1;
   const candidates: { index: number; score: number; words: number; text: string }[] = [];
   sentences.forEach((sentence, index) => {
     const words = wordCount(sentence);
@@ -170,7 +141,7 @@ export function selectSummarySentences(
     const keywordShare = list.filter((t) => keywords.has(t)).length / Math.sqrt(words);
     let score =
       options.centrality * cosine(vector, centroid) +
-      options.keywords * keywordShare * 0.25 +
+      options.keywords * keywordShare * KEYWORD_SHARE_SCALE +
       options.position * Math.exp(-index / lastIndex / options.positionDecay) +
       (options.cues * list.filter((t) => CUE_STEMS.has(t)).length) / Math.sqrt(words) +
       (options.phrases * (phraseKeys[index] ?? []).filter((k) => topPhrases.has(k)).length) /
@@ -204,7 +175,7 @@ export function selectSummarySentences(
     if (choice === undefined) break;
     taken[best] = true;
     // Do not overshoot the budget by much with one long sentence once something is picked.
-    if (picked.length > 0 && used + choice.words > options.wordBudget * 1.25) continue;
+    if (picked.length > 0 && used + choice.words > options.wordBudget * BUDGET_OVERSHOOT) continue;
     picked.push(choice);
     used += choice.words;
     const chosenVector = vectors[choice.index] ?? new Map<string, number>();

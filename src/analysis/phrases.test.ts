@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { cleanTranscriptText } from "./clean.ts";
-import { splitSentences } from "./nlp.ts";
-import { keyPhrases, labelSegments, nounPhrases } from "./topics.ts";
+import { sentencesOf } from "./analyze.ts";
+import { keyPhrases, nounPhrases } from "./phrases.ts";
 
 /** Noun-phrase texts of raw transcript turns (cleaned first, as the analysis does). */
 function phrasesOf(...turns: string[]): string[] {
-  return splitSentences(turns.map(cleanTranscriptText)).flatMap((s) => nounPhrases(s).map((p) => p.text));
+  return sentencesOf(turns).flatMap((s) => nounPhrases(s).map((p) => p.text));
 }
 
 // Turns from QMSum train meetings (ES2002a, Bed004, Bed009, covid_3, education_23, ES2014b, Bdb001, IS1001b).
@@ -48,37 +47,14 @@ describe("nounPhrases", () => {
   });
 });
 
-describe("labelSegments", () => {
-  it("labels a segment with its repeated multi-word phrase rather than a pronoun or single word", () => {
-    const sentences = splitSentences(
-      [
-        "I'm Laura and I'm the project manager .",
-        "Well for a remote control , do you think that will be {disfmarker}",
-        "I suppose it's depends on how complicated our remote control is .",
-        "Like how much does , you know , a remote control cost .",
-        "I'm not sure about the buttons .",
-      ].map(cleanTranscriptText),
-    );
-    const [segment] = labelSegments(sentences, [0], 5);
-    expect(segment).toMatchObject({ startMessage: 0, endMessage: 4, label: "remote control", score: 1 });
-  });
-
-  it("falls back to a neutral label when a segment has no noun phrase", () => {
-    const sentences = splitSentences(["Yeah .", "I'm sure .", "Alright ."].map(cleanTranscriptText));
-    expect(labelSegments(sentences, [0], 3).map((s) => s.label)).toEqual(["general discussion"]);
-  });
-});
-
 describe("keyPhrases", () => {
   it("skips phrases already used as labels, in any inflection", () => {
-    const sentences = splitSentences(
-      [
-        "The button should be big .",
-        "Big buttons are easier .",
-        "A remote control with a menu button .",
-        "The menu button opens the menu button list .",
-      ].map(cleanTranscriptText),
-    );
+    const sentences = sentencesOf([
+      "The button should be big .",
+      "Big buttons are easier .",
+      "A remote control with a menu button .",
+      "The menu button opens the menu button list .",
+    ]);
     const texts = keyPhrases(sentences, 5, new Set(["button"])).map((p) => p.text);
     expect(texts).toContain("menu button");
     expect(texts).not.toContain("buttons");

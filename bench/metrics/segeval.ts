@@ -28,54 +28,36 @@ export function standardWindow(referenceStarts: readonly number[], length: numbe
   return Math.max(2, Math.round(length / segments / 2));
 }
 
-/** The share of the `length - k` windows of width k in which `disagree` holds for the two segmentations. */
-function windowErrorRate(
+/** An error rate over a reference and a hypothesis segmentation of `length` units, with windows of width k. */
+export type WindowMetric = (
   reference: readonly number[],
   hypothesis: readonly number[],
   length: number,
   k: number,
-  disagree: (r: readonly number[], h: readonly number[], i: number) => boolean,
-): number {
-  const r = segmentIds(reference, length);
-  const h = segmentIds(hypothesis, length);
-  const windows = length - k;
-  if (windows <= 0) return 0;
-  let errors = 0;
-  for (let i = 0; i < windows; i++) if (disagree(r, h, i)) errors++;
-  return errors / windows;
+) => number;
+
+/** The metric that counts the share of the `length - k` windows in which `disagree` holds. */
+function windowMetric(
+  disagree: (r: readonly number[], h: readonly number[], i: number, k: number) => boolean,
+): WindowMetric {
+  return (reference, hypothesis, length, k) => {
+    const r = segmentIds(reference, length);
+    const h = segmentIds(hypothesis, length);
+    const windows = length - k;
+    if (windows <= 0) return 0;
+    let errors = 0;
+    for (let i = 0; i < windows; i++) if (disagree(r, h, i, k)) errors++;
+    return errors / windows;
+  };
 }
 
 /** Pk (Beeferman et al. 1999): probability that units k apart are wrongly judged same/different segment. */
-export function pk(
-  reference: readonly number[],
-  hypothesis: readonly number[],
-  length: number,
-  k: number,
-): number {
-  return windowErrorRate(
-    reference,
-    hypothesis,
-    length,
-    k,
-    (r, h, i) => (r[i] === r[i + k]) !== (h[i] === h[i + k]),
-  );
-}
+export const pk = windowMetric((r, h, i, k) => (r[i] === r[i + k]) !== (h[i] === h[i + k]));
 
 /** WindowDiff (Pevzner & Hearst 2002): windows where the number of boundaries differs. */
-export function windowDiff(
-  reference: readonly number[],
-  hypothesis: readonly number[],
-  length: number,
-  k: number,
-): number {
-  return windowErrorRate(
-    reference,
-    hypothesis,
-    length,
-    k,
-    (r, h, i) => (r[i + k] ?? 0) - (r[i] ?? 0) !== (h[i + k] ?? 0) - (h[i] ?? 0),
-  );
-}
+export const windowDiff = windowMetric(
+  (r, h, i, k) => (r[i + k] ?? 0) - (r[i] ?? 0) !== (h[i + k] ?? 0) - (h[i] ?? 0),
+);
 
 /** Equal-size segments: the starts of `count` windows over `length` units. */
 export function fixedWindows(count: number, length: number): number[] {

@@ -1,0 +1,162 @@
+/**
+ * The English words and phrases the analysis rules consult, in one place: what counts as filler, as a
+ * label, as a commitment, as a question. Words are wink-nlp normal forms (lowercase; "'ll" → "will",
+ * "n't" → "not") unless a list says otherwise. Why each list exists is in docs/ANALYSIS.md.
+ */
+
+/** The words of a list written one after another, separated by spaces or line breaks. */
+function words(list: string): ReadonlySet<string> {
+  return new Set(list.trim().split(/\s+/));
+}
+
+// Content and topics.
+
+/** Words that say little about what a meeting is about, beyond wink's stop words. */
+export const MEETING_STOP_WORDS = words(`
+  yeah yes okay ok right like gonna wanna gotta think know mean guess thing things stuff kind sort lot
+  bit actually really just well maybe probably basically obviously anyway oh hmm uh um mm
+  say said says go going get got getting want need make let see look come put take
+  good sure fine great nice pretty little way point question idea time something anything everything
+  one ones two three mr chair hon
+`);
+
+/**
+ * Words that never belong in a topic label although wink may tag them as nouns: forms of address,
+ * discourse and filler words, unsplit contractions, names of times of day.
+ */
+export const NOT_LABEL_WORDS = words(`
+  alright allright dunno guy guys folks madam sir mister kay okey yep yup nope sorry
+  hello hi hey bye thanks cheers gosh wow cool whatever
+  somebody someone anybody anyone everybody everyone nobody
+  today tomorrow yesterday tonight morning afternoon evening moment
+`);
+
+/** Nouns too general to be a topic on their own; they may still end a longer phrase ("young people"). */
+export const GENERAL_NOUNS = words(`
+  people person meeting meetings minute minutes second seconds hour hours day days week weeks year years
+  part parts fact case example sense number type types kinds sorts problem problems issue issues
+  place end level side area areas matter reason situation option options stage step task job work
+  difficulty support sector vision mind deal chance term terms words word group hand list
+`);
+
+/** Evaluative or vague adjectives dropped from the start of a label ("different choices" → "choices"). */
+export const VAGUE_ADJECTIVES = words(`
+  actual real big different other certain particular various same whole entire several many own bad
+  important possible similar proper wrong usual normal current
+`);
+
+// Summary.
+
+/** Stems (Porter2) of words that mark what a meeting is for and what it settled. */
+export const CUE_STEMS = words(`
+  meet agenda project discuss decid decis agre goal aim plan present propos design budget cost result
+  issu problem conclus summari next today task team group
+`);
+
+/** Discourse openers that carry nothing in a written summary ("So", "Okay, so", "And yeah, …"). */
+export const SPOKEN_OPENERS =
+  /^(?:(?:so|and|but|okay|ok|yeah|yes|well|right|now|then|also|alright|all right|oh|like|anyway|actually|i mean|you know)\b[\s,]*)+/i;
+
+/** Spoken hedges that a written summary leaves out, with the commas around them. */
+export const SPOKEN_HEDGES =
+  /(?:,\s*)?\b(?:you know|i mean|kind of|sort of|i guess|i think|basically|actually|just|really)\b(?:\s*,)?/gi;
+
+// Transcript cleaning (words as written, lowercased).
+
+/** Short words that can legitimately precede a word starting with the same letters ("a ah", "in into"). */
+export const REAL_SHORT_WORDS = words(`
+  a an i in is it at on to so no do be we he me my or of as if up us by go
+  and the for you are not but can all any our one out how who now new was has had get see use two ten too
+  then them there this that what with will some more also
+`);
+
+// Sentence shapes.
+
+/** Spoken openers before a clause ("so", "okay", "and", "or"), which tidySentence mostly drops too. */
+export const OPENERS = words(
+  `so or and but okay ok yeah yes well right now then also alright oh anyway actually hey`,
+);
+
+export const WH_WORDS = words(`what why how when where who whom whose which`);
+
+/** Auxiliaries and modals that open an inverted question ("do you …", "is it …"). */
+export const AUX_STARTS = words(
+  `do does did is are was were can could will would should shall may might have has had am`,
+);
+
+/** Subjects after an opening auxiliary that make it a question ("do you …", "is there …"). */
+export const SUBJECT_PRONOUNS = words(`
+  everyone everybody anybody somebody someone those these i you we he she it they there this that anyone
+`);
+
+export const NEGATION = words(`not n't never no`);
+
+/** Words that make what follows a relative clause ("that we're going to use"), not a commitment. */
+export const RELATIVE = words(`that which what who where how whatever`);
+
+/** Words a fragment opens with rather than a question ("That we're starting so well?", "To just go order?"). */
+export const FRAGMENT_STARTS = words(`that to if unless because cause for within as like than where whereas`);
+
+/** Words a cut-off sentence ends on ("I'll rerun it with", "You should just give it to."). */
+export const DANGLING_ENDS = words(`
+  the a an and or but of with to for from at by into about than that because if
+  my our your their his its is are was i we they he she very
+`);
+
+/** Back-channel and tag questions: "right?", "you know?", "isn't it?", "sorry?". */
+export const TAG_QUESTION =
+  /(?:^|[\s,])(?:right|yeah|yes|okay|ok|huh|eh|no|sorry|really|you know|you see|isn't it|is it|aren't they|don't you think|didn't it|wasn't it|doesn't it|or not|or something|and so on|what)\s*\?$/i;
+
+/** Checks that the listener follows, asked with a question's form but wanting no answer. */
+export const RHETORICAL_CHECK = /^(?:you know what i mean|do you know what i mean|you see what i mean)\b/i;
+
+// Tasks and commitments.
+
+/** Modal phrases that turn "I"/"we"/"you"/a name into someone committing to (or being asked for) a task. */
+export const COMMITMENT =
+  /^(?:will|shall|must|should|(?:am|are|is) going to|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to)$/;
+
+/** First words of every COMMITMENT phrase (wink's normal forms: "'ll" → "will", "'ve" → "have"). */
+export const COMMITMENT_FIRST_WORDS = words(
+  `will shall must should am are is have has need needs ought got 've`,
+);
+
+/** Obligations that, said to an unnamed "you", describe how things work rather than ask for a task. */
+export const GENERIC_OBLIGATION = /^(?:have to|'ve got to|have got to|got to|must)$/;
+
+/** Modals of a request when followed by "you": "can you …", "would you …". */
+export const REQUEST_MODALS = words(`can could would will`);
+
+/** Words before "can you …" that make it part of a clause rather than a request ("if you could …"). */
+export const NOT_REQUEST_BEFORE = /^(?:if|that|whether|what|how|when|which|who|where|so that|unless)$/;
+
+/** Verbs that follow "I will", "we should", "let's" without making a task ("we'll see", "let's say"). */
+export const NON_TASK_VERBS = words(`
+  be see know think guess say mean like love want wish hope agree believe suppose assume imagine
+  remember forget hear wait pass stop leave move begin start go come continue proceed recap keep put
+  call end finish happen seem feel get have talk mention note add point answer ask thank wrap skip
+  bear deal admit spoil allow pause resume freeze expect wonder
+`);
+
+/** Objects that say nothing on their own: "let's take it", "can you read that?". */
+export const EMPTY_OBJECTS = words(
+  `it that this them those these one so too now then here there again please better well more`,
+);
+
+/** Words that soften a task ("maybe we should …", "I think I'll …"). */
+export const HEDGES = /\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|might|if)\b/i;
+
+/** Capitalised words that are never someone's name: sentence-start words, weekdays and months (as written). */
+export const NOT_NAMES =
+  /^(?:I|Okay|Ok|Yeah|Yes|No|Oh|So|Well|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/;
+
+/** Phrases that promise a later exchange rather than a piece of work. */
+export const FOLLOW_UP =
+  /\b(?:follow(?:ing)?[\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out|let (?:you|him|her|them|everyone|everybody|us) know|(?:send|e-?mail|forward|mail) (?:it |that |this |them )?(?:to )?(?:you|him|her|them|everyone|everybody|round|around|out)\b|(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:later|offline|after the meeting|next (?:time|meeting|week))|(?:in|at|for|before) the next meeting|next meeting|(?:do|take|discuss) (?:this|that|it) off-?line)\b/i;
+
+/** Words that say something is still to come, which a follow-up phrase needs when it states no task. */
+export const FUTURE_MARKERS = /\b(?:will|'ll|going to|let's|need to|should)\b/i;
+
+/** Words that tie a task to a date ("by Friday", "next week", "end of the month"). */
+export const DATE_WORDS =
+  /\b(?:by|before|until|on|next|tomorrow|today|tonight|monday|tuesday|wednesday|thursday|friday|end of)\b/i;
