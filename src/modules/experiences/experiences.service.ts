@@ -96,8 +96,9 @@ export class ExperiencesService {
   }
 
   /**
-   * Creates a signed link to the conversation's summary page with the given settings (SPEC §6). The body's
-   * shape is already checked by its schema; this adds the rules that span fields or need the app.
+   * Creates a signed link to the conversation's summary page with the given settings (docs/PAGES.md, The
+   * API). The body's shape is already checked by its schema; this adds the rules that span fields or need
+   * the app.
    * Throws invalid naming the field, not_found when the app cannot see the conversation.
    */
   async createSummaryLink(
