@@ -77,7 +77,8 @@ export default tseslint.config(
               message: "Modules are given what they need by the composition root (src/services.ts).",
             },
             {
-              group: ["../*/*.repository.ts"],
+              // Another module's folder: one level up, then a repository file.
+              regex: "^\\.\\./[^/]+/[^/]+\\.repository\\.ts$",
               allowTypeImports: true,
               message:
                 "A module calls another module's service, not its repository (repositories are built in src/services.ts).",

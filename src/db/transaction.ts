@@ -29,7 +29,7 @@ const CONFLICT_CODES = new Set([
 ]);
 
 /** True for a database error that a concurrent writer caused; the one place that knows both dialects' codes. */
-export function isWriteConflict(error: unknown): boolean {
+function isWriteConflict(error: unknown): boolean {
   const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === "string" && CONFLICT_CODES.has(code);
 }
