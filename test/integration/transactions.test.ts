@@ -24,7 +24,7 @@ describe.each(await dialects())("transactions that collide with other writers on
     const { token } = await server.newApp();
     const id = await conversation(token);
     const db = server.database.db;
-    const inTransaction = createTransaction(db, repositoriesOf);
+    const transaction = createTransaction(db, repositoriesOf);
     const row = await db
       .selectFrom("conversations")
       .selectAll()
@@ -32,7 +32,7 @@ describe.each(await dialects())("transactions that collide with other writers on
       .executeTakeFirstOrThrow();
 
     let runs = 0;
-    const duplicate = inTransaction(async ({ conversations }) => {
+    const duplicate = transaction(async ({ conversations }) => {
       runs++;
       await conversations.insert(row);
     });
@@ -43,7 +43,7 @@ describe.each(await dialects())("transactions that collide with other writers on
     expect(runs).toBe(4);
 
     runs = 0;
-    const recovered = await inTransaction(async ({ conversations }) => {
+    const recovered = await transaction(async ({ conversations }) => {
       runs++;
       if (runs === 1) await conversations.insert(row);
       return "stored";
@@ -56,12 +56,12 @@ describe.each(await dialects())("transactions that collide with other writers on
     it("survives a deadlock between two writers: the one the database aborts runs again", async () => {
       const { token } = await server.newApp();
       const [a, b] = [await conversation(token), await conversation(token)];
-      const inTransaction = createTransaction(server.database.db, repositoriesOf);
+      const transaction = createTransaction(server.database.db, repositoriesOf);
       let firstLocks = 0;
       let release: () => void = () => undefined;
       const bothHoldOne = new Promise<void>((resolve) => (release = resolve));
       const lockBoth = (first: string, second: string) =>
-        inTransaction(async ({ conversations }) => {
+        transaction(async ({ conversations }) => {
           await conversations.lockForWrite(first);
           if (++firstLocks === 2) release();
           await bothHoldOne;
