@@ -14,6 +14,87 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
   },
+  // Layer rules (docs/ARCHITECTURE.md, Layer rules): a wrong-way import fails the build.
+  {
+    files: ["src/db/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/modules/**", "**/http/**", "**/services.ts", "**/app.ts"],
+              message: "db/ knows no feature: the composition root (src/services.ts) builds repositories.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/analysis/**/*.ts", "src/pages/**/*.ts", "src/client/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/modules/**", "**/http/**", "**/db/**", "**/services.ts", "**/app.ts"],
+              message: "analysis/, pages/ and client/ are pure: they get plain data, never storage or HTTP.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/http/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/modules/**", "**/db/**", "**/services.ts", "**/app.ts"],
+              message:
+                "http/ is cross-cutting: it declares the interfaces it needs; modules depend on it, not the reverse.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/modules/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/services.ts", "**/app.ts", "**/main.ts", "**/cli/**"],
+              message: "Modules are given what they need by the composition root (src/services.ts).",
+            },
+            {
+              // Another module's folder: one level up, then a repository file.
+              regex: "^\\.\\./[^/]+/[^/]+\\.repository\\.ts$",
+              allowTypeImports: true,
+              message:
+                "A module calls another module's service, not its repository (repositories are built in src/services.ts).",
+            },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "NewExpression[callee.name=/Repository$/]",
+          message: "Services are handed their repositories by the composition root (src/services.ts).",
+        },
+      ],
+    },
+  },
   {
     files: ["**/*.js", "**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,

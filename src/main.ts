@@ -1,9 +1,8 @@
-import { createAnalyzer } from "./analysis/pool.ts";
 import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
-import { ConfigError, loadConfig, resolveSigningSecret } from "./config.ts";
-import { openDatabase } from "./db/database.ts";
+import { ConfigError, loadConfig } from "./config.ts";
 import { connectRateLimitRedis } from "./http/rate-limit.ts";
+import { openRuntime } from "./runtime.ts";
 
 /** The process entry: reads the environment, migrates, listens, and shuts down cleanly on signals. */
 async function main(): Promise<void> {
@@ -17,18 +16,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const database = openDatabase(config.database);
-  await database.migrate();
-  const analyzer = createAnalyzer();
+  const runtime = await openRuntime(config);
   const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl) : null;
-  const { app, services } = await buildApp({
-    config,
-    database,
-    clock: systemClock,
-    secret: resolveSigningSecret(config),
-    analyzer,
-    redis,
-  });
+  const { app, services } = await buildApp({ ...runtime, clock: systemClock, redis });
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -39,9 +29,8 @@ async function main(): Promise<void> {
     forced.unref();
     void app
       .close()
-      .then(() => analyzer.close())
       .then(() => redis?.disconnect())
-      .then(() => database.close())
+      .then(() => runtime.close())
       .then(() => process.exit(0));
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));

@@ -1,12 +1,17 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
 import type { Analyzer } from "./analysis/types.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/database.ts";
-import { TokenService } from "./http/tokens.ts";
+import type { Database } from "./db/schema.ts";
+import { createTransaction } from "./db/transaction.ts";
 import { AppsRepository } from "./modules/apps/apps.repository.ts";
 import { AppsService } from "./modules/apps/apps.service.ts";
+import { TokenService } from "./modules/auth/tokens.ts";
+import { ConversationsRepository } from "./modules/conversations/conversations.repository.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
+import { ExperiencesRepository } from "./modules/experiences/experiences.repository.ts";
 import { ExperiencesService, PageEditsService } from "./modules/experiences/experiences.service.ts";
 import { PageAssets } from "./modules/experiences/page-assets.ts";
 import { IngestionService } from "./modules/ingestion/ingestion.service.ts";
@@ -17,7 +22,6 @@ import { JobsService } from "./modules/jobs/jobs.service.ts";
 import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repository.ts";
 import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
 import { WebhookSender } from "./modules/jobs/webhooks.ts";
-import { inTransaction } from "./db/transaction.ts";
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -28,47 +32,70 @@ export interface ServiceDeps {
   logger: FastifyBaseLogger;
 }
 
-/** Wires every service once; the HTTP app and the CLI share this. */
+/** Every repository, on the database or on one transaction: the only place that builds them. */
+export function repositoriesOf(db: Kysely<Database>) {
+  return {
+    apps: new AppsRepository(db),
+    conversations: new ConversationsRepository(db),
+    experiences: new ExperiencesRepository(db),
+    jobs: new JobsRepository(db),
+    webhookEvents: new WebhookEventsRepository(db),
+  };
+}
+
+/**
+ * The composition root: builds the repositories once and wires every service on them, each with what it
+ * needs, `transaction(work)` included (work gets the repositories bound to one transaction). The HTTP app
+ * and the CLI share this.
+ */
 export function createServices(deps: ServiceDeps) {
   const { config, database, clock, secret, analyzer, logger } = deps;
-  const db = database.db;
-  const jobsRepository = new JobsRepository(db);
-  const apps = new AppsService(new AppsRepository(db), clock);
+  const repositories = repositoriesOf(database.db);
+  const transaction = createTransaction(database.db, repositoriesOf);
+
+  const apps = new AppsService(repositories.apps, clock);
   const webhookTargets = new WebhookTargets(new Set(config.webhookAllowHosts));
   const webhooks = new WebhookSender({
-    events: new WebhookEventsRepository(db),
+    events: repositories.webhookEvents,
     apps,
     targets: webhookTargets,
     clock,
     logger,
   });
   const jobRunner = new JobRunner({
-    jobs: jobsRepository,
-    transaction: (work) => inTransaction(db, work),
-    process: createJobProcessor(db, analyzer),
+    jobs: repositories.jobs,
+    transaction,
+    process: createJobProcessor({ transaction, analyzer }),
     webhooks,
     clock,
     logger,
     leaseSeconds: config.jobLeaseSeconds,
   });
-  const conversations = new ConversationsService(db, clock);
-  const ingestion = new IngestionService(db, clock, jobRunner, webhookTargets);
+  const jobs = new JobsService(repositories.jobs, jobRunner);
+  const conversations = new ConversationsService(repositories.conversations, transaction, clock);
+  const ingestion = new IngestionService(transaction, clock, jobs, webhookTargets);
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     conversations,
     experiences: new ExperiencesService({
-      db,
+      experiences: repositories.experiences,
       clock,
       secret,
       publicUrl: config.publicUrl,
       apps,
       conversations,
     }),
-    pageEdits: new PageEditsService({ db, clock, conversations, ingestion }),
+    pageEdits: new PageEditsService({
+      repository: repositories.conversations,
+      transaction,
+      clock,
+      conversations,
+      ingestion,
+    }),
     pageAssets: new PageAssets(),
     ingestion,
-    jobs: new JobsService(jobsRepository),
+    jobs,
     jobRunner,
     webhooks,
   };

@@ -3,10 +3,9 @@ import { basename, extname } from "node:path";
 import { Command, CommanderError } from "commander";
 import { pino } from "pino";
 import { Value } from "typebox/value";
-import { createAnalyzer } from "../analysis/pool.ts";
 import type { Analyzer } from "../analysis/types.ts";
 import { systemClock } from "../clock.ts";
-import { ConfigError, loadConfig, resolveSigningSecret } from "../config.ts";
+import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { DomainError, invalid } from "../errors.ts";
 import type { App } from "../modules/apps/apps.service.ts";
@@ -17,7 +16,8 @@ import {
   type Submission,
 } from "../modules/ingestion/ingestion.service.ts";
 import { parseTranscript } from "../modules/ingestion/transcript.ts";
-import { createServices } from "../services.ts";
+import { openRuntime } from "../runtime.ts";
+import { createServices, type Services } from "../services.ts";
 import { DEMO_APP_NAME, runDemo } from "./demo.ts";
 import { runJobUntilFinished } from "./run-job.ts";
 
@@ -29,26 +29,17 @@ const noAnalysis: Analyzer = {
 
 /** Opens the configured database (migrated) and the services on it, runs `work`, and closes everything. */
 async function withServices<T>(
-  work: (services: ReturnType<typeof createServices>) => Promise<T>,
+  work: (services: Services) => Promise<T>,
   options: { analyzer?: boolean } = {},
 ): Promise<T> {
-  const config = loadConfig(process.env);
-  const database = openDatabase(config.database);
-  const analyzer = options.analyzer ? createAnalyzer() : noAnalysis;
+  const runtime = await openRuntime(
+    loadConfig(process.env),
+    options.analyzer ? {} : { analyzer: noAnalysis },
+  );
   try {
-    await database.migrate();
-    const services = createServices({
-      config,
-      database,
-      clock: systemClock,
-      secret: resolveSigningSecret(config),
-      analyzer,
-      logger: pino({ level: "warn" }),
-    });
-    return await work(services);
+    return await work(createServices({ ...runtime, clock: systemClock, logger: pino({ level: "warn" }) }));
   } finally {
-    await analyzer.close();
-    await database.close();
+    await runtime.close();
   }
 }
 

@@ -1,15 +1,12 @@
 import type { Kysely } from "kysely";
 import { DomainError } from "../errors.ts";
-import { ConversationsRepository } from "../modules/conversations/conversations.repository.ts";
-import { JobsRepository } from "../modules/jobs/jobs.repository.ts";
-import { WebhookEventsRepository } from "../modules/jobs/webhook-events.repository.ts";
 import type { Database } from "./schema.ts";
 
-export interface Repositories {
-  conversations: ConversationsRepository;
-  jobs: JobsRepository;
-  webhookEvents: WebhookEventsRepository;
-}
+/**
+ * Runs `work` in one transaction with `R` (repositories) bound to it. Services receive one from the
+ * composition root (src/services.ts), which decides what `R` holds; db/ knows no feature.
+ */
+export type Transaction<R> = <T>(work: (repos: R) => Promise<T>) => Promise<T>;
 
 /** How many times a transaction that lost a race with another writer is run in all. */
 const ATTEMPTS = 4;
@@ -32,37 +29,34 @@ const CONFLICT_CODES = new Set([
 ]);
 
 /** True for a database error that a concurrent writer caused; the one place that knows both dialects' codes. */
-export function isWriteConflict(error: unknown): boolean {
+function isWriteConflict(error: unknown): boolean {
   const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === "string" && CONFLICT_CODES.has(code);
 }
 
 /**
- * Runs `work` in one transaction with repositories bound to it; everything or nothing is written. A run that
- * collides with a concurrent writer is rolled back and run again, a few times; after that it throws
- * `conflict` (409), which the caller may retry. `work` must therefore have no effect outside the database.
+ * Makes the `transaction(work)` of a database: each call runs `work` in one transaction with the
+ * repositories `bind` makes on it; everything or nothing is written. A run that collides with a concurrent
+ * writer is rolled back and run again, a few times; after that it throws `conflict` (409), which the caller
+ * may retry. `work` must therefore have no effect outside the database.
  */
-export async function inTransaction<T>(
+export function createTransaction<R>(
   db: Kysely<Database>,
-  work: (repos: Repositories) => Promise<T>,
-): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute((trx) =>
-        work({
-          conversations: new ConversationsRepository(trx),
-          jobs: new JobsRepository(trx),
-          webhookEvents: new WebhookEventsRepository(trx),
-        }),
-      );
-    } catch (error) {
-      if (!isWriteConflict(error)) throw error;
-      if (attempt === ATTEMPTS) {
-        throw new DomainError(
-          "conflict",
-          "The conversation was being changed by another request at the same time; try again",
-        );
+  bind: (trx: Kysely<Database>) => R,
+): Transaction<R> {
+  return async (work) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction().execute((trx) => work(bind(trx)));
+      } catch (error) {
+        if (!isWriteConflict(error)) throw error;
+        if (attempt === ATTEMPTS) {
+          throw new DomainError(
+            "conflict",
+            "The conversation was being changed by another request at the same time; try again",
+          );
+        }
       }
     }
-  }
+  };
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { unauthenticated } from "../errors.ts";
-import type { TokenService } from "./tokens.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -21,6 +20,11 @@ function tokenOf(request: FastifyRequest): { token: string; deprecated: boolean 
   throw unauthenticated("Missing access token: send 'Authorization: Bearer <token>'");
 }
 
+/** Checks a token's signature and expiry (the auth module's TokenService); throws unauthenticated. */
+export interface AccessTokens {
+  claimsOf(token: string): { appId: string; secretGeneration: number };
+}
+
 /** Answers whether an app's secret is still at the generation a token was issued under. */
 export interface SecretGenerations {
   isCurrentSecretGeneration(appId: string, generation: number): Promise<boolean>;
@@ -34,7 +38,7 @@ export interface SecretGenerations {
  */
 export function requireAccessToken(
   app: FastifyInstance,
-  deps: { tokens: TokenService; apps: SecretGenerations },
+  deps: { tokens: AccessTokens; apps: SecretGenerations },
 ): void {
   app.decorateRequest("appId", "");
   app.addHook("onRequest", async (request, reply) => {

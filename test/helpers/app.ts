@@ -4,7 +4,8 @@ import type { Analyzer } from "../../src/analysis/types.ts";
 import { buildApp } from "../../src/app.ts";
 import { systemClock, type Clock } from "../../src/clock.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
-import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
+import type { DatabaseHandle } from "../../src/db/database.ts";
+import { openRuntime } from "../../src/runtime.ts";
 import type { Services } from "../../src/services.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
 
@@ -77,15 +78,12 @@ export async function startTestServer(
     RECAP_SECRET: SECRET,
     ...options.env,
   });
-  const database = openDatabase(testDb.target);
-  await database.migrate();
+  const runtime = await openRuntime({ ...config, database: testDb.target }, { analyzer: analyzer() });
+  const { database } = runtime;
   const clock = options.clock ?? systemClock;
   const { app, services } = await buildApp({
-    config: { ...config, database: testDb.target },
-    database,
+    ...runtime,
     clock,
-    secret: SECRET,
-    analyzer: analyzer(),
     runJobs: options.runJobs ?? true,
     redis: options.redis ?? null,
   });
@@ -131,7 +129,7 @@ export async function startTestServer(
     },
     async close() {
       await app.close();
-      await database.close();
+      await runtime.close();
       if (!options.testDatabase) await testDb.drop();
     },
   };

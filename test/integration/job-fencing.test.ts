@@ -2,11 +2,13 @@ import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAnalyzer } from "../../src/analysis/pool.ts";
 import { openDatabase } from "../../src/db/database.ts";
+import { createTransaction } from "../../src/db/transaction.ts";
 import * as initial from "../../src/db/migrations/001_initial.ts";
 import * as insightEdits from "../../src/db/migrations/002_insight_edits.ts";
 import { ConversationsRepository } from "../../src/modules/conversations/conversations.repository.ts";
 import { createJobProcessor } from "../../src/modules/jobs/job-processor.ts";
 import { ClaimTakenOver, JobsRepository } from "../../src/modules/jobs/jobs.repository.ts";
+import { repositoriesOf } from "../../src/services.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
 
@@ -37,7 +39,7 @@ describe.each(await dialects())("fencing a job's writes on %s", (dialect) => {
     const db = server.database.db;
     const jobs = new JobsRepository(db);
     const conversations = new ConversationsRepository(db);
-    const processJob = createJobProcessor(db, analyzer);
+    const processJob = createJobProcessor({ transaction: createTransaction(db, repositoriesOf), analyzer });
     const at = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
     // The first process claims the job and stalls; its lease runs out and a second process claims it.

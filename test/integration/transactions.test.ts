@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inTransaction } from "../../src/db/transaction.ts";
+import { createTransaction } from "../../src/db/transaction.ts";
 import { DomainError } from "../../src/errors.ts";
+import { repositoriesOf } from "../../src/services.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
 
@@ -23,6 +24,7 @@ describe.each(await dialects())("transactions that collide with other writers on
     const { token } = await server.newApp();
     const id = await conversation(token);
     const db = server.database.db;
+    const transaction = createTransaction(db, repositoriesOf);
     const row = await db
       .selectFrom("conversations")
       .selectAll()
@@ -30,7 +32,7 @@ describe.each(await dialects())("transactions that collide with other writers on
       .executeTakeFirstOrThrow();
 
     let runs = 0;
-    const duplicate = inTransaction(db, async ({ conversations }) => {
+    const duplicate = transaction(async ({ conversations }) => {
       runs++;
       await conversations.insert(row);
     });
@@ -41,7 +43,7 @@ describe.each(await dialects())("transactions that collide with other writers on
     expect(runs).toBe(4);
 
     runs = 0;
-    const recovered = await inTransaction(db, async ({ conversations }) => {
+    const recovered = await transaction(async ({ conversations }) => {
       runs++;
       if (runs === 1) await conversations.insert(row);
       return "stored";
@@ -54,12 +56,12 @@ describe.each(await dialects())("transactions that collide with other writers on
     it("survives a deadlock between two writers: the one the database aborts runs again", async () => {
       const { token } = await server.newApp();
       const [a, b] = [await conversation(token), await conversation(token)];
-      const db = server.database.db;
+      const transaction = createTransaction(server.database.db, repositoriesOf);
       let firstLocks = 0;
       let release: () => void = () => undefined;
       const bothHoldOne = new Promise<void>((resolve) => (release = resolve));
       const lockBoth = (first: string, second: string) =>
-        inTransaction(db, async ({ conversations }) => {
+        transaction(async ({ conversations }) => {
           await conversations.lockForWrite(first);
           if (++firstLocks === 2) release();
           await bothHoldOne;

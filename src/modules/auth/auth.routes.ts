@@ -1,6 +1,6 @@
 import { unauthenticated } from "../../errors.ts";
 import { errorResponses } from "../../http/schemas.ts";
-import type { TokenService } from "../../http/tokens.ts";
+import type { TokenService } from "./tokens.ts";
 import type { Server } from "../../http/types.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import { TokenRequest, TokenResponse } from "./auth.schemas.ts";

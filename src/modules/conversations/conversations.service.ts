@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
 import type { Clock } from "../../clock.ts";
-import type { ConversationRow, Database, InsightRow, MemberRow } from "../../db/schema.ts";
-import { inTransaction } from "../../db/transaction.ts";
+import type { ConversationRow, InsightRow, MemberRow } from "../../db/schema.ts";
+import type { Transaction } from "../../db/transaction.ts";
 import { invalid, notFound } from "../../errors.ts";
-import { ConversationsRepository } from "./conversations.repository.ts";
+import type { ConversationsRepository } from "./conversations.repository.ts";
 import { emailKey } from "./members.ts";
 import {
   presentConversation,
@@ -18,14 +17,11 @@ type InsightType = "action_item" | "follow_up" | "question";
 
 /** Reads and edits of conversations, always scoped to the app that asks. */
 export class ConversationsService {
-  private readonly conversations: ConversationsRepository;
-
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly conversations: ConversationsRepository,
+    private readonly transaction: Transaction<{ conversations: ConversationsRepository }>,
     private readonly clock: Clock,
-  ) {
-    this.conversations = new ConversationsRepository(db);
-  }
+  ) {}
 
   /** Throws not_found when the app cannot see the conversation. */
   private async require(appId: string, conversationId: string): Promise<ConversationRow> {
@@ -70,7 +66,7 @@ export class ConversationsService {
 
   /**
    * Renames a member and sets its e-mail; when the e-mail is another member's, merges this member into
-   * that one (SPEC §5). Throws invalid when the body's id differs from the path's, not_found otherwise.
+   * that one (docs/ARCHITECTURE.md, Members). Throws invalid when the body's id differs from the path's, not_found otherwise.
    */
   async updateMember(
     appId: string,
@@ -81,7 +77,7 @@ export class ConversationsService {
     if (change.id !== memberId) throw invalid("id must equal the memberId in the path");
     const name = change.name.trim();
     if (name === "") throw invalid("name must not be blank");
-    await inTransaction(this.db, async ({ conversations }) => {
+    await this.transaction(async ({ conversations }) => {
       if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
       const member = await conversations.findMember(conversationId, memberId);
       if (!member) throw notFound("member");

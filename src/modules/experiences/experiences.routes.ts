@@ -4,7 +4,7 @@ import { DomainError } from "../../errors.ts";
 import { requireAccessToken, type SecretGenerations } from "../../http/auth.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
-import type { TokenService } from "../../http/tokens.ts";
+import type { TokenService } from "../auth/tokens.ts";
 import type { Server } from "../../http/types.ts";
 import { pageToJson, pageToMarkdown } from "../../pages/page-data.ts";
 import { renderLinkProblemPage } from "../../pages/render-error-page.ts";

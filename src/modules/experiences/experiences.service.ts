@@ -1,17 +1,16 @@
-import type { Kysely } from "kysely";
 import type { Clock } from "../../clock.ts";
-import type { Database, ExperienceRow } from "../../db/schema.ts";
-import { inTransaction } from "../../db/transaction.ts";
+import type { ExperienceRow } from "../../db/schema.ts";
+import type { Transaction } from "../../db/transaction.ts";
 import { DomainError, forbidden, invalid, notFound } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
 import { canonicalHost, isHttpUrl } from "../../urls.ts";
 import type { PageInsight, PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
-import { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { IngestionService } from "../ingestion/ingestion.service.ts";
 import { linkStatus, presentExperience, settingsOf } from "./experiences.presenter.ts";
-import { ExperiencesRepository } from "./experiences.repository.ts";
+import type { ExperiencesRepository } from "./experiences.repository.ts";
 import {
   DEFAULT_EXPIRES_IN,
   type CreateExperienceBody,
@@ -20,7 +19,7 @@ import {
 import { hashLinkToken, SummaryLinkSigner } from "./summary-link.ts";
 
 export interface ExperiencesDeps {
-  db: Kysely<Database>;
+  experiences: ExperiencesRepository;
   clock: Clock;
   secret: string;
   /** Base of every link, e.g. https://recap.example.com (a path prefix is kept). */
@@ -92,13 +91,14 @@ export class ExperiencesService {
   private readonly signer: SummaryLinkSigner;
 
   constructor(private readonly deps: ExperiencesDeps) {
-    this.experiences = new ExperiencesRepository(deps.db);
+    this.experiences = deps.experiences;
     this.signer = new SummaryLinkSigner(deps.secret);
   }
 
   /**
-   * Creates a signed link to the conversation's summary page with the given settings (SPEC §6). The body's
-   * shape is already checked by its schema; this adds the rules that span fields or need the app.
+   * Creates a signed link to the conversation's summary page with the given settings (docs/PAGES.md, The
+   * API). The body's shape is already checked by its schema; this adds the rules that span fields or need
+   * the app.
    * Throws invalid naming the field, not_found when the app cannot see the conversation.
    */
   async createSummaryLink(
@@ -267,14 +267,15 @@ export class PageEditsService {
 
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
+      repository: ConversationsRepository;
+      transaction: Transaction<{ conversations: ConversationsRepository }>;
       clock: Clock;
       conversations: ConversationsService;
       /** Re-runs the analysis after a line changes, so summaries and insights follow the transcript. */
       ingestion: Pick<IngestionService, "scheduleReanalysis">;
     },
   ) {
-    this.repository = new ConversationsRepository(deps.db);
+    this.repository = deps.repository;
   }
 
   private requireEditable(link: OpenLink): void {
@@ -316,7 +317,7 @@ export class PageEditsService {
     if (text === "") throw invalid("text must not be blank");
     if (text === undefined && change.hidden === undefined) throw invalid("send text or hidden");
     const hidden = change.hidden === undefined ? undefined : change.hidden ? 1 : 0;
-    const changed = await inTransaction(this.deps.db, async ({ conversations }) => {
+    const changed = await this.deps.transaction(async ({ conversations }) => {
       await conversations.lockForWrite(link.conversation_id);
       const message = await conversations.findMessage(link.conversation_id, messageId);
       if (!message) throw notFound("message");
@@ -345,7 +346,7 @@ export class PageEditsService {
     if (text === "") throw invalid("text must not be blank");
     if (text === undefined && change.dismissed === undefined) throw invalid("send text or dismissed");
     // Under the conversation's lock, so a re-analysis replacing the insights cannot drop this edit.
-    await inTransaction(this.deps.db, async ({ conversations }) => {
+    await this.deps.transaction(async ({ conversations }) => {
       await conversations.lockForWrite(link.conversation_id);
       if (!(await conversations.findInsight(link.conversation_id, insightId))) throw notFound("insight");
       await conversations.updateInsight(insightId, {

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { deriveKey } from "../../http/tokens.ts";
+import { deriveKey } from "../../keys.ts";
 
 /**
  * Summary-link tokens: 16 random bytes (128 bits of unpredictability) followed by the first 16 bytes of

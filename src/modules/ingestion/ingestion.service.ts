@@ -1,11 +1,9 @@
-import type { Kysely } from "kysely";
 import type { Clock } from "../../clock.ts";
-import type { Database } from "../../db/schema.ts";
-import { inTransaction } from "../../db/transaction.ts";
+import type { Transaction } from "../../db/transaction.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { numericId, uuid } from "../../ids.ts";
-import type { JobsRepository } from "../jobs/jobs.repository.ts";
-import type { JobEvents } from "../jobs/jobs.runner.ts";
+import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
 import type { WebhookTargets } from "../jobs/webhook-targets.ts";
 import type { ProcessTextBody } from "./ingestion.schemas.ts";
 import type { TranscriptCue } from "./transcript.ts";
@@ -90,9 +88,9 @@ export function submissionFromTranscript(
 /** Stores submissions durably and schedules the job that processes them. */
 export class IngestionService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly transaction: Transaction<{ conversations: ConversationsRepository } & JobWrites>,
     private readonly clock: Clock,
-    private readonly jobEvents: JobEvents,
+    private readonly jobs: Pick<JobsService, "schedule" | "scheduleUnlessWaiting" | "scheduled">,
     private readonly webhookTargets: WebhookTargets,
   ) {}
 
@@ -105,7 +103,8 @@ export class IngestionService {
     if (submission.webhookUrl !== undefined) await this.webhookTargets.check(submission.webhookUrl);
     const now = this.clock.now().toISOString();
     const jobId = uuid();
-    const accepted = await inTransaction(this.db, async ({ conversations, jobs, webhookEvents }) => {
+    const accepted = await this.transaction(async (repos) => {
+      const { conversations } = repos;
       let id = conversationId;
       if (id === undefined) {
         id = numericId();
@@ -155,16 +154,16 @@ export class IngestionService {
           hidden: 0,
         })),
       );
-      const webhookUrl = submission.webhookUrl ?? null;
-      await insertJob(jobs, { id: jobId, appId, conversationId: id, webhookUrl: submission.webhookUrl, now });
-      await webhookEvents.addJobStatus(
-        { id: jobId, app_id: appId, webhook_url: webhookUrl },
-        "scheduled",
+      await this.jobs.schedule(repos, {
+        id: jobId,
+        appId,
+        conversationId: id,
+        webhookUrl: submission.webhookUrl ?? null,
         now,
-      );
+      });
       return { conversationId: id, jobId };
     });
-    this.jobEvents.scheduled();
+    this.jobs.scheduled();
     return accepted;
   }
 
@@ -174,35 +173,12 @@ export class IngestionService {
    * which will read the same. Returns that job's id. Throws not_found for a conversation the app cannot see.
    */
   async scheduleReanalysis(appId: string, conversationId: string): Promise<string> {
-    const { jobId, created } = await inTransaction(this.db, async ({ conversations, jobs }) => {
-      if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
-      const waiting = await jobs.findWaiting(conversationId);
-      if (waiting) return { jobId: waiting.id, created: false };
-      const id = uuid();
+    const { jobId, created } = await this.transaction(async (repos) => {
+      if (!(await repos.conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
       const now = this.clock.now().toISOString();
-      await insertJob(jobs, { id, appId, conversationId, webhookUrl: undefined, now });
-      return { jobId: id, created: true };
+      return this.jobs.scheduleUnlessWaiting(repos, { appId, conversationId, now });
     });
-    if (created) this.jobEvents.scheduled();
+    if (created) this.jobs.scheduled();
     return jobId;
   }
-}
-
-async function insertJob(
-  jobs: JobsRepository,
-  job: { id: string; appId: string; conversationId: string; webhookUrl: string | undefined; now: string },
-): Promise<void> {
-  await jobs.insert({
-    id: job.id,
-    app_id: job.appId,
-    conversation_id: job.conversationId,
-    sequence: await jobs.nextSequence(job.conversationId),
-    status: "scheduled",
-    webhook_url: job.webhookUrl ?? null,
-    error: null,
-    attempts: 0,
-    lease_expires_at: null,
-    created_at: job.now,
-    updated_at: job.now,
-  });
 }

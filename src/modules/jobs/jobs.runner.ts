@@ -1,19 +1,15 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { JobRow } from "../../db/schema.ts";
-import type { Repositories } from "../../db/transaction.ts";
+import type { Transaction } from "../../db/transaction.ts";
 import { ClaimTakenOver, type JobsRepository } from "./jobs.repository.ts";
+import type { JobEvents, JobWrites } from "./jobs.service.ts";
 import type { WebhookSender } from "./webhooks.ts";
-
-/** What the ingestion side tells the runner about, once its transaction has committed. */
-export interface JobEvents {
-  scheduled(): void;
-}
 
 export interface JobRunnerOptions {
   jobs: JobsRepository;
   /** Runs `work` in one transaction: a job's status change and its webhook event are written together. */
-  transaction: <T>(work: (repos: Repositories) => Promise<T>) => Promise<T>;
+  transaction: Transaction<JobWrites>;
   process: (job: JobRow) => Promise<void>;
   webhooks: Pick<WebhookSender, "notify">;
   clock: Clock;

@@ -1,13 +1,84 @@
 import { notFound } from "../../errors.ts";
+import { uuid } from "../../ids.ts";
 import type { JobsRepository, JobStatus } from "./jobs.repository.ts";
+import type { WebhookEventsRepository } from "./webhook-events.repository.ts";
 
+/** What the job runner is told once a transaction that scheduled a job has committed. */
+export interface JobEvents {
+  scheduled(): void;
+}
+
+/** The jobs module's repositories bound to a caller's transaction, so a job is scheduled with what it processes. */
+export interface JobWrites {
+  jobs: JobsRepository;
+  webhookEvents: WebhookEventsRepository;
+}
+
+export interface NewJobRequest {
+  id: string;
+  appId: string;
+  conversationId: string;
+  webhookUrl: string | null;
+  now: string;
+}
+
+/** Jobs as other modules see them: read one, schedule one. */
 export class JobsService {
-  constructor(private readonly jobs: JobsRepository) {}
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly events: JobEvents,
+  ) {}
 
   /** Throws not_found when the app cannot see the job. */
   async getJob(appId: string, jobId: string): Promise<{ id: string; status: JobStatus }> {
     const job = await this.jobs.find(appId, jobId);
     if (!job) throw notFound("job");
     return { id: job.id, status: job.status as JobStatus };
+  }
+
+  /**
+   * Writes a scheduled job after the conversation's others, and its first webhook event, in the caller's
+   * transaction (`within`), so the job exists exactly when what it processes does. Call `scheduled()` once
+   * that transaction has committed.
+   */
+  async schedule(within: JobWrites, job: NewJobRequest): Promise<void> {
+    await within.jobs.insert({
+      id: job.id,
+      app_id: job.appId,
+      conversation_id: job.conversationId,
+      sequence: await within.jobs.nextSequence(job.conversationId),
+      status: "scheduled",
+      webhook_url: job.webhookUrl,
+      error: null,
+      attempts: 0,
+      lease_expires_at: null,
+      created_at: job.now,
+      updated_at: job.now,
+    });
+    await within.webhookEvents.addJobStatus(
+      { id: job.id, app_id: job.appId, webhook_url: job.webhookUrl },
+      "scheduled",
+      job.now,
+    );
+  }
+
+  /**
+   * Schedules a job with no webhook for the conversation, unless one not yet started is waiting (it will read
+   * the conversation as it is then); in the caller's transaction. Returns that job's id and whether it is new.
+   */
+  async scheduleUnlessWaiting(
+    within: JobWrites,
+    job: Omit<NewJobRequest, "id" | "webhookUrl">,
+  ): Promise<{ jobId: string; created: boolean }> {
+    const waiting = await within.jobs.findWaiting(job.conversationId);
+    if (waiting) return { jobId: waiting.id, created: false };
+    const id = uuid();
+    await this.schedule(within, { ...job, id, webhookUrl: null });
+    return { jobId: id, created: true };
+  }
+
+  /** Wakes the job runner (and the webhook sender) after a transaction that scheduled a job has committed. */
+  scheduled(): void {
+    this.events.scheduled();
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InsightRow } from "../../db/schema.ts";
-import { keepViewerEdits } from "./job-processor.ts";
+import { keepViewerEdits } from "./analysis-store.ts";
 
 const insight = (id: string, text: string, messageIds: string[], extra: Partial<InsightRow> = {}) => ({
   id,

@@ -1,16 +1,11 @@
-import { createHmac } from "node:crypto";
 import { createSigner, createVerifier } from "fast-jwt";
-import type { Clock } from "../clock.ts";
-import { unauthenticated } from "../errors.ts";
+import type { Clock } from "../../clock.ts";
+import { unauthenticated } from "../../errors.ts";
+import { deriveKey } from "../../keys.ts";
 
 export interface AccessToken {
   accessToken: string;
   expiresIn: number;
-}
-
-/** Derives an independent key per purpose from the one signing secret. */
-export function deriveKey(secret: string, purpose: string): Buffer {
-  return createHmac("sha256", secret).update(`recap:${purpose}`).digest();
 }
 
 /** What a valid access token says: the app it was issued to, under which of its secret generations. */
@@ -22,7 +17,7 @@ export interface TokenClaims {
 /**
  * Issues and checks the HS256 access tokens of POST /oauth2/token:generate. Verification is synchronous
  * node:crypto with a cache of verified tokens; expiry is checked against the injected clock. Whether the
- * token's secret generation is still the app's is for the caller to ask the database (requireAccessToken).
+ * token's secret generation is still the app's is for the caller to ask the database (requireAccessToken in src/http/auth.ts).
  */
 export class TokenService {
   private readonly sign: (payload: Record<string, unknown>) => string;
