@@ -35,13 +35,27 @@ export default tseslint.config(
     files: ["src/analysis/**/*.ts", "src/pages/**/*.ts", "src/client/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
-      "no-restricted-imports": [
+      "@typescript-eslint/no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              group: ["**/modules/**", "**/http/**", "**/db/**", "**/services.ts", "**/app.ts"],
+              group: [
+                "**/modules/**",
+                "!**/modules/*/*.schemas.ts",
+                "**/http/**",
+                "**/db/**",
+                "**/services.ts",
+                "**/app.ts",
+              ],
               message: "analysis/, pages/ and client/ are pure: they get plain data, never storage or HTTP.",
+            },
+            {
+              // The enums the API publishes (experience kinds, insight types) are declared once by its schemas.
+              group: ["**/modules/*/*.schemas.ts"],
+              allowTypeImports: true,
+              message:
+                "analysis/, pages/ and client/ take only types from the API contract (modules/*/*.schemas.ts).",
             },
           ],
         },

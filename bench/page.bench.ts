@@ -81,12 +81,13 @@ try {
   }
   staticServer.close();
 
-  const link = await server.services.experiences.openLink(linkUrl.pathname.split("/").pop() ?? "", undefined);
-  const view = await server.services.experiences.pageView(link);
+  const openPage = () =>
+    server.services.summaryPage.open(linkUrl.pathname.split("/").pop() ?? "", linkUrl.host);
+  const { view } = await openPage();
   const readTimes: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
-    await server.services.experiences.pageView(link);
+    await openPage();
     readTimes.push(performance.now() - start);
   }
   const renderTimes: number[] = [];
@@ -115,7 +116,7 @@ try {
     `  GET /s/{token} through the app (link check + reads + render): ${pageMs.toFixed(2)} ms`,
     `  the same bytes as a static file (node:http + readFileSync):   ${staticMs.toFixed(2)} ms`,
     `  ratio app / static:                                           ${(pageMs / staticMs).toFixed(1)} ×`,
-    `  pageView(link) alone: the database reads (median of ${readTimes.length}):    ${median(readTimes).toFixed(2)} ms`,
+    `  summaryPage.open(token, host) alone: the database reads (median of ${readTimes.length}): ${median(readTimes).toFixed(2)} ms`,
     `  renderPage(view) alone, in process (median of ${renderTimes.length}):          ${median(renderTimes).toFixed(2)} ms`,
     "",
     `Browser assets (gzip -9): page.js ${kb(gz(js))} (${kb(js.length)} raw) + page.css ${kb(gz(css))} (${kb(css.length)} raw) = ${kb(gz(js) + gz(css))} of the 40 KB budget`,

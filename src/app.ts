@@ -25,6 +25,7 @@ import type { Server } from "./http/types.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
+import { summaryPageRoutes } from "./modules/summary-page/summary-page.routes.ts";
 import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
 import { invalid } from "./errors.ts";
 import { createTranscriptParser } from "./modules/ingestion/transcript-pool.ts";
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps) {
     conversationRoutes(v1, services);
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
+  await app.register(async (scope) => summaryPageRoutes(scope as Server, services));
 
   if (deps.runJobs ?? true) {
     app.addHook("onReady", async () => {

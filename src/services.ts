@@ -12,8 +12,7 @@ import { TokenService } from "./modules/auth/tokens.ts";
 import { ConversationsRepository } from "./modules/conversations/conversations.repository.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
 import { ExperiencesRepository } from "./modules/experiences/experiences.repository.ts";
-import { ExperiencesService, PageEditsService } from "./modules/experiences/experiences.service.ts";
-import { PageAssets } from "./modules/experiences/page-assets.ts";
+import { ExperiencesService } from "./modules/experiences/experiences.service.ts";
 import { IngestionService } from "./modules/ingestion/ingestion.service.ts";
 import { createJobProcessor } from "./modules/jobs/job-processor.ts";
 import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
@@ -22,6 +21,9 @@ import { JobsService } from "./modules/jobs/jobs.service.ts";
 import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repository.ts";
 import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
 import { WebhookSender } from "./modules/jobs/webhooks.ts";
+import { PageAssets } from "./modules/summary-page/page-assets.ts";
+import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
+import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -74,18 +76,20 @@ export function createServices(deps: ServiceDeps) {
   const jobs = new JobsService(repositories.jobs, jobRunner);
   const conversations = new ConversationsService(repositories.conversations, transaction, clock);
   const ingestion = new IngestionService(transaction, clock, jobs, webhookTargets);
+  const experiences = new ExperiencesService({
+    experiences: repositories.experiences,
+    clock,
+    secret,
+    publicUrl: config.publicUrl,
+    apps,
+    conversations,
+  });
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     conversations,
-    experiences: new ExperiencesService({
-      experiences: repositories.experiences,
-      clock,
-      secret,
-      publicUrl: config.publicUrl,
-      apps,
-      conversations,
-    }),
+    experiences,
+    summaryPage: new SummaryPageService({ experiences, conversations, apps }),
     pageEdits: new PageEditsService({
       repository: repositories.conversations,
       transaction,

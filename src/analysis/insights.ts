@@ -22,7 +22,7 @@ import { DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
 import { wordsOf, type Sentence } from "./nlp.ts";
 import { isQuestion } from "./questions.ts";
 import { tidySentence } from "./tidy.ts";
-import type { InsightType } from "./types.ts";
+import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 
 /** What the rules found in one sentence, before ids and dates are attached. */
 export interface SentenceInsight {

@@ -1,3 +1,5 @@
+import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
+
 /** The contract between the job pipeline and the analysis: plain data in, plain data out. */
 export interface AnalysisMessage {
   id: string;
@@ -24,8 +26,6 @@ export interface TopicItem {
   score: number;
   messageIds: string[];
 }
-
-export type InsightType = "action_item" | "follow_up" | "question";
 
 export interface InsightItem {
   type: InsightType;

@@ -16,6 +16,11 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
 };
 
+/** The status a domain error answers with, wherever it is answered (JSON here, a page's own formats there). */
+export function statusOf(error: DomainError): number {
+  return STATUS_BY_CODE[error.code];
+}
+
 /** The name users know for a value inside a request part: messages[0].payload, query.limit, params.jobId. */
 export function fieldName(part: string, path: readonly (string | number)[]): string {
   let name = part === "body" ? "" : part === "querystring" ? "query" : part;
@@ -109,7 +114,7 @@ function send(reply: FastifyReply, status: number, message: string): FastifyRepl
 /** Installs the error and not-found handlers: every failure answers `{"message"}` with the right status. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-    if (error instanceof DomainError) return send(reply, STATUS_BY_CODE[error.code], error.message);
+    if (error instanceof DomainError) return send(reply, statusOf(error), error.message);
     if (error.validation) return send(reply, 400, error.message);
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -3,6 +3,9 @@ import { Type } from "typebox";
 /** Shared response shapes. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { $id: "Error" });
 
+/** A success that has nothing to return but a sentence saying so. */
+export const MessageBody = Type.Object({ message: Type.String() });
+
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, Type.Ref("Error")]));
 

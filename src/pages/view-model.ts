@@ -1,6 +1,7 @@
-/** Everything the summary page shows, as plain data: built by the experiences service, rendered here. */
-export type ExperienceKind = "verbose-text-summary" | "video-summary" | "audio-summary";
-export type InsightKind = "action_item" | "follow_up" | "question";
+import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
+import type { ExperienceKind } from "../modules/experiences/experiences.schemas.ts";
+
+/** Everything the summary page shows, as plain data: built by the summary-page module, rendered here. */
 
 export interface PageBranding {
   /** Each colour already validated as #RRGGBB. */
@@ -38,7 +39,7 @@ export interface PageTopic {
 
 export interface PageInsight {
   id: string;
-  type: InsightKind;
+  type: InsightType;
   text: string;
   messageIds: string[];
   /** The member who said it, by its current name. */
@@ -83,7 +84,7 @@ export interface PageContext {
   selfPath: string;
 }
 
-export const INSIGHT_GROUPS: { type: InsightKind; label: string; chip: string }[] = [
+export const INSIGHT_GROUPS: { type: InsightType; label: string; chip: string }[] = [
   { type: "action_item", label: "Action items", chip: "Action items" },
   { type: "follow_up", label: "Follow-ups", chip: "Follow-ups" },
   { type: "question", label: "Questions", chip: "Questions" },

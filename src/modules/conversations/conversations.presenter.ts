@@ -9,6 +9,11 @@ import type {
 
 const seconds = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 10) / 100;
 
+/** Seconds from the conversation's start to the message's, derived when read so an append that moves the start keeps it right. */
+export function timeOffsetOf(message: MessageRow, conversation: ConversationRow): number | null {
+  return message.start_time === null ? null : seconds(conversation.start_time, message.start_time);
+}
+
 export function presentMember(member: MemberRow) {
   return { id: member.id, name: member.name, ...(member.email !== null && { email: member.email }) };
 }
@@ -55,7 +60,7 @@ export function presentMessage(
     from,
     startTime: message.start_time,
     endTime: message.end_time,
-    timeOffset: message.start_time === null ? null : seconds(conversation.start_time, message.start_time),
+    timeOffset: timeOffsetOf(message, conversation),
     duration:
       message.start_time === null || message.end_time === null
         ? null
@@ -83,13 +88,22 @@ export function presentTopic(topic: TopicRow) {
 }
 
 /**
- * The member an insight is for, with its current name and id; for an insight linked to no member (made
- * before one had the name), a member now bearing the name it wrote; else that name alone.
+ * The member an insight is for; for an insight linked to no member (made before one had the name), a
+ * member now bearing the name it wrote; else none (the insight keeps only that name).
  */
-function assigneeOf(insight: InsightRow, membersById: Map<string, MemberRow>, members: MemberRow[]) {
+export function assigneeMemberOf(
+  insight: InsightRow,
+  membersById: Map<string, MemberRow>,
+  members: MemberRow[],
+): MemberRow | undefined {
   const linked =
     insight.assignee_member_id === null ? undefined : membersById.get(insight.assignee_member_id);
-  const named = linked ?? members.find((m) => m.name.toLowerCase() === insight.assignee_name?.toLowerCase());
+  return linked ?? members.find((m) => m.name.toLowerCase() === insight.assignee_name?.toLowerCase());
+}
+
+/** The member an insight is for, with its current name and id, or the name it wrote alone. */
+function assigneeOf(insight: InsightRow, membersById: Map<string, MemberRow>, members: MemberRow[]) {
+  const named = assigneeMemberOf(insight, membersById, members);
   if (named) return presentMember(named);
   return insight.assignee_name === null ? undefined : { name: insight.assignee_name };
 }

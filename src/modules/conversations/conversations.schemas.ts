@@ -69,6 +69,14 @@ export const Topic = Type.Object({
 });
 export const TopicList = Type.Object({ topics: Type.Array(Topic) });
 
+/**
+ * The insight types the API publishes (each has its own list route), declared here and imported by analysis
+ * and the page. An insight's `type` stays a plain string in the response schema, as the API has always
+ * documented it.
+ */
+export const INSIGHT_TYPES = ["action_item", "follow_up", "question"] as const;
+export type InsightType = (typeof INSIGHT_TYPES)[number];
+
 export const Insight = Type.Object({
   id: Type.String(),
   text: Type.String(),

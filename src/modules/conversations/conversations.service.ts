@@ -1,8 +1,16 @@
 import type { Clock } from "../../clock.ts";
-import type { ConversationRow, InsightRow, MemberRow } from "../../db/schema.ts";
+import type {
+  ConversationRow,
+  InsightRow,
+  MemberRow,
+  MessageRow,
+  SummaryRow,
+  TopicRow,
+} from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { invalid, notFound } from "../../errors.ts";
 import type { ConversationsRepository } from "./conversations.repository.ts";
+import type { InsightType } from "./conversations.schemas.ts";
 import { emailKey } from "./members.ts";
 import {
   presentConversation,
@@ -13,7 +21,15 @@ import {
   presentTopic,
 } from "./conversations.presenter.ts";
 
-type InsightType = "action_item" | "follow_up" | "question";
+/** A conversation's stored rows, for a view that is built from domain data rather than the API's shapes. */
+export interface ConversationInFull {
+  conversation: ConversationRow;
+  members: MemberRow[];
+  messages: MessageRow[];
+  summaries: SummaryRow[];
+  topics: TopicRow[];
+  insights: InsightRow[];
+}
 
 /** Reads and edits of conversations, always scoped to the app that asks. */
 export class ConversationsService {
@@ -114,10 +130,10 @@ export class ConversationsService {
   }
 
   /**
-   * The conversation and everything derived from it, each read once: what a summary page shows. Messages
-   * include hidden ones (marked); insights are those the insight routes show. Throws not_found.
+   * The conversation and everything derived from it, as stored, each read once: what a summary page is
+   * built from. Messages include hidden ones; insights are those the insight routes show. Throws not_found.
    */
-  async getConversationInFull(appId: string, conversationId: string) {
+  async readInFull(appId: string, conversationId: string): Promise<ConversationInFull> {
     const conversation = await this.require(appId, conversationId);
     const [members, messages, summaries, topics, insights] = await Promise.all([
       this.conversations.listMembers(conversationId),
@@ -126,18 +142,13 @@ export class ConversationsService {
       this.conversations.listTopics(conversationId),
       this.conversations.listInsights(conversationId),
     ]);
-    const byId = new Map(members.map((member) => [member.id, member]));
     return {
-      conversation: presentConversation(conversation, members),
-      messages: messages.map((message) => ({
-        ...presentMessage(message, conversation, byId),
-        hidden: message.hidden === 1,
-      })),
-      summary: summaries.map(presentSummary),
-      topics: topics.map(presentTopic),
-      insights: insights
-        .filter((insight) => isShown(insight, conversation))
-        .map((insight) => presentInsight(insight, byId, members)),
+      conversation,
+      members,
+      messages,
+      summaries,
+      topics,
+      insights: insights.filter((insight) => isShown(insight, conversation)),
     };
   }
 

@@ -1,11 +1,7 @@
 import { Type, type Static } from "typebox";
-import type { ExperienceKind } from "../../pages/view-model.ts";
-
-export const EXPERIENCE_KINDS = [
-  "verbose-text-summary",
-  "video-summary",
-  "audio-summary",
-] as const satisfies readonly ExperienceKind[];
+/** The kinds of summary page a link can open: declared here, by the API contract, and imported elsewhere. */
+export const EXPERIENCE_KINDS = ["verbose-text-summary", "video-summary", "audio-summary"] as const;
+export type ExperienceKind = (typeof EXPERIENCE_KINDS)[number];
 export const DEFAULT_EXPIRES_IN = 2_592_000;
 /** A hundred years: far enough to mean "a long time", near enough that every expiry is a real date. */
 export const MAX_EXPIRES_IN = 3_153_600_000;
@@ -116,19 +112,3 @@ export const ExperienceSummary = Type.Object({
 export const ExperienceList = Type.Object({ experiences: Type.Array(ExperienceSummary) });
 export type ExperienceSummary = Static<typeof ExperienceSummary>;
 export type ExperienceSettings = Static<typeof SettingsSchema>;
-
-export const MessageBody = Type.Object({ message: Type.String() });
-/** A line edit's answer: `jobId` is the re-analysis that will take the change in (GET /v1/job/{jobId}). */
-export const MessageSaved = Type.Object({ message: Type.String(), jobId: Type.Optional(Type.String()) });
-
-/** The body of an edit made through an editable link. */
-export const RenameConversationBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 300 }) });
-export const RenameMemberBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
-export const EditMessageBody = Type.Object({
-  text: Type.Optional(Type.String({ minLength: 1, maxLength: 20_000 })),
-  hidden: Type.Optional(Type.Boolean()),
-});
-export const EditInsightBody = Type.Object({
-  text: Type.Optional(Type.String({ minLength: 1, maxLength: 2_000 })),
-  dismissed: Type.Optional(Type.Boolean()),
-});

@@ -1,14 +1,10 @@
 import type { Clock } from "../../clock.ts";
 import type { ExperienceRow } from "../../db/schema.ts";
-import type { Transaction } from "../../db/transaction.ts";
-import { DomainError, forbidden, invalid, notFound } from "../../errors.ts";
+import { DomainError, invalid, notFound } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
 import { canonicalHost, isHttpUrl } from "../../urls.ts";
-import type { PageInsight, PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
-import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
-import type { IngestionService } from "../ingestion/ingestion.service.ts";
 import { linkStatus, presentExperience, settingsOf } from "./experiences.presenter.ts";
 import type { ExperiencesRepository } from "./experiences.repository.ts";
 import {
@@ -37,8 +33,6 @@ export class SummaryLinkGone extends DomainError {
 
 /** An opened link: the row and the settings it was made with. */
 export type OpenLink = Omit<ExperienceRow, "settings"> & { settings: ReturnType<typeof settingsOf> };
-
-const INSIGHT_TYPES = ["action_item", "follow_up", "question"] as const;
 
 /** The percent-encoded form of a URL the schema's `http-url` format accepted. */
 const normalUrl = (url: string) => new URL(url).href;
@@ -85,7 +79,7 @@ function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
   return settings;
 }
 
-/** Summary links: creating, listing and revoking them, and opening one for a viewer. */
+/** Summary links: creating, listing and revoking them, and opening one for a viewer (the summary page's way in). */
 export class ExperiencesService {
   private readonly experiences: ExperiencesRepository;
   private readonly signer: SummaryLinkSigner;
@@ -183,177 +177,5 @@ export class ExperiencesService {
     const status = linkStatus(row, this.deps.clock.now());
     if (status !== "active") throw new SummaryLinkGone(status);
     return { ...row, settings: settingsOf(row) };
-  }
-
-  /** The app's frame-ancestors origins for the page's CSP. */
-  async frameAncestorsOf(link: OpenLink): Promise<string[]> {
-    return (await this.deps.apps.getApp(link.app_id)).frameAncestors;
-  }
-
-  /** Everything the page can show, hidden lines included (marked), read fresh so every edit shows on every link. */
-  async pageView(link: OpenLink): Promise<PageView> {
-    const { settings } = link;
-    const {
-      conversation,
-      messages,
-      summary,
-      topics,
-      insights: shown,
-    } = await this.deps.conversations.getConversationInFull(link.app_id, link.conversation_id);
-    const members = conversation.members;
-    const byType = INSIGHT_TYPES.flatMap((type) => shown.filter((insight) => insight.type === type));
-    const insights: PageInsight[] = byType.map((insight) => ({
-      id: insight.id,
-      type: insight.type as PageInsight["type"],
-      text: insight.text,
-      messageIds: insight.messageIds,
-      speakerId: (insight.from as { id?: string }).id ?? null,
-      speakerName: (insight.from as { name?: string }).name ?? null,
-      assigneeId: (insight.assignee as { id?: string } | undefined)?.id ?? null,
-      assigneeName: insight.assignee?.name ?? null,
-      dueBy: insight.dueBy ?? null,
-    }));
-    return {
-      kind: settings.name,
-      title: conversation.name,
-      startTime: conversation.startTime,
-      endTime: conversation.endTime,
-      attendees: members.map((member) => ({
-        id: member.id,
-        name: member.name,
-        avatarUrl: settings.speakerAvatarURLs[member.id] ?? null,
-      })),
-      summary: summary.map((item) => ({
-        text: item.text,
-        messageIds: item.messageRefs.map((ref) => ref.id),
-      })),
-      topics: topics.map((topic) => ({ id: topic.id, text: topic.text, messageIds: topic.messageIds })),
-      insights,
-      messages: messages.map((message) => ({
-        id: message.id,
-        text: message.text,
-        speakerId: (message.from as { id?: string }).id ?? null,
-        speakerName: (message.from as { name?: string }).name ?? null,
-        offset: message.timeOffset,
-        startTime: message.startTime,
-        hidden: message.hidden,
-      })),
-      mediaUrl:
-        settings.name === "video-summary"
-          ? (settings.videoUrl ?? null)
-          : settings.name === "audio-summary"
-            ? (settings.audioUrl ?? null)
-            : null,
-      branding: {
-        background: settings.color.background ?? null,
-        topicsFilter: settings.color.topicsFilter ?? null,
-        insightsFilter: settings.color.insightsFilter ?? null,
-        fontFamily: settings.font.family ?? null,
-        logo: settings.logo ?? null,
-        favicon: settings.favicon ?? null,
-      },
-      readOnly: settings.readOnly,
-      hideShareButton: settings.hideShareButton,
-    };
-  }
-}
-
-/**
- * Edits made through an editable link. The link itself is the authority: a read-only link is refused
- * (forbidden); each edit is stored at once, so every other link and the API see it.
- */
-export class PageEditsService {
-  private readonly repository: ConversationsRepository;
-
-  constructor(
-    private readonly deps: {
-      repository: ConversationsRepository;
-      transaction: Transaction<{ conversations: ConversationsRepository }>;
-      clock: Clock;
-      conversations: ConversationsService;
-      /** Re-runs the analysis after a line changes, so summaries and insights follow the transcript. */
-      ingestion: Pick<IngestionService, "scheduleReanalysis">;
-    },
-  ) {
-    this.repository = deps.repository;
-  }
-
-  private requireEditable(link: OpenLink): void {
-    if (link.read_only === 1) throw forbidden("This summary link is read-only");
-  }
-
-  /** Throws forbidden for a read-only link, invalid for a blank name. */
-  async renameConversation(link: OpenLink, name: string): Promise<void> {
-    this.requireEditable(link);
-    const clean = name.trim();
-    if (clean === "") throw invalid("name must not be blank");
-    await this.repository.update(link.conversation_id, {
-      name: clean,
-      updated_at: this.deps.clock.now().toISOString(),
-    });
-  }
-
-  /** Renames a speaker exactly as PUT …/members/{id} does. Throws forbidden, invalid or not_found. */
-  async renameMember(link: OpenLink, memberId: string, name: string): Promise<void> {
-    this.requireEditable(link);
-    await this.deps.conversations.updateMember(link.app_id, link.conversation_id, memberId, {
-      id: memberId,
-      name,
-    });
-  }
-
-  /**
-   * Changes a line's text and/or hides or restores it, then has the conversation analysed again so the
-   * summary, topics and insights read the new text and never rest on a hidden line. Returns the id of the
-   * job that will do it, or null when nothing changed. Throws forbidden, invalid or not_found.
-   */
-  async editMessage(
-    link: OpenLink,
-    messageId: string,
-    change: { text?: string; hidden?: boolean },
-  ): Promise<{ jobId: string | null }> {
-    this.requireEditable(link);
-    const text = change.text?.trim();
-    if (text === "") throw invalid("text must not be blank");
-    if (text === undefined && change.hidden === undefined) throw invalid("send text or hidden");
-    const hidden = change.hidden === undefined ? undefined : change.hidden ? 1 : 0;
-    const changed = await this.deps.transaction(async ({ conversations }) => {
-      await conversations.lockForWrite(link.conversation_id);
-      const message = await conversations.findMessage(link.conversation_id, messageId);
-      if (!message) throw notFound("message");
-      if ((text ?? message.text) === message.text && (hidden ?? message.hidden) === message.hidden) {
-        return false;
-      }
-      await conversations.updateMessage(messageId, {
-        ...(text !== undefined && { text }),
-        ...(hidden !== undefined && { hidden }),
-      });
-      await conversations.update(link.conversation_id, { updated_at: this.deps.clock.now().toISOString() });
-      return true;
-    });
-    if (!changed) return { jobId: null };
-    return { jobId: await this.deps.ingestion.scheduleReanalysis(link.app_id, link.conversation_id) };
-  }
-
-  /** Changes an insight's text and/or dismisses it. Throws forbidden, invalid or not_found. */
-  async editInsight(
-    link: OpenLink,
-    insightId: string,
-    change: { text?: string; dismissed?: boolean },
-  ): Promise<void> {
-    this.requireEditable(link);
-    const text = change.text?.trim();
-    if (text === "") throw invalid("text must not be blank");
-    if (text === undefined && change.dismissed === undefined) throw invalid("send text or dismissed");
-    // Under the conversation's lock, so a re-analysis replacing the insights cannot drop this edit.
-    await this.deps.transaction(async ({ conversations }) => {
-      await conversations.lockForWrite(link.conversation_id);
-      if (!(await conversations.findInsight(link.conversation_id, insightId))) throw notFound("insight");
-      await conversations.updateInsight(insightId, {
-        ...(text !== undefined && { text, text_edited: 1 }),
-        ...(change.dismissed !== undefined && { dismissed: change.dismissed ? 1 : 0 }),
-      });
-      await conversations.update(link.conversation_id, { updated_at: this.deps.clock.now().toISOString() });
-    });
   }
 }
