@@ -3,7 +3,8 @@ import { contrastRatio, palette, readableText } from "./colour.ts";
 import { escapeHtml, safeHttpUrl } from "./escape.ts";
 import { escapeMarkdown, pageToJson, pageToMarkdown } from "./page-data.ts";
 import { renderLinkProblemPage } from "./render-error-page.ts";
-import { fontStylesheetUrl, renderPage } from "./render-page.ts";
+import { renderPage } from "./render-page.ts";
+import { fontStylesheetUrl } from "./theme.ts";
 import { formatDuration, formatOffset, type PageView } from "./view-model.ts";
 
 const context = {

@@ -1,0 +1,142 @@
+import { html, raw, safeHttpUrl, type Raw } from "./escape.ts";
+import { editButton, gotoLink, memberName, type MessagesById } from "./render-parts.ts";
+import { INSIGHT_GROUPS, type PageAttendee, type PageInsight, type PageView } from "./view-model.ts";
+
+// The overview column: the media, attendees, summary, insights and topics sections, each a function of
+// the view (and of whether the link may edit).
+
+/** The player of a video or audio page, or a note when its media cannot play; nothing on a text page. */
+export function renderMedia(view: PageView): Raw | null {
+  if (view.kind === "verbose-text-summary") return null;
+  const tag = view.kind === "video-summary" ? "video" : "audio";
+  const url = safeHttpUrl(view.mediaUrl);
+  const placeholder = html`<p class="media-placeholder" ${url ? raw("hidden") : ""}>
+    The ${tag === "video" ? "video" : "recording"} is not available. The summary and transcript are below.
+  </p>`;
+  return html`<section class="card media" aria-labelledby="media-heading">
+    <h2 id="media-heading" class="visually-hidden">${tag === "video" ? "Video" : "Audio"}</h2>
+    ${
+      url &&
+      raw(
+        `<${tag} id="player" class="player" controls preload="metadata" playsinline src="${html`${url}`.html}">` +
+          `Your browser cannot play this ${tag}.</${tag}>`,
+      )
+    }
+    ${placeholder}
+    ${
+      url &&
+      html`<div class="follow" data-js hidden>
+        <button type="button" class="control" id="follow-toggle" aria-pressed="true">
+          Following playback
+        </button>
+      </div>`
+    }
+  </section>`;
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters =
+    parts.length > 1 ? [parts[0]![0], parts[parts.length - 1]![0]] : [name.trim()[0], name.trim()[1]];
+  return letters
+    .filter((l): l is string => l !== undefined)
+    .join("")
+    .toUpperCase();
+}
+
+function renderAttendee(attendee: PageAttendee, editable: boolean): Raw {
+  const avatar = safeHttpUrl(attendee.avatarUrl);
+  return html`<li class="attendee" data-member-id="${attendee.id}">
+    ${
+      avatar
+        ? html`<img class="avatar" src="${avatar}" alt="" width="32" height="32" loading="lazy" />`
+        : html`<span class="avatar avatar-initials" aria-hidden="true">${initials(attendee.name)}</span>`
+    }
+    <span class="attendee-name" data-member-name="${attendee.id}">${attendee.name}</span>
+    ${editable && editButton("rename-member", `Rename speaker ${attendee.name}`, "Rename")}
+  </li>`;
+}
+
+export function renderAttendees(view: PageView, editable: boolean): Raw {
+  return html`<section class="card" aria-labelledby="attendees-heading">
+    <h2 id="attendees-heading">Attendees</h2>
+    ${
+      view.attendees.length > 0
+        ? html`<ul class="attendees">
+            ${view.attendees.map((a) => renderAttendee(a, editable))}
+          </ul>`
+        : html`<p class="empty">No attendees were recorded.</p>`
+    }
+  </section>`;
+}
+
+export function renderSummary(view: PageView, messagesById: MessagesById): Raw {
+  return html`<section class="card" id="summary" aria-labelledby="summary-heading">
+    <h2 id="summary-heading">Summary</h2>
+    ${
+      view.summary.length > 0
+        ? html`<div class="summary">
+            ${view.summary.map((item) => html`<p>${gotoLink(item.messageIds, messagesById, item.text)}</p>`)}
+          </div>`
+        : html`<p class="empty">No summary was found for this conversation.</p>`
+    }
+  </section>`;
+}
+
+function renderInsight(insight: PageInsight, messagesById: MessagesById, editable: boolean): Raw {
+  const details = [
+    insight.speakerName !== null &&
+      html`<span>said by ${memberName(insight.speakerId, insight.speakerName)}</span>`,
+    insight.assigneeName !== null &&
+      html`<span>for ${memberName(insight.assigneeId, insight.assigneeName)}</span>`,
+    insight.dueBy !== null &&
+      html`<span>due <time datetime="${insight.dueBy}">${insight.dueBy.slice(0, 10)}</time></span>`,
+  ].filter(Boolean);
+  return html`<li class="insight" id="i-${insight.id}" data-insight-id="${insight.id}">
+    ${gotoLink(insight.messageIds, messagesById, insight.text)}
+    ${details.length > 0 && html`<span class="item-meta">${details}</span>`}
+    ${
+      editable &&
+      html`<span class="controls">
+        ${editButton("edit-insight", "Edit this insight")}
+        ${editButton("dismiss-insight", "Dismiss this insight", "Dismiss")}
+      </span>`
+    }
+  </li>`;
+}
+
+export function renderInsights(view: PageView, messagesById: MessagesById, editable: boolean): Raw {
+  return html`<section class="card" id="insights" aria-labelledby="insights-heading">
+    <h2 id="insights-heading">Insights</h2>
+    ${view.insights.length === 0 && html`<p class="empty">No action items, follow-ups or questions were found.</p>`}
+    ${
+      view.insights.length > 0 &&
+      INSIGHT_GROUPS.map((group) => {
+        const items = view.insights.filter((i) => i.type === group.type);
+        return html`<div class="insight-group" data-group="${group.type}">
+          <h3>${group.label}</h3>
+          ${
+            items.length > 0
+              ? html`<ul class="items">
+                  ${items.map((i) => renderInsight(i, messagesById, editable))}
+                </ul>`
+              : html`<p class="empty">No ${group.label.toLowerCase()} were found.</p>`
+          }
+        </div>`;
+      })
+    }
+  </section>`;
+}
+
+export function renderTopics(view: PageView, messagesById: MessagesById): Raw {
+  return html`<section class="card" id="topics" aria-labelledby="topics-heading">
+    <h2 id="topics-heading">Topics</h2>
+    ${
+      view.topics.length > 0
+        ? html`<ul class="items topics">
+            ${view.topics.map((t) => html`<li>${gotoLink(t.messageIds, messagesById, t.text)}</li>`)}
+          </ul>`
+        : html`<p class="empty">No topics were found.</p>`
+    }
+  </section>`;
+}
