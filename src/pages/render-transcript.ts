@@ -63,35 +63,27 @@ function renderMessage(
   </li>`;
 }
 
-/** The chips that highlight the lines of a topic or an insight type (shown by the script). */
-function renderFilters(view: PageView, presentTypes: Set<string>): Raw {
+/** A filter chip: a topic by its id, or an insight type. */
+function chip(kind: "topic" | "insight", value: string, label: string): Raw {
   // Verbatim, like renderPage's template: the formatter would join these lines.
   // prettier-ignore
+  return html`<button
+    type="button"
+    class="chip chip-${kind}"
+    data-filter="${kind}:${value}"
+    aria-pressed="false"
+  >
+    ${label}
+  </button>`;
+}
+
+/** The chips that highlight the lines of a topic or an insight type (shown by the script). */
+function renderFilters(view: PageView, presentTypes: Set<string>): Raw {
   return html`<div class="filters" data-js hidden>
     <p class="filters-label" id="filters-label">Highlight lines about</p>
     <div class="chips" role="group" aria-labelledby="filters-label">
-      ${INSIGHT_GROUPS.filter((g) => presentTypes.has(g.type)).map(
-        (g) =>
-          html`<button
-            type="button"
-            class="chip chip-insight"
-            data-filter="insight:${g.type}"
-            aria-pressed="false"
-          >
-            ${g.chip}
-          </button>`,
-      )}
-      ${view.topics.map(
-        (t) =>
-          html`<button
-            type="button"
-            class="chip chip-topic"
-            data-filter="topic:${t.id}"
-            aria-pressed="false"
-          >
-            ${t.text}
-          </button>`,
-      )}
+      ${INSIGHT_GROUPS.filter((g) => presentTypes.has(g.type)).map((g) => chip("insight", g.type, g.chip))}
+      ${view.topics.map((t) => chip("topic", t.id, t.text))}
     </div>
     <p class="filter-count" role="status"></p>
   </div>`;
