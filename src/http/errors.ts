@@ -157,7 +157,7 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
  * Fastify's clientErrorHandler, for what Node refuses before a route sees it: a request not received
  * within the time allowed (408), headers too large (431) or malformed HTTP (400). Answers `{"message"}`
  * and closes the connection. Nothing reliable is known of such a request's path, so the answer carries
- * `headers` (the page headers of SPEC §8) whatever it was for.
+ * `headers` (the page headers, docs/PAGES.md "Security headers") whatever it was for.
  */
 export function answerClientError(requestTimeoutSeconds: number, headers: Record<string, string>) {
   // Node's parser says what it refused ("Invalid header value char"), never echoing the request.

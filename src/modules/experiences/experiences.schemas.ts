@@ -29,12 +29,12 @@ const FontFamily = Type.String({
 const ExperienceKindSchema = Type.Enum(EXPERIENCE_KINDS);
 
 /**
- * The create-link body (SPEC §6): the only check of its shape, validated as sent (no type coercion), with
- * defaults filled in. Rules that depend on other fields or on the app are the service's.
+ * The create-link body (docs/PAGES.md, The API): the only check of its shape, validated as sent (no type
+ * coercion), with defaults filled in. Rules that depend on other fields or on the app are the service's.
  */
 export const CreateExperienceBody = Type.Object({
   name: ExperienceKindSchema,
-  // Checked by the service, and only for the kind that plays it: SPEC §6 ignores them for the others.
+  // Checked by the service, and only for the kind that plays it; ignored for the others (docs/PAGES.md).
   videoUrl: Type.Optional(MediaUrl),
   audioUrl: Type.Optional(MediaUrl),
   logo: Type.Optional(HttpUrl),
