@@ -14,7 +14,7 @@ export async function runJobUntilFinished(
   jobId: string,
 ): Promise<JobStatus> {
   for (;;) {
-    await jobRunner.drain();
+    await jobRunner.runUntilIdle();
     const { status } = await jobs.getJob(appId, jobId);
     if (status === "completed" || status === "failed") return status;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -7,6 +7,8 @@ import { loadConfig, type Config } from "../../src/config.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 import { openRuntime } from "../../src/runtime.ts";
 import type { Services } from "../../src/services.ts";
+import { apiClient } from "./api.ts";
+import type * as Body from "./bodies.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
 
 /** A clock tests can move. */
@@ -117,7 +119,7 @@ export async function startTestServer(
       });
       if (response.status !== 201)
         throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
-      const accepted = (await response.json()) as { conversationId: string; jobId: string };
+      const accepted = (await response.json()) as Body.Accepted;
       const status = await waitForJob(server, token, accepted.jobId);
       if (status !== "completed") throw new Error(`job ${accepted.jobId} ended ${status}`);
       return accepted;
@@ -136,13 +138,12 @@ export async function startTestServer(
   return server;
 }
 
-/** Polls a job until it leaves scheduled/in_progress. */
+/**
+ * Runs the job queue until it is idle (in this process, deterministically: no polling) and says how the
+ * job ended. A server started with `runJobs: false` runs its jobs only here.
+ */
 export async function waitForJob(server: TestServer, token: string, jobId: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
-    const response = await server.api(token, `/v1/job/${jobId}`);
-    const body = (await response.json()) as { status: string };
-    if (body.status === "completed" || body.status === "failed") return body.status;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`job ${jobId} did not finish`);
+  await server.services.jobRunner.runUntilIdle();
+  const { status } = (await apiClient(server.url, token).get<Body.Job>(`/v1/job/${jobId}`)).body;
+  return status;
 }

@@ -1,42 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
-interface Child {
-  process: ChildProcess;
-  output: () => string;
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Child {
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return { process: child, output: () => output };
-}
+import { startChild as start, untilOutput, type Child } from "../helpers/processes.ts";
+import { freePort, until } from "../helpers/wait.ts";
 
 /**
  * The real server process with REDIS_URL set and Redis away. The database plays no part in what is
@@ -64,7 +32,7 @@ describe("rate limits when Redis is unreachable", () => {
       REDIS_URL: redisUrl,
     });
     children.push(child);
-    await until(() => child.output().includes("Recap listening on"), "the server to listen");
+    await untilOutput(child, "Recap listening on");
     return { base: `http://127.0.0.1:${port}`, child };
   }
 
@@ -101,7 +69,7 @@ describe("rate limits when Redis is unreachable", () => {
     const client = new Redis(redisPort, "127.0.0.1", { maxRetriesPerRequest: 0, lazyConnect: true });
     client.on("error", () => undefined);
     try {
-      await until(() => redis.output().includes("Ready to accept connections"), "redis-server to start");
+      await untilOutput(redis, "Ready to accept connections");
       await client.connect();
       const { base, child } = await startRecap(`redis://127.0.0.1:${redisPort}`);
       await twentyPageViews(base);
@@ -122,7 +90,7 @@ describe("rate limits when Redis is unreachable", () => {
     const redisPort = await freePort();
     const redis = start("redis-server", ["--port", String(redisPort), "--save", "", "--appendonly", "no"]);
     children.push(redis);
-    await until(() => redis.output().includes("Ready to accept connections"), "redis-server to start");
+    await untilOutput(redis, "Ready to accept connections");
     const { base, child } = await startRecap(`redis://127.0.0.1:${redisPort}`);
     await twentyPageViews(base);
 
@@ -133,10 +101,14 @@ describe("rate limits when Redis is unreachable", () => {
     expect(redisLines(child)[0]).toMatch(/not answering/);
 
     redis.process.kill("SIGCONT");
-    await until(async () => {
-      await fetch(`${base}/s/no-such-link`);
-      return redisLines(child).length === 2;
-    }, "Redis to be asked again");
+    await until(
+      async () => {
+        await fetch(`${base}/s/no-such-link`);
+        return redisLines(child).length === 2;
+      },
+      "Redis to be asked again",
+      { tries: 300, everyMs: 100 },
+    );
     expect(redisLines(child)[1]).toMatch(/answers again/);
   }, 60_000);
 });

@@ -1,52 +1,36 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
+import { apiClient } from "../helpers/api.ts";
+import type * as Body from "../helpers/bodies.ts";
+import { startChild, type Child } from "../helpers/processes.ts";
 import { loadMeeting, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
+import { untilValue as waitFor } from "../helpers/wait.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 /** Short enough to wait out, long enough that the process that took over keeps its lease on a loaded machine. */
 const LEASE_SECONDS = 5;
 
 interface ServerProcess {
-  child: ChildProcess;
+  child: Child["process"];
   url: string;
   output: () => string;
 }
 
 /** Starts `src/main.ts` as its own process on the database, on a port of its choosing. */
 async function startProcess(databaseUrl: string, secret: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: "0",
-      LOG_LEVEL: "info",
-      DATABASE_URL: databaseUrl,
-      RECAP_SECRET: secret,
-      RECAP_JOB_LEASE_SECONDS: String(LEASE_SECONDS),
-      REDIS_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const { process: child, output } = startChild(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    ...process.env,
+    NODE_ENV: "test",
+    PORT: "0",
+    LOG_LEVEL: "info",
+    DATABASE_URL: databaseUrl,
+    RECAP_SECRET: secret,
+    RECAP_JOB_LEASE_SECONDS: String(LEASE_SECONDS),
+    REDIS_URL: "",
   });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const url = await waitFor(() => /Recap listening on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1], 60_000);
-  if (url === undefined) throw new Error(`the server did not start:\n${output}`);
-  return { child, url, output: () => output };
-}
-
-/** Polls `probe` every 5 ms until it gives a value, or `ms` have passed (then undefined). */
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, ms: number) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  const url = await waitFor(() => /Recap listening on (http:\/\/[\d.]+:\d+)/.exec(output())?.[1], 60_000);
+  if (url === undefined) throw new Error(`the server did not start:\n${output()}`);
+  return { child, url, output };
 }
 
 const duplicates = (values: string[]) => values.filter((value, i) => values.indexOf(value) !== i);
@@ -87,13 +71,12 @@ describe.runIf((await dialects()).includes("postgres"))(
       // The first process takes the submission and is stopped (SIGSTOP) right after claiming its job.
       const first = await startProcess(testDatabase.target.url, secret);
       processes.push(first);
-      const submitted = await fetch(`${first.url}/v1/process/text`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify(toProcessTextBody(meeting)),
-      });
+      const submitted = await apiClient(first.url, token).post<Body.Accepted>(
+        "/v1/process/text",
+        toProcessTextBody(meeting),
+      );
       expect(submitted.status).toBe(201);
-      const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
+      const { conversationId, jobId } = submitted.body;
       const claimed = await waitFor(async () => {
         const job = await jobRow(jobId);
         return job?.status === "scheduled" ? undefined : job;

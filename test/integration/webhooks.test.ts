@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebhookEventsRepository } from "../../src/modules/jobs/webhook-events.repository.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
+import { until } from "../helpers/wait.ts";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -54,14 +55,6 @@ class Receiver {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 const message = { payload: { content: "Dana will send the budget by Friday." }, from: { name: "Dana" } };

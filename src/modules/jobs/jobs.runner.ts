@@ -27,6 +27,8 @@ export class JobRunner implements JobEvents {
   private running = false;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
+  /** The job the loop is running now, if any. */
+  private inHand: Promise<boolean> | null = null;
   private readonly pollMs: number;
 
   constructor(private readonly options: JobRunnerOptions) {
@@ -57,10 +59,14 @@ export class JobRunner implements JobEvents {
     this.loop = null;
   }
 
-  /** Processes jobs until none is runnable; for the CLI, which has no loop of its own. */
-  async drain(): Promise<void> {
-    while (await this.runOne()) {
-      /* keep going */
+  /**
+   * Processes jobs until none is runnable and the loop has none in hand: the CLI (which has no loop)
+   * and tests, which wait for the queue this way instead of polling job statuses.
+   */
+  async runUntilIdle(): Promise<void> {
+    for (;;) {
+      await this.inHand?.catch(() => false);
+      if (!(await this.runOne()) && !this.inHand) return;
     }
   }
 
@@ -68,9 +74,12 @@ export class JobRunner implements JobEvents {
     while (this.running) {
       let worked = false;
       try {
-        worked = await this.runOne();
+        this.inHand = this.runOne();
+        worked = await this.inHand;
       } catch (error) {
         this.options.logger.error({ err: error }, "job runner could not reach the database");
+      } finally {
+        this.inHand = null;
       }
       if (!worked && this.running) {
         await new Promise<void>((resolve) => {

@@ -1,0 +1,31 @@
+/**
+ * The API's answer bodies as the TypeBox schemas declare them (`Static<typeof Schema>`), so suites read
+ * typed JSON without casts of their own: `import type * as Body from "../helpers/bodies.ts"`.
+ */
+import type { Static } from "typebox";
+import type { TokenResponse } from "../../src/modules/auth/auth.schemas.ts";
+import type * as conversations from "../../src/modules/conversations/conversations.schemas.ts";
+import type * as experiences from "../../src/modules/experiences/experiences.schemas.ts";
+import type * as ingestion from "../../src/modules/ingestion/ingestion.schemas.ts";
+
+export type Token = Static<typeof TokenResponse>;
+export type Accepted = Static<typeof ingestion.ProcessResponse>;
+export type Job = Static<typeof ingestion.JobResponse>;
+export type Conversation = Static<typeof conversations.Conversation>;
+export type ConversationList = Static<typeof conversations.ConversationList>;
+export type MessageList = Static<typeof conversations.MessageList>;
+export type MemberList = Static<typeof conversations.MemberList>;
+export type SummaryList = Static<typeof conversations.SummaryList>;
+export type TopicList = Static<typeof conversations.TopicList>;
+export type Insight = Static<typeof conversations.Insight>;
+export type QuestionList = Static<typeof conversations.QuestionList>;
+export type ActionItemList = Static<typeof conversations.ActionItemList>;
+export type FollowUpList = Static<typeof conversations.FollowUpList>;
+export type ExperienceCreated = Static<typeof experiences.ExperienceCreated>;
+export type Experience = Static<typeof experiences.ExperienceSummary>;
+export type ExperienceList = Static<typeof experiences.ExperienceList>;
+export type MessageSaved = Static<typeof experiences.MessageSaved>;
+/** The one error shape (src/http/errors.ts). */
+export interface ErrorBody {
+  message: string;
+}

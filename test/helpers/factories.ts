@@ -1,0 +1,54 @@
+import { expect } from "vitest";
+import type { ProcessTextBody } from "../../src/modules/ingestion/ingestion.schemas.ts";
+import { apiClient, type Answer } from "./api.ts";
+import type { TestServer } from "./app.ts";
+import type * as Body from "./bodies.ts";
+import { loadMeeting, toProcessTextBody } from "./qmsum.ts";
+
+type IncomingMessage = ProcessTextBody["messages"][number];
+
+/** One message by `name`, optionally timed `[start, end]` seconds after 2026-11-02 15:00 UTC. */
+export function message(content: string, name: string, seconds?: [number, number]): IncomingMessage {
+  const at = (s: number) => new Date(Date.parse("2026-11-02T15:00:00Z") + s * 1000).toISOString();
+  return {
+    payload: { content },
+    from: { name },
+    ...(seconds && { duration: { startTime: at(seconds[0]), endTime: at(seconds[1]) } }),
+  };
+}
+
+/** A QMSum meeting (`datasets/qmsum/val`), ingested and analysed. */
+export async function ingestMeeting(server: TestServer, token: string, file: string) {
+  return server.ingest(token, toProcessTextBody(loadMeeting("val", file)));
+}
+
+/** POST /v1/conversations/{id}/experiences, which must answer 200. */
+export async function createLink(
+  server: TestServer,
+  token: string,
+  conversationId: string,
+  body: Record<string, unknown>,
+): Promise<Body.ExperienceCreated> {
+  const created = await apiClient(server.url, token).post<Body.ExperienceCreated>(
+    `/v1/conversations/${conversationId}/experiences`,
+    body,
+  );
+  expect(created.status, created.text).toBe(200);
+  return created.body;
+}
+
+/** The link's path (and query) on the test server, whatever public URL it was made for. */
+export function onServer(server: TestServer, url: string): string {
+  const parsed = new URL(url);
+  return server.url + parsed.pathname + parsed.search;
+}
+
+/** An edit through a link (PATCH under /s/{token}), as the page sends it. */
+export function editThroughLink(
+  server: TestServer,
+  linkUrl: string,
+  path: string,
+  body: unknown,
+): Promise<Answer<Body.MessageSaved>> {
+  return apiClient(server.url).patch<Body.MessageSaved>(new URL(linkUrl).pathname + path, body);
+}
