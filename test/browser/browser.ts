@@ -43,6 +43,30 @@ export function recordDialogs(page: Page): string[] {
 }
 
 /** A mono 16-bit PCM WAV of `seconds` of a quiet tone, written by code. */
+/**
+ * Waits until every image has loaded or failed and no media element is still loading, and then for two
+ * frames: any handler an injected URL or attribute could run has run by then. (Instead of a fixed pause.)
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const pending = [...document.querySelectorAll("img, video, audio")].filter((element) =>
+      element instanceof HTMLImageElement
+        ? !element.complete
+        : (element as HTMLMediaElement).networkState === HTMLMediaElement.NETWORK_LOADING,
+    );
+    await Promise.all(
+      pending.map(
+        (element) =>
+          new Promise((resolve) => {
+            for (const type of ["load", "error", "loadedmetadata", "suspend", "stalled", "abort"])
+              element.addEventListener(type, resolve, { once: true });
+          }),
+      ),
+    );
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+}
+
 export function makeWav(seconds: number, sampleRate = 8000): Buffer {
   const samples = Math.round(seconds * sampleRate);
   const data = Buffer.alloc(samples * 2);

@@ -4,11 +4,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
-import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { chromiumAvailable, launchChromium, makeWav, recordDialogs, serveMedia } from "./browser.ts";
-
-const ROOT = join(import.meta.dirname, "..", "..");
+import type * as Body from "../helpers/bodies.ts";
+import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
+import { ROOT } from "../helpers/processes.ts";
+import { chromiumAvailable, launchChromium, makeWav, recordDialogs, serveMedia, settled } from "./browser.ts";
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("the summary page in Chromium", () => {
@@ -27,8 +28,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));
     ({ token } = await server.newApp());
-    meetingId = (await server.ingest(token, toProcessTextBody(loadMeeting("val", "ES2006a.json"))))
-      .conversationId;
+    meetingId = (await ingestMeeting(server, token, "ES2006a.json")).conversationId;
   });
   afterAll(async () => {
     await browser?.close();
@@ -37,14 +37,12 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   });
 
   async function createLink(conversationId: string, body: Record<string, unknown>): Promise<string> {
-    const response = await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
-      method: "POST",
-      body,
-    });
-    expect(response.status).toBe(200);
-    const url = new URL(((await response.json()) as { url: string }).url);
-    return server.url + url.pathname + url.search;
+    return onServer(server, (await createLinkOn(server, token, conversationId, body)).url);
   }
+
+  const members = async (conversationId: string) =>
+    (await apiClient(server.url, token).get<Body.MemberList>(`/v1/conversations/${conversationId}/members`))
+      .body.members;
 
   /** A fresh page that reaches only the test's own servers (fonts and images elsewhere are refused). */
   async function open(url: string): Promise<{ page: Page; dialogs: string[]; status: number }> {
@@ -67,26 +65,12 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     speaker = "Ann Lee",
     text = "Let us review the budget.",
   ): Promise<string> {
-    const start = Date.parse("2026-11-02T15:00:00Z");
-    const at = (s: number) => new Date(start + s * 1000).toISOString();
     const { conversationId } = await server.ingest(token, {
       name,
       messages: [
-        {
-          payload: { content: text },
-          from: { name: speaker },
-          duration: { startTime: at(0), endTime: at(4) },
-        },
-        {
-          payload: { content: "Can you send the report by Friday?" },
-          from: { name: "Bob Stone" },
-          duration: { startTime: at(20), endTime: at(24) },
-        },
-        {
-          payload: { content: "Yes, I will send it tomorrow." },
-          from: { name: speaker },
-          duration: { startTime: at(40), endTime: at(44) },
-        },
+        message(text, speaker, [0, 4]),
+        message("Can you send the report by Friday?", "Bob Stone", [20, 24]),
+        message("Yes, I will send it tomorrow.", speaker, [40, 44]),
       ],
     });
     return conversationId;
@@ -96,10 +80,10 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     const { page, status } = await open(await createLink(meetingId, { name: "verbose-text-summary" }));
     expect(status).toBe(200);
     await expect.poll(() => page.locator("h1").innerText()).toBe("ES2006a");
-    const messages = (await (await server.api(token, `/v1/conversations/${meetingId}/messages`)).json()) as {
-      messages: unknown[];
-    };
-    expect(await page.locator(".lines > li").count()).toBe(messages.messages.length);
+    const { messages } = (
+      await apiClient(server.url, token).get<Body.MessageList>(`/v1/conversations/${meetingId}/messages`)
+    ).body;
+    expect(await page.locator(".lines > li").count()).toBe(messages.length);
     expect(await page.locator(".attendee").count()).toBeGreaterThan(1);
     expect(await page.locator("#summary p").count()).toBeGreaterThan(0);
     expect(await page.locator("#summary").innerText()).not.toContain("No summary was found");
@@ -232,12 +216,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     await expect
       .poll(() => page.locator(".line").nth(1).locator(".speaker").innerText())
       .toBe("Robert Stone");
-    const members = (await (
-      await server.api(token, `/v1/conversations/${conversationId}/members`)
-    ).json()) as {
-      members: { name: string }[];
-    };
-    expect(members.members.map((m) => m.name)).toEqual(["Ann Lee", "Robert Stone"]);
+    expect((await members(conversationId)).map((m) => m.name)).toEqual(["Ann Lee", "Robert Stone"]);
     await page.reload();
     expect(await page.locator(".attendee-name").allInnerTexts()).toEqual(["Ann Lee", "Robert Stone"]);
     await page.context().close();
@@ -246,18 +225,14 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   it("runs nothing from script payloads in the title, speaker names, message text and every URL field", async () => {
     const payload = `<script>alert("x")</script><img src=x onerror=alert(1)><svg onload=alert(2)>"'\`\${alert(3)}`;
     const conversationId = await smallConversation(payload, payload, payload);
-    const members = (await (
-      await server.api(token, `/v1/conversations/${conversationId}/members`)
-    ).json()) as {
-      members: { id: string }[];
-    };
+    const speakers = await members(conversationId);
     const evil = `http://127.0.0.1:1/"><script>alert(4)</script>?x=' onerror='alert(5)`;
     const url = await createLink(conversationId, {
       name: "video-summary",
       videoUrl: evil,
       logo: evil,
       favicon: evil,
-      speakerAvatarURLs: Object.fromEntries(members.members.map((m) => [m.id, evil])),
+      speakerAvatarURLs: Object.fromEntries(speakers.map((m) => [m.id, evil])),
     });
     const { page, dialogs } = await open(url);
     await page.locator("#search-input").waitFor();
@@ -267,7 +242,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     await page.keyboard.press("Escape");
     await page.click("[data-action=rename-conversation]");
     await page.keyboard.press("Escape");
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(dialogs).toEqual([]);
     expect(await page.locator("h1").innerText()).toContain('<script>alert("x")</script>');
     expect(await page.locator("script:not([src])").count()).toBe(0);

@@ -52,3 +52,20 @@ export function editThroughLink(
 ): Promise<Answer<Body.MessageSaved>> {
   return apiClient(server.url).patch<Body.MessageSaved>(new URL(linkUrl).pathname + path, body);
 }
+
+/** POST /v1/process/transcript with a transcript file's text as the body. */
+export function importTranscript(
+  server: TestServer,
+  token: string,
+  body: string,
+  type: string,
+  query = "",
+): Promise<Answer<Body.Accepted & Body.ErrorBody>> {
+  return apiClient(server.url, token).post<Body.Accepted & Body.ErrorBody>(
+    `/v1/process/transcript${query}`,
+    body,
+    {
+      headers: { "content-type": type },
+    },
+  );
+}

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 
 describe.each(await dialects())("tokens on %s", (dialect) => {
@@ -11,11 +13,7 @@ describe.each(await dialects())("tokens on %s", (dialect) => {
   afterAll(() => server.close());
 
   const generate = (body: unknown) =>
-    fetch(`${server.url}/oauth2/token:generate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    apiClient(server.url).post<Body.Token & Body.ErrorBody>("/oauth2/token:generate", body);
 
   it("issues a JWT with exp for the right credentials and refuses a wrong secret", async () => {
     const { appId, appSecret } = await server.newApp();
@@ -24,7 +22,7 @@ describe.each(await dialects())("tokens on %s", (dialect) => {
 
     const ok = await generate({ type: "application", appId, appSecret, extra: "ignored" });
     expect(ok.status).toBe(200);
-    const body = (await ok.json()) as { accessToken: string; expiresIn: number };
+    const { body } = ok;
     expect(body.expiresIn).toBe(86400);
     const claims = JSON.parse(Buffer.from(body.accessToken.split(".")[1] ?? "", "base64url").toString()) as {
       exp: number;
@@ -35,22 +33,23 @@ describe.each(await dialects())("tokens on %s", (dialect) => {
     const wrongSecret = appSecret.slice(0, -1) + (appSecret.endsWith("x") ? "y" : "x");
     const wrong = await generate({ type: "application", appId, appSecret: wrongSecret });
     expect(wrong.status).toBe(401);
-    expect(((await wrong.json()) as { message: string }).message).toMatch(/appSecret/);
+    expect(wrong.body.message).toMatch(/appSecret/);
   });
 
   it("answers 400 naming the field for a missing or wrong type", async () => {
     const { appId, appSecret } = await server.newApp();
     const missing = await generate({ appId, appSecret });
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as { message: string }).message).toBe("type is required");
+    expect(missing.body.message).toBe("type is required");
     const wrong = await generate({ type: "user", appId, appSecret });
     expect(wrong.status).toBe(400);
-    expect(((await wrong.json()) as { message: string }).message).toMatch(/^type /);
+    expect(wrong.body.message).toMatch(/^type /);
   });
 
   it("accepts Bearer and the deprecated x-api-key, and refuses missing, malformed, tampered or expired tokens", async () => {
     const { token } = await server.newApp();
-    const list = (headers: Record<string, string>) => fetch(`${server.url}/v1/conversations`, { headers });
+    const list = (headers: Record<string, string>) =>
+      apiClient(server.url).get<Body.ErrorBody>("/v1/conversations", { headers });
 
     expect((await list({ authorization: `Bearer ${token}` })).status).toBe(200);
     const legacy = await list({ "x-api-key": token, "content-type": "application/json" });
@@ -62,21 +61,21 @@ describe.each(await dialects())("tokens on %s", (dialect) => {
       .toString()
       .replace(/"sub":"\w+"/, '"sub":"someone-else"');
     const tampered = `${head}.${Buffer.from(forged).toString("base64url")}.${signature}`;
-    for (const headers of [
-      {} as Record<string, string>,
-      { authorization: "Basic abc" },
-      { authorization: `Bearer ${tampered}` },
-      { authorization: "Bearer x.y.z" },
-    ]) {
+    for (const [headers, says] of [
+      [{}, /^Missing access token/],
+      [{ authorization: "Basic abc" }, /must be 'Bearer <token>'/],
+      [{ authorization: `Bearer ${tampered}` }, /^Invalid access token$/],
+      [{ authorization: "Bearer x.y.z" }, /^Invalid access token$/],
+    ] as const) {
       const response = await list(headers);
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toBe("Bearer");
-      expect(await response.json()).toHaveProperty("message");
+      expect(response.body.message).toMatch(says);
     }
 
     clock.advance(86400 + 1);
     const expired = await list({ authorization: `Bearer ${token}` });
     expect(expired.status).toBe(401);
-    expect(((await expired.json()) as { message: string }).message).toMatch(/expired/);
+    expect(expired.body.message).toMatch(/expired/);
   });
 });

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
+import { replayable } from "../helpers/property.ts";
 
 type Json = Record<string, unknown>;
 
@@ -116,7 +117,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
         const { message } = (await response.json()) as { message: string };
         expect(message).toMatch(corruption.field);
       }),
-      { numRuns: 120 },
+      replayable("corrupted process/text bodies", { numRuns: 120 }),
     );
     expect(await counts()).toEqual(before);
   });
@@ -133,10 +134,9 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
       fc.json().map((json) => ({ raw: json, type: "application/json" })),
       fc.anything().map((value) => ({ raw: JSON.stringify(value) ?? "null", type: "application/json" })),
       fc.string().map((raw) => ({ raw, type: "application/json" })),
-      fc.string().map((raw) => ({
-        raw,
-        type: fc.sample(fc.constantFrom("text/plain", "application/xml", "text/vtt"), 1)[0] ?? "",
-      })),
+      fc
+        .tuple(fc.string(), fc.constantFrom("text/plain", "application/xml", "text/vtt"))
+        .map(([raw, type]) => ({ raw, type })),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), bodies, async (route, body) => {
@@ -152,7 +152,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
         expect(response.status).toBeLessThan(500);
         expect(typeof ((await response.json()) as { message: unknown }).message).toBe("string");
       }),
-      { numRuns: 200 },
+      replayable("generated bodies and headers", { numRuns: 200 }),
     );
     const paths = fc.oneof(
       fc.string().map((s) => `/v1/conversations/${encodeURIComponent(s)}`),
@@ -165,7 +165,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
         const response = await server.api(token, path);
         expect(response.status, path).toBeLessThan(500);
       }),
-      { numRuns: 150 },
+      replayable("generated paths", { numRuns: 150 }),
     );
     expect(await counts()).toEqual(before);
   });

@@ -148,7 +148,11 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
       body: { id: bob.id, name: "Robert", email: "bob@example.com" },
     });
     expect(rename.status).toBe(200);
-    expect(await rename.json()).toHaveProperty("message");
+    expect(await rename.json()).toEqual({
+      message: expect.stringContaining(
+        `Member with id: ${bob.id} for conversationId: ${conversationId} updated`,
+      ) as unknown,
+    });
 
     const merge = await server.api(token, `/v1/conversations/${conversationId}/members/${alias.id}`, {
       method: "PUT",

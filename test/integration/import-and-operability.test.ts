@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { importTranscript } from "../helpers/factories.ts";
 
 const VTT = `WEBVTT
 
@@ -32,14 +35,9 @@ describe.each(await dialects())("transcript import and operations on %s", (diale
   });
   afterAll(() => server.close());
 
-  async function importFile(body: string, type: string, query = "") {
-    const response = await fetch(`${server.url}/v1/process/transcript${query}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": type },
-      body,
-    });
-    return response;
-  }
+  const importFile = (body: string, type: string, query = "") =>
+    importTranscript(server, token, body, type, query);
+  const get = <T>(path: string) => apiClient(server.url, token).get<T>(path);
 
   it("imports WebVTT and SRT as timed messages with members", async () => {
     for (const [body, type, speakers] of [
@@ -48,26 +46,14 @@ describe.each(await dialects())("transcript import and operations on %s", (diale
     ] as const) {
       const response = await importFile(body, type, "?name=Imported");
       expect(response.status).toBe(201);
-      const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
+      const { conversationId, jobId } = response.body;
       expect(await waitForJob(server, token, jobId)).toBe("completed");
-      const members = (await (
-        await server.api(token, `/v1/conversations/${conversationId}/members`)
-      ).json()) as {
-        members: { name: string }[];
-      };
-      expect(members.members.map((m) => m.name)).toEqual(speakers);
-      const messages = (await (
-        await server.api(token, `/v1/conversations/${conversationId}/messages`)
-      ).json()) as {
-        messages: { text: string; timeOffset: number; duration: number }[];
-      };
-      expect(messages.messages[1]).toMatchObject({ timeOffset: type === "text/vtt" ? 3.5 : 2.5 });
-      expect(messages.messages[0]?.duration).toBeGreaterThan(0);
-      const conversation = (await (
-        await server.api(token, `/v1/conversations/${conversationId}`)
-      ).json()) as {
-        name: string;
-      };
+      const { members } = (await get<Body.MemberList>(`/v1/conversations/${conversationId}/members`)).body;
+      expect(members.map((m) => m.name)).toEqual(speakers);
+      const { messages } = (await get<Body.MessageList>(`/v1/conversations/${conversationId}/messages`)).body;
+      expect(messages[1]).toMatchObject({ timeOffset: type === "text/vtt" ? 3.5 : 2.5 });
+      expect(messages[0]?.duration).toBeGreaterThan(0);
+      const conversation = (await get<Body.Conversation>(`/v1/conversations/${conversationId}`)).body;
       expect(conversation.name).toBe("Imported");
     }
   });
@@ -75,15 +61,12 @@ describe.each(await dialects())("transcript import and operations on %s", (diale
   it("refuses a transcript that is not one, or of another type", async () => {
     const empty = await importFile("hello there", "text/vtt");
     expect(empty.status).toBe(400);
-    expect(((await empty.json()) as { message: string }).message).toMatch(/transcript/);
+    expect(empty.body.message).toMatch(/transcript/);
     expect((await importFile(VTT, "text/plain")).status).toBe(415);
   });
 
   it("serves OpenAPI 3.1 from the route schemas, a docs page, health and readiness", async () => {
-    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
-      openapi: string;
-      paths: Record<string, unknown>;
-    };
+    const { body: openapi } = await get<{ openapi: string; paths: Record<string, unknown> }>("/openapi.json");
     expect(openapi.openapi).toBe("3.1.0");
     for (const path of [
       "/oauth2/token:generate",

@@ -1,42 +1,29 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { escapeHtml } from "../../src/pages/escape.ts";
+import { apiClient, generateToken } from "../helpers/api.ts";
+import type * as Body from "../helpers/bodies.ts";
+import { ROOT, startChild, untilOutput, type Child } from "../helpers/processes.ts";
 import { loadMeeting, meetingFiles, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
+import { freePort, until } from "../helpers/wait.ts";
 
 const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, "..", "..");
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
 /** `npm start` on the default embedded database in `dataDir`; resolves once it listens. */
-async function startServer(env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; output: () => string }> {
-  let output = "";
-  const server = spawn("npm", ["start", "--silent"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  for (let i = 0; i < 600 && !output.includes("Recap listening on"); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  expect(output).toContain("Recap listening on");
-  return { server, output: () => output };
+async function startServer(env: NodeJS.ProcessEnv): Promise<Child> {
+  const server = startChild("npm", ["start", "--silent"], env);
+  await untilOutput(server, "Recap listening on").catch(() => undefined);
+  expect(server.output()).toContain("Recap listening on");
+  return server;
 }
 
 /** Stops `npm start` and the server under it (SIGTERM reaches the whole process group's leader first). */
-async function stopServer(server: ChildProcess, output: string): Promise<void> {
-  const pid = Number(/"pid":(\d+)/.exec(output)?.[1]);
-  const exited = new Promise((resolve) => server.once("exit", resolve));
+async function stopServer(server: Child): Promise<void> {
+  const pid = Number(/"pid":(\d+)/.exec(server.output())?.[1]);
+  const exited = new Promise((resolve) => server.process.once("exit", resolve));
   if (pid) process.kill(pid, "SIGTERM");
   await exited;
 }
@@ -89,8 +76,7 @@ describe.skipIf(!readmeToolsAvailable())(
     const dataDir = mkdtempSync(join(tmpdir(), "recap-readme-"));
     let env: NodeJS.ProcessEnv;
     let port = 0;
-    let server: ChildProcess;
-    let serverOutput: () => string;
+    let server: Child;
 
     beforeAll(async () => {
       port = await freePort();
@@ -101,16 +87,16 @@ describe.skipIf(!readmeToolsAvailable())(
         NODE_ENV: "development",
         DATABASE_URL: "",
       };
-      ({ server, output: serverOutput } = await startServer(env));
+      server = await startServer(env);
     }, 90_000);
 
     afterAll(async () => {
-      await stopServer(server, serverOutput());
+      await stopServer(server);
       rmSync(dataDir, { recursive: true, force: true });
     });
 
     it("every block runs in order and prints working links: the demo meeting's summary and the API's page", async () => {
-      expect(serverOutput()).toContain("No app yet: `bin/recap demo`");
+      expect(server.output()).toContain("No app yet: `bin/recap demo`");
       const blocks = readmeQuickStart();
       expect(blocks.length).toBeGreaterThanOrEqual(4);
       // `npm install` and `npm start` are what this suite itself did; every other line runs as written, on the
@@ -185,20 +171,16 @@ describe("bin/recap demo before the server runs", () => {
     expect(link).not.toBe("");
     expect(credentials).not.toBeNull();
 
-    const { server, output } = await startServer(env);
+    const server = await startServer(env);
     try {
       const base = `http://127.0.0.1:${port}`;
-      const tokenResponse = await fetch(`${base}/oauth2/token:generate`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ type: "application", appId: credentials?.[1], appSecret: credentials?.[2] }),
-      });
-      const { accessToken } = (await tokenResponse.json()) as { accessToken: string };
-      const { summary } = (await (
-        await fetch(`${base}/v1/conversations/${conversationId}/summary`, {
-          headers: { authorization: `Bearer ${accessToken}` },
-        })
-      ).json()) as { summary: { text: string }[] };
+      const { accessToken } = (await generateToken(base, credentials?.[1] ?? "", credentials?.[2] ?? ""))
+        .body;
+      const { summary } = (
+        await apiClient(base, accessToken).get<Body.SummaryList>(
+          `/v1/conversations/${conversationId}/summary`,
+        )
+      ).body;
       expect(summary.length).toBeGreaterThan(0);
 
       const page = await openLink(link);
@@ -211,7 +193,7 @@ describe("bin/recap demo before the server runs", () => {
       expect(again.appSecret).toBeUndefined();
       expect((await openLink(again.url)).status).toBe(200);
     } finally {
-      await stopServer(server, output());
+      await stopServer(server);
     }
   }, 180_000);
 });
@@ -220,9 +202,8 @@ describe("bin/recap demo before the server runs", () => {
 describe("a newcomer's first run", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "recap-newcomer-"));
   let env: NodeJS.ProcessEnv;
-  let server: ChildProcess;
+  let server: Child;
   let base = "";
-  let output = "";
 
   beforeAll(async () => {
     const port = await freePort();
@@ -234,22 +215,16 @@ describe("a newcomer's first run", () => {
       NODE_ENV: "development",
       DATABASE_URL: "",
     };
-    server = spawn("npm", ["start", "--silent"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    for (let i = 0; i < 600 && !output.includes("Recap listening on"); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(output).toContain("Recap listening on");
+    server = await startServer(env);
   }, 90_000);
 
   afterAll(() => {
-    server.kill("SIGKILL");
+    server.process.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("creates an app with the CLI, gets a token, ingests a QMSum meeting and lists its speakers", async () => {
-    expect(output).toContain("bin/recap apps create");
+    expect(server.output()).toContain("bin/recap apps create");
     const created = await run(
       join(ROOT, "bin", "recap"),
       ["apps", "create", "--name", "Newcomer", "--json"],
@@ -257,35 +232,26 @@ describe("a newcomer's first run", () => {
     );
     const { appId, appSecret } = JSON.parse(created.stdout) as { appId: string; appSecret: string };
 
-    const tokenResponse = await fetch(`${base}/oauth2/token:generate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "application", appId, appSecret }),
-    });
+    const tokenResponse = await generateToken(base, appId, appSecret);
     expect(tokenResponse.status).toBe(200);
-    const { accessToken } = (await tokenResponse.json()) as { accessToken: string };
-    const headers = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
+    const api = apiClient(base, tokenResponse.body.accessToken);
 
     const meeting = loadMeeting("val", meetingFiles("val")[1] ?? "");
-    const ingest = await fetch(`${base}/v1/process/text`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(toProcessTextBody(meeting)),
-    });
+    const ingest = await api.post<Body.Accepted>("/v1/process/text", toProcessTextBody(meeting));
     expect(ingest.status).toBe(201);
-    const { conversationId, jobId } = (await ingest.json()) as { conversationId: string; jobId: string };
+    const { conversationId, jobId } = ingest.body;
+    // The server is another process: its queue is watched from outside.
     let status = "";
-    for (let i = 0; i < 300 && status !== "completed" && status !== "failed"; i++) {
-      status = ((await (await fetch(`${base}/v1/job/${jobId}`, { headers })).json()) as { status: string })
-        .status;
-      if (status !== "completed") await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      async () => {
+        status = (await api.get<Body.Job>(`/v1/job/${jobId}`)).body.status;
+        return status === "completed" || status === "failed";
+      },
+      "the job to end",
+      { tries: 300, everyMs: 100 },
+    ).catch(() => undefined);
     expect(status).toBe("completed");
-    const members = (await (
-      await fetch(`${base}/v1/conversations/${conversationId}/members`, { headers })
-    ).json()) as {
-      members: { name: string }[];
-    };
+    const members = (await api.get<Body.MemberList>(`/v1/conversations/${conversationId}/members`)).body;
     expect(members.members.map((m) => m.name)).toEqual([
       ...new Set(spokenTurns(meeting).map((turn) => turn.speaker.trim())),
     ]);
@@ -305,9 +271,9 @@ describe("a newcomer's first run", () => {
       messages: number;
     };
     expect(result).toMatchObject({ status: "completed", messages: 2 });
-    const importedMembers = (await (
-      await fetch(`${base}/v1/conversations/${result.conversationId}/members`, { headers })
-    ).json()) as { members: { name: string }[] };
+    const importedMembers = (
+      await api.get<Body.MemberList>(`/v1/conversations/${result.conversationId}/members`)
+    ).body;
     expect(importedMembers.members.map((m) => m.name)).toEqual(["Dana", "Bob"]);
 
     const listed = await run(join(ROOT, "bin", "recap"), ["apps", "list", "--json"], { env });
@@ -317,11 +283,7 @@ describe("a newcomer's first run", () => {
       env,
     });
     expect((JSON.parse(rotated.stdout) as { appSecret: string }).appSecret).not.toBe(appSecret);
-    const old = await fetch(`${base}/oauth2/token:generate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "application", appId, appSecret }),
-    });
+    const old = await generateToken(base, appId, appSecret);
     expect(old.status).toBe(401);
 
     await expect(
@@ -333,10 +295,12 @@ describe("a newcomer's first run", () => {
   }, 120_000);
 
   it("shuts down cleanly on SIGTERM", async () => {
-    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
-    const pid = Number(/"pid":(\d+)/.exec(output)?.[1]);
+    const exited = new Promise<number | null>((resolve) =>
+      server.process.once("exit", (code) => resolve(code)),
+    );
+    const pid = Number(/"pid":(\d+)/.exec(server.output())?.[1]);
     process.kill(pid, "SIGTERM");
     expect(await exited).toBe(0);
-    expect(output).toContain("shutting down");
+    expect(server.output()).toContain("shutting down");
   }, 30_000);
 });

@@ -2,11 +2,13 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, generateToken } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
+import { ROOT } from "../helpers/processes.ts";
 
 const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, "..", "..");
 
 describe.each(await dialects())("secret rotation on %s", (dialect) => {
   let testDatabase: TestDatabase;
@@ -21,11 +23,7 @@ describe.each(await dialects())("secret rotation on %s", (dialect) => {
   });
 
   const generate = (server: TestServer, appId: string, appSecret: string) =>
-    fetch(`${server.url}/oauth2/token:generate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "application", appId, appSecret }),
-    });
+    generateToken(server.url, appId, appSecret);
 
   it("ends every token issued before `bin/recap apps rotate-secret` at once on both processes", async () => {
     const [first, second] = servers;
@@ -34,7 +32,7 @@ describe.each(await dialects())("secret rotation on %s", (dialect) => {
     const other = await first.newApp();
     const tokenResponse = await generate(first, appId, appSecret);
     expect(tokenResponse.status).toBe(200);
-    const { accessToken } = (await tokenResponse.json()) as { accessToken: string };
+    const { accessToken } = tokenResponse.body;
     for (const server of servers)
       expect((await server.api(accessToken, "/v1/conversations")).status).toBe(200);
 
@@ -48,13 +46,13 @@ describe.each(await dialects())("secret rotation on %s", (dialect) => {
     const { appSecret: newSecret } = JSON.parse(rotated.stdout) as { appSecret: string };
 
     for (const server of servers) {
-      const response = await server.api(accessToken, "/v1/conversations");
+      const response = await apiClient(server.url, accessToken).get<Body.ErrorBody>("/v1/conversations");
       expect(response.status).toBe(401);
-      expect(((await response.json()) as { message: string }).message).toMatch(/rotated/);
+      expect(response.body.message).toMatch(/rotated/);
       expect((await server.api(other.token, "/v1/conversations")).status).toBe(200);
     }
     expect((await generate(second, appId, appSecret)).status).toBe(401);
-    const fresh = (await (await generate(second, appId, newSecret)).json()) as { accessToken: string };
+    const fresh = (await generate(second, appId, newSecret)).body;
     for (const server of servers)
       expect((await server.api(fresh.accessToken, "/v1/conversations")).status).toBe(200);
   });

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { createLink, importTranscript, onServer } from "../helpers/factories.ts";
 
-interface Message {
-  id: string;
-  text: string;
-  from: { name?: string };
-  timeOffset: number | null;
-  duration: number | null;
-}
+type Message = Body.MessageList["messages"][number];
 
 const vtt = (...cues: string[]) =>
   `WEBVTT\n\n${cues.map((text, i) => `00:00:0${i + 1}.000 --> 00:00:0${i + 2}.000\n${text}\n`).join("\n")}`;
@@ -22,20 +19,17 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
   });
   afterAll(() => server.close());
 
-  const importFile = (body: string, type = "text/vtt") =>
-    fetch(`${server.url}/v1/process/transcript`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": type },
-      body,
-    });
+  const importFile = (body: string, type = "text/vtt") => importTranscript(server, token, body, type);
+  const messagesOf = async (conversationId: string) =>
+    (await apiClient(server.url, token).get<Body.MessageList>(`/v1/conversations/${conversationId}/messages`))
+      .body.messages;
 
   async function importAndRead(body: string): Promise<{ conversationId: string; messages: Message[] }> {
     const response = await importFile(body);
     expect(response.status).toBe(201);
-    const { conversationId, jobId } = (await response.json()) as { conversationId: string; jobId: string };
+    const { conversationId, jobId } = response.body;
     expect(await waitForJob(server, token, jobId)).toBe("completed");
-    const read = await server.api(token, `/v1/conversations/${conversationId}/messages`);
-    return { conversationId, messages: ((await read.json()) as { messages: Message[] }).messages };
+    return { conversationId, messages: await messagesOf(conversationId) };
   }
 
   it("keeps cue times as media positions: a first cue at 00:01:00 is 60 s in, on the API and the page", async () => {
@@ -52,13 +46,11 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
       [90.5, 2.5],
     ]);
 
-    const link = await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
-      method: "POST",
-      body: { name: "video-summary", videoUrl: "https://media.example.com/meeting.mp4" },
+    const { url } = await createLink(server, token, conversationId, {
+      name: "video-summary",
+      videoUrl: "https://media.example.com/meeting.mp4",
     });
-    expect(link.status).toBe(200);
-    const { url } = (await link.json()) as { url: string };
-    const html = await (await fetch(server.url + new URL(url).pathname)).text();
+    const html = await (await fetch(onServer(server, url))).text();
     const line = (id: string | undefined) =>
       new RegExp(`id="m-${id}"\\s+data-offset="([\\d.]+)"[^]*?class="time"[^>]*>([\\d:]+)</a`).exec(html);
     expect(line(messages[0]?.id)?.slice(1)).toEqual(["60", "1:00"]);
@@ -83,11 +75,10 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
       // A no-break space is white space, which names and lines keep as one plain space.
       ["Ann Lee", "a\u200fb > c &amp;"],
     ]);
-    const members = await server.api(token, `/v1/conversations/${conversationId}/members`);
-    expect(((await members.json()) as { members: { name: string }[] }).members.map((m) => m.name)).toEqual([
-      "Tom & Jerry",
-      "Ann Lee",
-    ]);
+    const { members } = (
+      await apiClient(server.url, token).get<Body.MemberList>(`/v1/conversations/${conversationId}/members`)
+    ).body;
+    expect(members.map((m) => m.name)).toEqual(["Tom & Jerry", "Ann Lee"]);
   });
 
   it("parses hostile cue text in linear time, off the event loop, and answers every other request meanwhile", async () => {
@@ -104,8 +95,8 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
       [vtt(`Dana:${" ".repeat(400_000)}hi`), "text/vtt"],
     ];
     const answers = hostile.map(async ([body, type]) => {
-      const response = await importFile(body, type);
-      return { status: response.status, body: (await response.json()) as { message?: string } };
+      const { status, body: answer } = await importFile(body, type);
+      return { status, body: answer };
     });
     // While those are parsed, the server keeps answering.
     const health = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(20_000) });
@@ -114,9 +105,7 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
     expect(results.map((r) => r.status)).toEqual([400, 400, 400, 400, 201, 201, 201, 201]);
     expect(results[0]?.body.message).toBe("body holds no transcript cue (expected WebVTT or SRT)");
     for (const result of results.slice(4)) {
-      const { conversationId } = result.body as { conversationId: string };
-      const read = await server.api(token, `/v1/conversations/${conversationId}/messages`);
-      const { messages } = (await read.json()) as { messages: Message[] };
+      const messages = await messagesOf(result.body.conversationId);
       expect(messages.map((m) => [m.from.name, m.text])).toEqual([["Dana", "hi"]]);
     }
   }, 60_000);
@@ -134,7 +123,7 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
   it("refuses a JSON body on the transcript route with 415, before looking at its shape", async () => {
     const response = await importFile(JSON.stringify({ messages: [] }), "application/json");
     expect(response.status).toBe(415);
-    expect(((await response.json()) as { message: string }).message).toMatch(/text\/vtt/);
+    expect(response.body.message).toMatch(/text\/vtt/);
   });
 
   it("documents the transcript route's request body in /openapi.json", async () => {
