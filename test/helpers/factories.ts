@@ -7,14 +7,32 @@ import { loadMeeting, toProcessTextBody } from "./qmsum.ts";
 
 type IncomingMessage = ProcessTextBody["messages"][number];
 
-/** One message by `name`, optionally timed `[start, end]` seconds after 2026-11-02 15:00 UTC. */
-export function message(content: string, name: string, seconds?: [number, number]): IncomingMessage {
-  const at = (s: number) => new Date(Date.parse("2026-11-02T15:00:00Z") + s * 1000).toISOString();
+const MEETING_START = "2026-11-02T15:00:00Z";
+
+/** One message by `name`, optionally timed `[start, end]` seconds after `start` (a Monday afternoon). */
+export function message(
+  content: string,
+  name: string,
+  seconds?: [number, number],
+  start = MEETING_START,
+): IncomingMessage {
+  const at = (s: number) => new Date(Date.parse(start) + s * 1000).toISOString();
   return {
     payload: { content },
     from: { name },
     ...(seconds && { duration: { startTime: at(seconds[0]), endTime: at(seconds[1]) } }),
   };
+}
+
+/** `[speaker, text]` rows as messages 5 s apart, each 4 s long; the first is the `first`-th line of the meeting. */
+export function timedLines(
+  rows: [name: string, content: string][],
+  { start = MEETING_START, first = 0 }: { start?: string; first?: number } = {},
+): IncomingMessage[] {
+  return rows.map(([name, content], i) => {
+    const at = (first + i) * 5;
+    return message(content, name, [at, at + 4], start);
+  });
 }
 
 /** A QMSum meeting (`datasets/qmsum/val`), ingested and analysed. */

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { describe, expect, it } from "vitest";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { timedLines } from "../helpers/factories.ts";
+import { suiteServer } from "../helpers/suite.ts";
 
-const START = Date.parse("2026-11-02T10:00:00Z"); // a Monday
+const START = "2026-11-02T10:00:00Z"; // a Monday
 const lines: [string, string][] = [
   ["Bob", "Okay, let's go over the launch plan for the new billing page."],
   ["Dana", "Dana will send the budget numbers by Friday."],
@@ -11,47 +13,25 @@ const lines: [string, string][] = [
   ["Bob", "I'll follow up with legal about the terms next week."],
   ["Dana", "We need to finish the billing page design before the launch."],
 ];
-const toMessages = (rows: [string, string][], offset = 0) =>
-  rows.map(([name, content], index) => ({
-    payload: { content },
-    from: { name },
-    duration: {
-      startTime: new Date(START + (offset + index) * 5000).toISOString(),
-      endTime: new Date(START + (offset + index) * 5000 + 4000).toISOString(),
-    },
-  }));
-
-interface Insight {
-  text: string;
-  type: string;
-  score: number;
-  messageIds: string[];
-  from: { id?: string; name?: string };
-  assignee?: { id?: string; name: string };
-  dueBy?: string;
-}
+const toMessages = (rows: [string, string][], first = 0) => timedLines(rows, { start: START, first });
 
 describe.each(await dialects())("analysis through the API on %s", (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(dialect);
 
   it("answers summary, topics and insights in Symbl's shapes, filtered by confidenceThreshold, and re-analyses appends", async () => {
-    const { token } = await server.newApp();
-    const get = async <T>(path: string) => (await (await server.api(token, path)).json()) as T;
+    const { server, token } = suite;
+    const get = async <T>(path: string) => (await suite.api.get<T>(path)).body;
     const { conversationId } = await server.ingest(token, {
       name: "Launch",
       confidenceThreshold: 0.7,
       messages: toMessages(lines),
     });
     const base = `/v1/conversations/${conversationId}`;
-    const { messages } = await get<{ messages: { id: string; text: string }[] }>(`${base}/messages`);
-    const { members } = await get<{ members: { id: string; name: string }[] }>(`${base}/members`);
+    const { messages } = await get<Body.MessageList>(`${base}/messages`);
+    const { members } = await get<Body.MemberList>(`${base}/members`);
     const dana = members.find((m) => m.name === "Dana");
 
-    const { actionItems } = await get<{ actionItems: Insight[] }>(`${base}/action-items`);
+    const { actionItems } = await get<Body.ActionItemList>(`${base}/action-items`);
     expect(actionItems.map((a) => a.text)).toEqual(["Dana will send the budget numbers by Friday."]);
     expect(actionItems[0]).toMatchObject({
       type: "action_item",
@@ -62,22 +42,18 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
     });
     expect(actionItems[0]?.score).toBeGreaterThanOrEqual(0.7);
 
-    const { questions } = await get<{ questions: Insight[] }>(`${base}/questions`);
+    const { questions } = await get<Body.QuestionList>(`${base}/questions`);
     expect(questions.map((q) => q.text)).toContain("What is the deadline for the marketing copy?");
-    const { followUps } = await get<{ followUps: Insight[] }>(`${base}/follow-ups`);
+    const { followUps } = await get<Body.FollowUpList>(`${base}/follow-ups`);
     expect(followUps[0]).toMatchObject({ from: { name: "Bob" }, messageIds: [messages[4]?.id] });
 
-    const { summary } = await get<{ summary: { id: string; text: string; messageRefs: { id: string }[] }[] }>(
-      `${base}/summary`,
-    );
+    const { summary } = await get<Body.SummaryList>(`${base}/summary`);
     expect(summary.length).toBeGreaterThan(0);
     const positions = summary.map((item) => messages.findIndex((m) => m.id === item.messageRefs[0]?.id));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 
-    const { topics } = await get<{
-      topics: { type: string; score: number; messageIds: string[]; text: string }[];
-    }>(`${base}/topics`);
+    const { topics } = await get<Body.TopicList>(`${base}/topics`);
     expect(topics.length).toBeGreaterThan(0);
     expect(topics.every((t) => t.type === "topic" && t.text.length > 0)).toBe(true);
     expect(topics.map((t) => t.score)).toEqual([...topics.map((t) => t.score)].sort((a, b) => b - a));
@@ -87,7 +63,7 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
       { messages: toMessages([["Eve", "Who is going to present the demo on Thursday?"]], lines.length) },
       conversationId,
     );
-    const after = await get<{ questions: Insight[] }>(`${base}/questions`);
+    const after = await get<Body.QuestionList>(`${base}/questions`);
     expect(after.questions.find((q) => q.text.startsWith("Who is going to present"))?.from.name).toBe("Eve");
   });
 });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../helpers/api.ts";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { describe, expect, it } from "vitest";
+import { waitForJob } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { importTranscript } from "../helpers/factories.ts";
+import { suiteServer } from "../helpers/suite.ts";
 
 const VTT = `WEBVTT
 
@@ -27,17 +27,11 @@ Cy: Glad to be here.
 `;
 
 describe.each(await dialects())("transcript import and operations on %s", (dialect) => {
-  let server: TestServer;
-  let token = "";
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    token = (await server.newApp()).token;
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(dialect);
 
   const importFile = (body: string, type: string, query = "") =>
-    importTranscript(server, token, body, type, query);
-  const get = <T>(path: string) => apiClient(server.url, token).get<T>(path);
+    importTranscript(suite.server, suite.token, body, type, query);
+  const get = <T>(path: string) => suite.api.get<T>(path);
 
   it("imports WebVTT and SRT as timed messages with members", async () => {
     for (const [body, type, speakers] of [
@@ -47,7 +41,7 @@ describe.each(await dialects())("transcript import and operations on %s", (diale
       const response = await importFile(body, type, "?name=Imported");
       expect(response.status).toBe(201);
       const { conversationId, jobId } = response.body;
-      expect(await waitForJob(server, token, jobId)).toBe("completed");
+      expect(await waitForJob(suite.server, suite.token, jobId)).toBe("completed");
       const { members } = (await get<Body.MemberList>(`/v1/conversations/${conversationId}/members`)).body;
       expect(members.map((m) => m.name)).toEqual(speakers);
       const { messages } = (await get<Body.MessageList>(`/v1/conversations/${conversationId}/messages`)).body;
@@ -77,17 +71,19 @@ describe.each(await dialects())("transcript import and operations on %s", (diale
     ]) {
       expect(Object.keys(openapi.paths)).toContain(path);
     }
-    const docs = await fetch(`${server.url}/docs`, { redirect: "follow" });
+    const docs = await fetch(`${suite.server.url}/docs`, { redirect: "follow" });
     expect(docs.status).toBe(200);
     expect(await docs.text()).toMatch(/swagger/i);
-    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: "ok" });
-    const ready = await fetch(`${server.url}/readyz`);
+    expect(await (await fetch(`${suite.server.url}/healthz`)).json()).toEqual({ status: "ok" });
+    const ready = await fetch(`${suite.server.url}/readyz`);
     expect(ready.status).toBe(200);
   });
 
   it("tags every response with a request id", async () => {
-    const response = await fetch(`${server.url}/healthz`, { headers: { "x-request-id": "trace-123" } });
+    const response = await fetch(`${suite.server.url}/healthz`, { headers: { "x-request-id": "trace-123" } });
     expect(response.headers.get("x-request-id")).toBe("trace-123");
-    expect((await fetch(`${server.url}/healthz`)).headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await fetch(`${suite.server.url}/healthz`)).headers.get("x-request-id")).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
   });
 });

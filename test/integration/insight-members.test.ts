@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { describe, expect, it } from "vitest";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { createLink, editThroughLink, onServer, timedLines } from "../helpers/factories.ts";
+import { suiteServer } from "../helpers/suite.ts";
 
 interface Person {
   id?: string;
   name: string;
 }
-interface Insight {
-  text: string;
-  from: Person;
-  assignee?: Person;
-}
+type Insight = Body.Insight;
 interface PageJson {
   insights: Record<
     "actionItems" | "followUps" | "questions",
-    (Omit<Insight, "from"> & { from: Person | null })[]
+    { text: string; from: Person | null; assignee?: Person }[]
   >;
 }
 
-const START = Date.parse("2026-11-02T15:00:00Z");
 const lines: [string, string][] = [
   ["Speaker 1", "I will send the report to the client by Friday."],
   ["Bob", "Sam will review the pricing page before the launch."],
@@ -27,45 +24,27 @@ const lines: [string, string][] = [
 ];
 
 describe.each(await dialects())("insights follow renamed and merged members on %s", (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(dialect);
 
   it("shows each member's current name and id as from and assignee on the API, the page, JSON and Markdown", async () => {
-    const { token } = await server.newApp();
-    const { conversationId } = await server.ingest(token, {
-      name: "Launch",
-      messages: lines.map(([name, content], i) => ({
-        payload: { content },
-        from: { name },
-        duration: {
-          startTime: new Date(START + i * 5000).toISOString(),
-          endTime: new Date(START + i * 5000 + 4000).toISOString(),
-        },
-      })),
-    });
+    const { server, token, api } = suite;
+    const { conversationId } = await server.ingest(token, { name: "Launch", messages: timedLines(lines) });
     const base = `/v1/conversations/${conversationId}`;
-    const get = async <T>(path: string) => (await (await server.api(token, `${base}${path}`)).json()) as T;
-    const { members } = await get<{ members: { id: string; name: string }[] }>("/members");
+    const get = async <T>(path: string) => (await api.get<T>(`${base}${path}`)).body;
+    const { members } = await get<Body.MemberList>("/members");
     const idOf = (name: string) => members.find((m) => m.name === name)?.id ?? "";
     const [speaker1, bob, sam] = [idOf("Speaker 1"), idOf("Bob"), idOf("Sam")];
 
-    const created = await server.api(token, `${base}/experiences`, {
-      method: "POST",
-      body: { name: "verbose-text-summary" },
-    });
-    const link = new URL(((await created.json()) as { url: string }).url);
-    const fromPage = (suffix = "") => fetch(`${server.url}${link.pathname}${suffix}`);
+    const link = (await createLink(server, token, conversationId, { name: "verbose-text-summary" })).url;
+    const fromPage = (suffix = "") => fetch(onServer(server, link + suffix));
     const put = (memberId: string, body: Record<string, string>) =>
-      server.api(token, `${base}/members/${memberId}`, { method: "PUT", body: { id: memberId, ...body } });
+      api.put(`${base}/members/${memberId}`, { id: memberId, ...body });
 
     /** What every surface says about the three insights, given the expected people. */
     const expectEverywhere = async (report: Person, review: Person, reviewer: Person, followUp: Person) => {
-      const { actionItems } = await get<{ actionItems: Insight[] }>("/action-items");
-      const { followUps } = await get<{ followUps: Insight[] }>("/follow-ups");
-      const { questions } = await get<{ questions: Insight[] }>("/questions");
+      const { actionItems } = await get<Body.ActionItemList>("/action-items");
+      const { followUps } = await get<Body.FollowUpList>("/follow-ups");
+      const { questions } = await get<Body.QuestionList>("/questions");
       const byText = (items: Insight[], start: string) => items.find((i) => i.text.startsWith(start));
       expect(byText(actionItems, "I will send the report")).toMatchObject({ from: report, assignee: report });
       expect(byText(actionItems, "Sam will review")).toMatchObject({ from: review, assignee: reviewer });
@@ -116,11 +95,7 @@ describe.each(await dialects())("insights follow renamed and merged members on %
     );
 
     // Renamed through the link (Speaker 1 → Dana) and through the API (Sam → Sam Lee).
-    const renamed = await fetch(`${server.url}${link.pathname}/members/${speaker1}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "Dana" }),
-    });
+    const renamed = await editThroughLink(server, link, `/members/${speaker1}`, { name: "Dana" });
     expect(renamed.status).toBe(200);
     expect((await put(sam, { name: "Sam Lee", email: "sam@example.com" })).status).toBe(200);
     await expectEverywhere(

@@ -12,6 +12,19 @@ import { loadMeeting, meetingFiles, spokenTurns, toProcessTextBody } from "../he
 import { freePort, until } from "../helpers/wait.ts";
 
 const run = promisify(execFile);
+/** The environment of `npm start` and `bin/recap` on the default embedded database in `dataDir`, on a free port. */
+async function embeddedEnv(dataDir: string): Promise<{ env: NodeJS.ProcessEnv; port: number }> {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    RECAP_DATA_DIR: dataDir,
+    NODE_ENV: "development",
+    DATABASE_URL: "",
+  };
+  return { env, port };
+}
+
 /** `npm start` on the default embedded database in `dataDir`; resolves once it listens. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<Child> {
   const server = startChild("npm", ["start", "--silent"], env);
@@ -79,14 +92,7 @@ describe.skipIf(!readmeToolsAvailable())(
     let server: Child;
 
     beforeAll(async () => {
-      port = await freePort();
-      env = {
-        ...process.env,
-        PORT: String(port),
-        RECAP_DATA_DIR: dataDir,
-        NODE_ENV: "development",
-        DATABASE_URL: "",
-      };
+      ({ env, port } = await embeddedEnv(dataDir));
       server = await startServer(env);
     }, 90_000);
 
@@ -156,14 +162,7 @@ describe("bin/recap demo before the server runs", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("prints a link that shows the meeting's summary once `npm start` runs, and reuses its app", async () => {
-    const port = await freePort();
-    const env = {
-      ...process.env,
-      PORT: String(port),
-      RECAP_DATA_DIR: dataDir,
-      NODE_ENV: "development",
-      DATABASE_URL: "",
-    };
+    const { env, port } = await embeddedEnv(dataDir);
     const first = await run(join(ROOT, "bin", "recap"), ["demo"], { env });
     const link = new RegExp(`http://localhost:${port}/s/[\\w-]+`).exec(first.stdout)?.[0] ?? "";
     const credentials = /appId (\w+), appSecret (\w+)/.exec(first.stdout);
@@ -206,15 +205,9 @@ describe("a newcomer's first run", () => {
   let base = "";
 
   beforeAll(async () => {
-    const port = await freePort();
+    let port: number;
+    ({ env, port } = await embeddedEnv(dataDir));
     base = `http://127.0.0.1:${port}`;
-    env = {
-      ...process.env,
-      PORT: String(port),
-      RECAP_DATA_DIR: dataDir,
-      NODE_ENV: "development",
-      DATABASE_URL: "",
-    };
     server = await startServer(env);
   }, 90_000);
 

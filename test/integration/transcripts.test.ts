@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../helpers/api.ts";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { describe, expect, it } from "vitest";
+import { waitForJob } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, importTranscript, onServer } from "../helpers/factories.ts";
+import { suiteServer } from "../helpers/suite.ts";
 
 type Message = Body.MessageList["messages"][number];
 
@@ -11,24 +11,18 @@ const vtt = (...cues: string[]) =>
   `WEBVTT\n\n${cues.map((text, i) => `00:00:0${i + 1}.000 --> 00:00:0${i + 2}.000\n${text}\n`).join("\n")}`;
 
 describe.each(await dialects())("transcript imports on %s", (dialect) => {
-  let server: TestServer;
-  let token = "";
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    token = (await server.newApp()).token;
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(dialect);
 
-  const importFile = (body: string, type = "text/vtt") => importTranscript(server, token, body, type);
+  const importFile = (body: string, type = "text/vtt") =>
+    importTranscript(suite.server, suite.token, body, type);
   const messagesOf = async (conversationId: string) =>
-    (await apiClient(server.url, token).get<Body.MessageList>(`/v1/conversations/${conversationId}/messages`))
-      .body.messages;
+    (await suite.api.get<Body.MessageList>(`/v1/conversations/${conversationId}/messages`)).body.messages;
 
   async function importAndRead(body: string): Promise<{ conversationId: string; messages: Message[] }> {
     const response = await importFile(body);
     expect(response.status).toBe(201);
     const { conversationId, jobId } = response.body;
-    expect(await waitForJob(server, token, jobId)).toBe("completed");
+    expect(await waitForJob(suite.server, suite.token, jobId)).toBe("completed");
     return { conversationId, messages: await messagesOf(conversationId) };
   }
 
@@ -46,11 +40,11 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
       [90.5, 2.5],
     ]);
 
-    const { url } = await createLink(server, token, conversationId, {
+    const { url } = await createLink(suite.server, suite.token, conversationId, {
       name: "video-summary",
       videoUrl: "https://media.example.com/meeting.mp4",
     });
-    const html = await (await fetch(onServer(server, url))).text();
+    const html = await (await fetch(onServer(suite.server, url))).text();
     const line = (id: string | undefined) =>
       new RegExp(`id="m-${id}"\\s+data-offset="([\\d.]+)"[^]*?class="time"[^>]*>([\\d:]+)</a`).exec(html);
     expect(line(messages[0]?.id)?.slice(1)).toEqual(["60", "1:00"]);
@@ -75,9 +69,8 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
       // A no-break space is white space, which names and lines keep as one plain space.
       ["Ann Lee", "a\u200fb > c &amp;"],
     ]);
-    const { members } = (
-      await apiClient(server.url, token).get<Body.MemberList>(`/v1/conversations/${conversationId}/members`)
-    ).body;
+    const { members } = (await suite.api.get<Body.MemberList>(`/v1/conversations/${conversationId}/members`))
+      .body;
     expect(members.map((m) => m.name)).toEqual(["Tom & Jerry", "Ann Lee"]);
   });
 
@@ -99,7 +92,7 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
       return { status, body: answer };
     });
     // While those are parsed, the server keeps answering.
-    const health = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(20_000) });
+    const health = await fetch(`${suite.server.url}/healthz`, { signal: AbortSignal.timeout(20_000) });
     expect(health.status).toBe(200);
     const results = await Promise.all(answers);
     expect(results.map((r) => r.status)).toEqual([400, 400, 400, 400, 201, 201, 201, 201]);
@@ -127,7 +120,7 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
   });
 
   it("documents the transcript route's request body in /openapi.json", async () => {
-    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+    const openapi = (await (await fetch(`${suite.server.url}/openapi.json`)).json()) as {
       paths: Record<
         string,
         { post?: { requestBody?: { required?: boolean; content: Record<string, unknown> } } }
