@@ -69,3 +69,18 @@ export function generateToken(base: string, appId: string, appSecret: string): P
     appSecret,
   });
 }
+
+/** GET `path` with `token` on `server`, and its typed body (whatever the status: assert it where it matters). */
+export async function readBody<T>(server: { url: string }, token: string, path: string): Promise<T> {
+  return (await apiClient(server.url, token).get<T>(path)).body;
+}
+
+/** A fetch Response's JSON body, typed as the route declares it (for requests the kit did not send). */
+export async function bodyOf<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+/** The `message` of an error body (src/http/errors.ts answers every error with one). */
+export async function messageOf(response: Response): Promise<string> {
+  return (await bodyOf<Body.ErrorBody>(response)).message;
+}

@@ -1,7 +1,9 @@
 import { connect } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messageOf, readBody } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { replayable } from "../helpers/property.ts";
 
@@ -114,7 +116,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
           },
         );
         expect(response.status).toBe(400);
-        const { message } = (await response.json()) as { message: string };
+        const message = await messageOf(response);
         expect(message).toMatch(corruption.field);
       }),
       replayable("corrupted process/text bodies", { numRuns: 120 }),
@@ -202,7 +204,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
           body: new TextEncoder().encode(body),
         });
         expect(response.status, `${route.method} ${route.path} ${type ?? "(none)"}`).toBe(415);
-        const { message } = (await response.json()) as { message: string };
+        const message = await messageOf(response);
         expect(message).toMatch(/Content-Type/);
       }
     }
@@ -226,7 +228,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
         body: "",
       });
       expect(empty.status, type).toBe(400);
-      expect(((await empty.json()) as { message: string }).message).toBe("body must be object");
+      expect(await messageOf(empty)).toBe("body must be object");
     }
   });
 
@@ -236,7 +238,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
     for (const [request, message] of cases) {
       const response = await request();
       expect(response.status, message).toBe(400);
-      expect(((await response.json()) as { message: string }).message).toBe(message);
+      expect(await messageOf(response)).toBe(message);
     }
     expect(await counts()).toEqual(before);
   }
@@ -322,9 +324,11 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
     const { conversationId: emoji } = await server.ingest(token, {
       messages: [{ payload: { content: "Ship it \ud83d\ude80 today" }, from: { name: "Bo \ud83d\ude00" } }],
     });
-    const { messages } = (await (await server.api(token, `/v1/conversations/${emoji}/messages`)).json()) as {
-      messages: { text: string; from: { name: string } }[];
-    };
+    const { messages } = await readBody<Body.MessageList>(
+      server,
+      token,
+      `/v1/conversations/${emoji}/messages`,
+    );
     expect(messages[0]).toMatchObject({ text: "Ship it 🚀 today", from: { name: "Bo 😀" } });
   });
 
@@ -395,7 +399,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
       });
     const unsupported = await send("name=x", "application/x-www-form-urlencoded");
     expect(unsupported.status).toBe(415);
-    expect(((await unsupported.json()) as { message: string }).message).toMatch(/Content-Type/);
+    expect(await messageOf(unsupported)).toMatch(/Content-Type/);
 
     const big = validBody();
     (big.messages as Json[])[0] = { payload: { content: "x".repeat(70_000) } };
@@ -404,6 +408,6 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
 
     const broken = await send('{"messages": [', "application/json");
     expect(broken.status).toBe(400);
-    expect(((await broken.json()) as { message: string }).message).toMatch(/JSON/);
+    expect(await messageOf(broken)).toMatch(/JSON/);
   });
 });

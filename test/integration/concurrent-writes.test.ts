@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyOf } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 
 const ROUNDS = 4;
@@ -35,7 +37,7 @@ describe.each(await dialects())("concurrent page edits and appends from two proc
       method: "POST",
       body: { name: "verbose-text-summary" },
     });
-    const linkPath = new URL(((await created.json()) as { url: string }).url).pathname;
+    const linkPath = new URL((await bodyOf<Body.ExperienceCreated>(created)).url).pathname;
     const messages = (
       (await (await one.api(token, `/v1/conversations/${conversationId}/messages`)).json()) as {
         messages: { id: string }[];
@@ -80,7 +82,7 @@ describe.each(await dialects())("concurrent page edits and appends from two proc
         const response = await send();
         return {
           status: response.status,
-          body: (await response.json()) as { message?: string; jobId?: string },
+          body: await bodyOf<Partial<Body.MessageSaved>>(response),
         };
       }),
     );

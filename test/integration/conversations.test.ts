@@ -1,21 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messageOf, readBody } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { loadMeeting, meetingFiles, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
-
-interface Member {
-  id: string;
-  name: string;
-  email?: string;
-}
-interface Message {
-  id: string;
-  text: string;
-  from: { id?: string; name?: string };
-  timeOffset: number | null;
-  duration: number | null;
-}
 
 const text = (content: string, from?: Record<string, string>, startTime?: string, endTime?: string) => ({
   payload: { content },
@@ -39,18 +28,14 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
     const { conversationId } = await ingest(token, toProcessTextBody(meeting));
 
     const members = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/members`)).json()) as {
-        members: Member[];
-      }
+      await readBody<Body.MemberList>(server, token, `/v1/conversations/${conversationId}/members`)
     ).members;
     const speakers = [...new Set(spokenTurns(meeting).map((turn) => turn.speaker.trim()))];
     expect(members.map((m) => m.name)).toEqual(speakers);
     for (const member of members) expect(member.id).toMatch(/^[0-9a-f-]{36}$/);
 
     const messages = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/messages`)).json()) as {
-        messages: Message[];
-      }
+      await readBody<Body.MessageList>(server, token, `/v1/conversations/${conversationId}/messages`)
     ).messages;
     expect(messages).toHaveLength(spokenTurns(meeting).length);
     expect(messages[1]?.text).toBe(spokenTurns(meeting)[1]?.content);
@@ -59,13 +44,11 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
     const byName = new Map(members.map((m) => [m.name, m.id]));
     expect(messages[0]?.from.id).toBe(byName.get(spokenTurns(meeting)[0]?.speaker.trim() ?? ""));
 
-    const conversation = (await (await server.api(token, `/v1/conversations/${conversationId}`)).json()) as {
-      id: string;
-      type: string;
-      name: string;
-      startTime: string;
-      endTime: string;
-    };
+    const conversation = await readBody<Body.Conversation>(
+      server,
+      token,
+      `/v1/conversations/${conversationId}`,
+    );
     expect(conversation).toMatchObject({
       id: conversationId,
       type: "meeting",
@@ -88,9 +71,7 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
       ],
     });
     const first = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/members`)).json()) as {
-        members: Member[];
-      }
+      await readBody<Body.MemberList>(server, token, `/v1/conversations/${conversationId}/members`)
     ).members;
     expect(first.map((m) => m.name)).toEqual(["Dana", "Bob", "Carol"]);
     expect(first[0]?.email).toBe("Dana@Example.com");
@@ -102,16 +83,12 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
       conversationId,
     );
     const after = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/members`)).json()) as {
-        members: Member[];
-      }
+      await readBody<Body.MemberList>(server, token, `/v1/conversations/${conversationId}/members`)
     ).members;
     expect(after.map((m) => m.id).slice(0, 3)).toEqual(first.map((m) => m.id));
     expect(after.map((m) => m.name)).toEqual(["Dana", "Bob", "Carol", "Eve"]);
     const messages = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/messages`)).json()) as {
-        messages: Message[];
-      }
+      await readBody<Body.MessageList>(server, token, `/v1/conversations/${conversationId}/messages`)
     ).messages;
     expect(messages.map((m) => m.text)).toEqual([
       "Morning all",
@@ -136,9 +113,7 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
       ],
     });
     const members = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/members`)).json()) as {
-        members: Member[];
-      }
+      await readBody<Body.MemberList>(server, token, `/v1/conversations/${conversationId}/members`)
     ).members;
     const [dana, bob, alias] = members;
     if (!dana || !bob || !alias) throw new Error("expected three members");
@@ -161,27 +136,21 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
     expect(merge.status).toBe(200);
 
     const after = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/members`)).json()) as {
-        members: Member[];
-      }
+      await readBody<Body.MemberList>(server, token, `/v1/conversations/${conversationId}/members`)
     ).members;
     expect(after).toEqual([
       { id: dana.id, name: "Dana Smith", email: "DANA@example.com" },
       { id: bob.id, name: "Robert", email: "bob@example.com" },
     ]);
     const messages = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/messages`)).json()) as {
-        messages: Message[];
-      }
+      await readBody<Body.MessageList>(server, token, `/v1/conversations/${conversationId}/messages`)
     ).messages;
     expect(messages.map((m) => m.from.id)).toEqual([dana.id, bob.id, dana.id]);
     expect(messages[2]?.from.name).toBe("Dana Smith");
 
     await ingest(token, { messages: [text("Later", { name: "D. Smith" })] }, conversationId);
     const final = (
-      (await (await server.api(token, `/v1/conversations/${conversationId}/members`)).json()) as {
-        members: Member[];
-      }
+      await readBody<Body.MemberList>(server, token, `/v1/conversations/${conversationId}/members`)
     ).members;
     expect(final.map((m) => m.id)).toEqual([dana.id, bob.id]);
 
@@ -190,7 +159,7 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
       body: { id: dana.id, name: "X" },
     });
     expect(mismatch.status).toBe(400);
-    expect(((await mismatch.json()) as { message: string }).message).toMatch(/^id /);
+    expect(await messageOf(mismatch)).toMatch(/^id /);
   });
 
   it("lists with limit and offset, deletes with everything derived, and hides one app's data from another", async () => {
@@ -203,17 +172,12 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
           .conversationId,
       );
     }
-    const page = (await (await server.api(token, "/v1/conversations?limit=2&offset=1")).json()) as {
-      conversations: { id: string }[];
-    };
+    const page = await readBody<Body.ConversationList>(server, token, "/v1/conversations?limit=2&offset=1");
     expect(page.conversations).toHaveLength(2);
-    const all = (await (await server.api(token, "/v1/conversations")).json()) as {
-      conversations: { id: string }[];
-    };
+    const all = await readBody<Body.ConversationList>(server, token, "/v1/conversations");
     expect(all.conversations.map((c) => c.id).sort()).toEqual([...ids].sort());
     expect(
-      ((await (await server.api(other.token, "/v1/conversations")).json()) as { conversations: unknown[] })
-        .conversations,
+      (await readBody<Body.ConversationList>(server, other.token, "/v1/conversations")).conversations,
     ).toEqual([]);
 
     const target = ids[0] ?? "";
@@ -262,10 +226,7 @@ describe.each(await dialects())("conversations on %s", (dialect) => {
     const other = await server.newApp();
     const { jobId } = await ingest(token, { messages: [text("hi", { name: "A" })] });
     expect((await server.api(other.token, `/v1/job/${jobId}`)).status).toBe(404);
-    const job = (await (await server.api(token, `/v1/job/${jobId}`)).json()) as {
-      id: string;
-      status: string;
-    };
+    const job = await readBody<Body.Job>(server, token, `/v1/job/${jobId}`);
     expect(job).toEqual({ id: jobId, status: "completed" });
   });
 

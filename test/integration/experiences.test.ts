@@ -1,7 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyOf, messageOf, readBody } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
 
@@ -98,7 +100,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       body,
     });
     expect(response.status).toBe(200);
-    return (await response.json()) as { name: string; url: string };
+    return await bodyOf<Body.ExperienceCreated>(response);
   }
 
   const page = (url: string, headers: Record<string, string> = {}) =>
@@ -279,7 +281,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
         body,
       });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      const { message } = (await response.json()) as { message: string };
+      const message = await messageOf(response);
       expect(message, JSON.stringify(body)).toContain(field);
       expect(message, JSON.stringify(body)).toBe(exact);
     }
@@ -287,9 +289,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       method: "POST",
       body: { name: "x" },
     });
-    expect(((await named.json()) as { message: string }).message).toContain(
-      "verbose-text-summary, video-summary, audio-summary",
-    );
+    expect(await messageOf(named)).toContain("verbose-text-summary, video-summary, audio-summary");
 
     const accepted = await server.api(token, `/v1/conversations/${id}/experiences`, {
       method: "POST",
@@ -333,9 +333,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       speakerAvatarURLs: { "member-1": "https://img.example.com/a.png" },
       extra: true,
     });
-    const list = (await (await server.api(token, `/v1/conversations/${id}/experiences`)).json()) as {
-      experiences: { settings: Record<string, unknown> }[];
-    };
+    const list = await readBody<Body.ExperienceList>(server, token, `/v1/conversations/${id}/experiences`);
     expect(list.experiences[0]?.settings).toEqual({
       name: "verbose-text-summary",
       logo: "https://img.example.com/our%20logo.png",
@@ -412,11 +410,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       readOnly: true,
     });
     const list = async () =>
-      (
-        (await (await server.api(token, `/v1/conversations/${id}/experiences`)).json()) as {
-          experiences: { id: string; name: string; status: string; settings: Record<string, unknown> }[];
-        }
-      ).experiences;
+      (await readBody<Body.ExperienceList>(server, token, `/v1/conversations/${id}/experiences`)).experiences;
     const before = await list();
     expect(before).toHaveLength(2);
     const audio = before.find((e) => e.name === "audio-summary");
@@ -525,11 +519,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
         body: JSON.stringify(body),
       });
     const messages = async (): Promise<Message[]> =>
-      (
-        (await (await server.api(token, `/v1/conversations/${id}/messages`)).json()) as {
-          messages: Message[];
-        }
-      ).messages;
+      (await readBody<Body.MessageList>(server, token, `/v1/conversations/${id}/messages`)).messages;
     const [first, second] = await messages();
     const bob = (await messages()).find((m) => m.from.name === "Bob Stone")?.from.id ?? "";
 
@@ -544,13 +534,11 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     }
 
     expect((await edit(editable.url, "/conversation", { name: "Budget review" })).status).toBe(200);
-    const renamed = (await (await server.api(token, `/v1/conversations/${id}`)).json()) as { name: string };
+    const renamed = await readBody<Body.Conversation>(server, token, `/v1/conversations/${id}`);
     expect(renamed.name).toBe("Budget review");
 
     expect((await edit(editable.url, `/members/${bob}`, { name: "Robert Stone" })).status).toBe(200);
-    const members = (await (await server.api(token, `/v1/conversations/${id}/members`)).json()) as {
-      members: { id: string; name: string }[];
-    };
+    const members = await readBody<Body.MemberList>(server, token, `/v1/conversations/${id}/members`);
     expect(members.members.find((m) => m.id === bob)?.name).toBe("Robert Stone");
 
     expect(
@@ -653,7 +641,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(json.messages.map((m) => m.text)).toContain("Sure, I will send the report tomorrow.");
     expect(json.attendees.map((a) => a.name)).toEqual(["Ann Lee", "Bob Stone"]);
     const byAccept = await page(link.url, { accept: "application/json" });
-    expect(((await byAccept.json()) as { name: string }).name).toBe("Weekly planning");
+    expect((await bodyOf<Body.Conversation>(byAccept)).name).toBe("Weekly planning");
 
     const markdown = await page(link.url + ".md");
     expect(markdown.headers.get("content-type")).toMatch(/^text\/markdown/);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyOf } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
 
@@ -32,7 +34,7 @@ describe.each(await dialects())("re-analysis after edits made through a link on 
       method: "POST",
       body: { name: "verbose-text-summary" },
     });
-    const { url } = (await created.json()) as { url: string };
+    const { url } = await bodyOf<Body.ExperienceCreated>(created);
     return { conversationId, linkPath: new URL(url).pathname };
   }
 
@@ -76,7 +78,7 @@ describe.each(await dialects())("re-analysis after edits made through a link on 
       body: JSON.stringify(body),
     });
     expect(response.status, path).toBe(200);
-    return (await response.json()) as { message: string; jobId?: string };
+    return await bodyOf<Body.MessageSaved>(response);
   }
 
   /** Makes a line edit and waits for the re-analysis it started. */

@@ -5,7 +5,9 @@ import { promisify } from "node:util";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebhookEventsRepository } from "../../src/modules/jobs/webhook-events.repository.ts";
+import { bodyOf, messageOf, readBody } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { until } from "../helpers/wait.ts";
 
@@ -133,7 +135,7 @@ describe.each(await dialects())("webhooks on %s", (dialect) => {
           body: { webhookUrl: redirecting.url, messages: [message] },
         });
         expect(response.status).toBe(201);
-        const { jobId } = (await response.json()) as { jobId: string };
+        const { jobId } = await bodyOf<Body.Accepted>(response);
         const event = await attempted(jobId);
         expect(event?.last_error).toBe("answered 307");
         expect(redirecting.received.length).toBeGreaterThan(0);
@@ -211,7 +213,7 @@ describe.each(await dialects())("webhooks on %s", (dialect) => {
           body: { webhookUrl, messages: [message] },
         });
         expect(response.status, webhookUrl).toBe(400);
-        expect(((await response.json()) as { message: string }).message, webhookUrl).toMatch(
+        expect(await messageOf(response), webhookUrl).toMatch(
           /^webhookUrl must not point at an internal address/,
         );
       }
@@ -220,18 +222,14 @@ describe.each(await dialects())("webhooks on %s", (dialect) => {
         body: { webhookUrl: "https://user:pw@hooks.example.com/hook", messages: [message] },
       });
       expect(withCredentials.status).toBe(400);
-      expect(((await withCredentials.json()) as { message: string }).message).toMatch(
-        /^webhookUrl must not contain user credentials/,
-      );
+      expect(await messageOf(withCredentials)).toMatch(/^webhookUrl must not contain user credentials/);
       const transcript = await server.api(token, "/v1/process/transcript?webhookUrl=http%3A%2F%2F127.1%2F", {
         method: "POST",
         body: "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Dana>Hello.\n",
         headers: { "content-type": "text/vtt" },
       });
       expect(transcript.status).toBe(400);
-      const list = (await (await server.api(token, "/v1/conversations")).json()) as {
-        conversations: unknown[];
-      };
+      const list = await readBody<Body.ConversationList>(server, token, "/v1/conversations");
       expect(list.conversations).toEqual([]);
     });
   });
@@ -261,7 +259,7 @@ describe.each(await dialects())("webhooks on %s", (dialect) => {
             method: "POST",
             body: { webhookUrl: receiver.url, messages: [message] },
           });
-          jobIds.push(((await response.json()) as { jobId: string }).jobId);
+          jobIds.push((await bodyOf<Body.Accepted>(response)).jobId);
         }
         await until(() => receiver.received.length >= 18, "eighteen events");
         for (const jobId of jobIds) {
@@ -288,7 +286,7 @@ describe.each(await dialects())("webhooks on %s", (dialect) => {
           method: "POST",
           body: { webhookUrl: receiver.url, messages: [message] },
         });
-        const { jobId } = (await response.json()) as { jobId: string };
+        const { jobId } = await bodyOf<Body.Accepted>(response);
         expect(await waitForJob(first, token, jobId)).toBe("completed");
         await until(() => receiver.received.length === 1, "the first delivery");
         const heldId = receiver.received[0]?.headers["webhook-id"];
@@ -329,7 +327,7 @@ describe.each(await dialects())("webhooks on %s", (dialect) => {
           method: "POST",
           body: { webhookUrl: receiver.url, messages: [message] },
         });
-        const { jobId } = (await response.json()) as { jobId: string };
+        const { jobId } = await bodyOf<Body.Accepted>(response);
         expect(await waitForJob(first, token, jobId)).toBe("completed");
         await first.close();
 
