@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyOf } from "../helpers/api.ts";
+import { apiClient } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
-import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
+import { createLink, editThroughLink, ingestMeeting } from "../helpers/factories.ts";
+import { meetingFiles } from "../helpers/qmsum.ts";
 
-interface Insight {
-  id: string;
-  text: string;
-  messageIds: string[];
-}
+type Insight = Body.Insight;
 interface Analysis {
   summary: { text: string; messageIds: string[] }[];
   topics: { text: string; messageIds: string[] }[];
@@ -28,33 +25,22 @@ describe.each(await dialects())("re-analysis after edits made through a link on 
 
   /** A real meeting, processed, with an editable link to it. */
   async function meetingWithLink(token: string) {
-    const file = meetingFiles("val")[0] ?? "";
-    const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", file)));
-    const created = await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
-      method: "POST",
-      body: { name: "verbose-text-summary" },
-    });
-    const { url } = await bodyOf<Body.ExperienceCreated>(created);
+    const { conversationId } = await ingestMeeting(server, token, meetingFiles("val")[0] ?? "");
+    const { url } = await createLink(server, token, conversationId, { name: "verbose-text-summary" });
     return { conversationId, linkPath: new URL(url).pathname };
   }
 
   const get = async <T>(token: string, path: string): Promise<T> => {
-    const response = await server.api(token, path);
+    const response = await apiClient(server.url, token).get<T>(path);
     expect(response.status, path).toBe(200);
-    return (await response.json()) as T;
+    return response.body;
   };
 
   /** What the API says the analysis found: summary and topics with their lines, and the visible insights. */
   async function analysis(token: string, id: string): Promise<Analysis> {
     const base = `/v1/conversations/${id}`;
-    const { summary } = await get<{ summary: { text: string; messageRefs: { id: string }[] }[] }>(
-      token,
-      `${base}/summary`,
-    );
-    const { topics } = await get<{ topics: { text: string; messageIds: string[] }[] }>(
-      token,
-      `${base}/topics`,
-    );
+    const { summary } = await get<Body.SummaryList>(token, `${base}/summary`);
+    const { topics } = await get<Body.TopicList>(token, `${base}/topics`);
     const insightLists = await Promise.all(
       INSIGHT_ROUTES.map(
         async (route) =>
@@ -72,13 +58,9 @@ describe.each(await dialects())("re-analysis after edits made through a link on 
   }
 
   async function edit(linkPath: string, path: string, body: unknown) {
-    const response = await fetch(`${server.url}${linkPath}${path}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    const response = await editThroughLink(server, server.url + linkPath, path, body);
     expect(response.status, path).toBe(200);
-    return await bodyOf<Body.MessageSaved>(response);
+    return response.body;
   }
 
   /** Makes a line edit and waits for the re-analysis it started. */
@@ -97,10 +79,7 @@ describe.each(await dialects())("re-analysis after edits made through a link on 
     const { token } = await server.newApp();
     const { conversationId, linkPath } = await meetingWithLink(token);
     const before = await analysis(token, conversationId);
-    const { messages } = await get<{ messages: { id: string; text: string }[] }>(
-      token,
-      `/v1/conversations/${conversationId}/messages`,
-    );
+    const { messages } = await get<Body.MessageList>(token, `/v1/conversations/${conversationId}/messages`);
     // A line the summary quotes, and that an insight rests on, if one does both.
     const quoted = new Set(before.summary.flatMap((item) => item.messageIds));
     const target =
@@ -113,7 +92,7 @@ describe.each(await dialects())("re-analysis after edits made through a link on 
     expect(hidden.summary.length).toBeGreaterThan(0);
     expect(references(hidden, target ?? "")).toBe(false);
     for (const item of hidden.summary) expect(item.text).not.toContain(line?.text);
-    const page = (await (await fetch(`${server.url}${linkPath}.json`)).json()) as Record<string, unknown>;
+    const { body: page } = await apiClient(server.url).get<Record<string, unknown>>(`${linkPath}.json`);
     expect(JSON.stringify(page)).not.toContain(line?.text);
 
     await editLine(token, linkPath, target ?? "", { hidden: false });
@@ -151,10 +130,7 @@ describe.each(await dialects())("re-analysis after edits made through a link on 
     await edit(linkPath, `/insights/${dismissed?.id}`, { dismissed: true });
 
     // Hide a line no insight rests on, so the re-analysis finds the same insights again.
-    const { messages } = await get<{ messages: { id: string }[] }>(
-      token,
-      `/v1/conversations/${conversationId}/messages`,
-    );
+    const { messages } = await get<Body.MessageList>(token, `/v1/conversations/${conversationId}/messages`);
     const used = new Set(before.insights.flatMap((insight) => insight.messageIds));
     const unrelated = messages.find((message) => !used.has(message.id));
     await editLine(token, linkPath, unrelated?.id ?? "", { hidden: true });
