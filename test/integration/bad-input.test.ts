@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messageOf, readBody } from "../helpers/api.ts";
+import { bodyOf, messageOf, readBody } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
@@ -80,11 +80,11 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
     ({ conversationId } = await server.ingest(token, {
       messages: [{ payload: { content: "Seed" }, from: { name: "Ann" } }],
     }));
-    const members = (await (
-      await server.api(token, `/v1/conversations/${conversationId}/members`)
-    ).json()) as {
-      members: { id: string }[];
-    };
+    const members = await readBody<Body.MemberList>(
+      server,
+      token,
+      `/v1/conversations/${conversationId}/members`,
+    );
     memberId = members.members[0]?.id ?? "";
   });
   afterAll(() => server.close());
@@ -152,7 +152,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
           `${route.method} ${route.path} ${body.type} ${body.raw}`,
         ).toBeGreaterThanOrEqual(400);
         expect(response.status).toBeLessThan(500);
-        expect(typeof ((await response.json()) as { message: unknown }).message).toBe("string");
+        expect(typeof (await bodyOf<{ message: unknown }>(response)).message).toBe("string");
       }),
       replayable("generated bodies and headers", { numRuns: 200 }),
     );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyOf } from "../helpers/api.ts";
+import { bodyOf, readBody } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
@@ -39,14 +39,10 @@ describe.each(await dialects())("concurrent page edits and appends from two proc
     });
     const linkPath = new URL((await bodyOf<Body.ExperienceCreated>(created)).url).pathname;
     const messages = (
-      (await (await one.api(token, `/v1/conversations/${conversationId}/messages`)).json()) as {
-        messages: { id: string }[];
-      }
+      await readBody<Body.MessageList>(one, token, `/v1/conversations/${conversationId}/messages`)
     ).messages;
     const members = (
-      (await (await one.api(token, `/v1/conversations/${conversationId}/members`)).json()) as {
-        members: { id: string }[];
-      }
+      await readBody<Body.MemberList>(one, token, `/v1/conversations/${conversationId}/members`)
     ).members;
 
     const patch = (server: TestServer, path: string, body: unknown) =>
@@ -104,9 +100,7 @@ describe.each(await dialects())("concurrent page edits and appends from two proc
       .where("conversation_id", "=", conversationId)
       .execute();
     expect(stored).toHaveLength(messages.length + 2 * 2 * ROUNDS);
-    const after = (await (await two.api(token, `/v1/conversations/${conversationId}/members`)).json()) as {
-      members: { id: string }[];
-    };
+    const after = await readBody<Body.MemberList>(two, token, `/v1/conversations/${conversationId}/members`);
     expect(after.members.map((m) => m.id).sort()).toEqual(members.map((m) => m.id).sort());
   }, 180_000);
 });

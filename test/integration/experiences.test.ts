@@ -5,6 +5,7 @@ import { bodyOf, messageOf, readBody } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { editThroughLink } from "../helpers/factories.ts";
 import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
 
 interface Message {
@@ -51,6 +52,9 @@ function rawRequest(
     });
   });
 }
+
+/** Any of the three insight lists (`questions`, `actionItems`, `followUps`). */
+type InsightList = Record<string, Body.Insight[]>;
 
 const pathOf = (url: string) => {
   const parsed = new URL(url);
@@ -582,9 +586,11 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     const kinds = ["questions", "action-items", "follow-ups"] as const;
     const lists = await Promise.all(
       kinds.map(async (kind) => {
-        const body = (await (
-          await server.api(token, `/v1/conversations/${conversationId}/${kind}`)
-        ).json()) as Record<string, { id: string; text: string }[]>;
+        const body = await readBody<InsightList>(
+          server,
+          token,
+          `/v1/conversations/${conversationId}/${kind}`,
+        );
         return { kind, items: Object.values(body)[0] ?? [] };
       }),
     );
@@ -595,17 +601,11 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(html).toContain(`data-insight-id="${insight?.id}"`);
 
     const patch = (insightId: string | undefined, body: unknown) =>
-      fetch(`${server.url}${new URL(link.url).pathname}/insights/${insightId}`, {
-        method: "PATCH",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+      editThroughLink(server, link.url, `/insights/${insightId}`, body);
     expect((await patch(insight?.id, { text: "Edited by a viewer" })).status).toBe(200);
     const listed = async () =>
       Object.values(
-        (await (
-          await server.api(token, `/v1/conversations/${conversationId}/${withItems?.kind}`)
-        ).json()) as Record<string, { id: string; text: string }[]>,
+        await readBody<InsightList>(server, token, `/v1/conversations/${conversationId}/${withItems?.kind}`),
       )[0] ?? [];
     expect((await listed()).find((i) => i.id === insight?.id)?.text).toBe("Edited by a viewer");
     expect((await patch(insight?.id, { dismissed: true })).status).toBe(200);

@@ -10,6 +10,8 @@ import { createJobProcessor } from "../../src/modules/jobs/job-processor.ts";
 import { ClaimTakenOver, JobsRepository } from "../../src/modules/jobs/jobs.repository.ts";
 import { repositoriesOf } from "../../src/services.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { bodyOf } from "../helpers/api.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
 
 const analyzer = createAnalyzer();
@@ -34,7 +36,7 @@ describe.each(await dialects())("fencing a job's writes on %s", (dialect) => {
       },
     });
     expect(submitted.status).toBe(201);
-    const { conversationId, jobId } = (await submitted.json()) as { conversationId: string; jobId: string };
+    const { conversationId, jobId } = await bodyOf<Body.Accepted>(submitted);
 
     const db = server.database.db;
     const jobs = new JobsRepository(db);
@@ -83,7 +85,7 @@ describe.each(await dialects())("fencing a job's writes on %s", (dialect) => {
       method: "POST",
       body: { messages: [{ payload: { content: "Hello there." }, from: { name: "Ann" } }] },
     });
-    const { conversationId } = (await submitted.json()) as { conversationId: string };
+    const { conversationId } = await bodyOf<Body.Accepted>(submitted);
     const conversations = new ConversationsRepository(server.database.db);
     const member = (id: string, position: number) => ({
       id,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { messageOf } from "../helpers/api.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { connectRedis, testRedisUrl } from "../helpers/redis.ts";
 
@@ -20,7 +21,7 @@ describe.each(await dialects())("rate limits on %s", (dialect) => {
       const limited = await generate();
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(((await limited.json()) as { message: string }).message).toMatch(/at most 3 requests a minute/);
+      expect(await messageOf(limited)).toMatch(/at most 3 requests a minute/);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     } finally {
       await server.close();

@@ -3,6 +3,8 @@ import { createTransaction } from "../../src/db/transaction.ts";
 import { DomainError } from "../../src/errors.ts";
 import { repositoriesOf } from "../../src/services.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { bodyOf } from "../helpers/api.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 
 describe.each(await dialects())("transactions that collide with other writers on %s", (dialect) => {
@@ -17,7 +19,7 @@ describe.each(await dialects())("transactions that collide with other writers on
       method: "POST",
       body: { messages: [{ payload: { content: "Hello." }, from: { name: "Ann" } }] },
     });
-    return ((await response.json()) as { conversationId: string }).conversationId;
+    return (await bodyOf<Body.Accepted>(response)).conversationId;
   }
 
   it("runs a transaction again after a conflict, and answers `conflict` once the attempts are spent", async () => {
