@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readBody } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { operationsOf, requestArbitrary, type FuzzContext, type FuzzRequest } from "./requests.ts";
 
@@ -63,22 +65,22 @@ describe.each(await dialects())("fuzzing the API from /openapi.json on %s", (dia
       });
       ids.conversationId?.push(conversationId);
       ids.jobId?.push(jobId);
-      const members = (await (
-        await server.api(app.token, `/v1/conversations/${conversationId}/members`)
-      ).json()) as {
-        members: { id: string }[];
-      };
+      const members = await readBody<Body.MemberList>(
+        server,
+        app.token,
+        `/v1/conversations/${conversationId}/members`,
+      );
       ids.memberId?.push(...members.members.map((member) => member.id));
       const created = await server.api(app.token, `/v1/conversations/${conversationId}/experiences`, {
         method: "POST",
         body: { name: "verbose-text-summary" },
       });
       expect(created.status).toBe(200);
-      const list = (await (
-        await server.api(app.token, `/v1/conversations/${conversationId}/experiences`)
-      ).json()) as {
-        experiences: { id: string }[];
-      };
+      const list = await readBody<Body.ExperienceList>(
+        server,
+        app.token,
+        `/v1/conversations/${conversationId}/experiences`,
+      );
       ids.experienceId?.push(...list.experiences.map((experience) => experience.id));
     }
     context = {
