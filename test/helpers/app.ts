@@ -7,7 +7,7 @@ import { loadConfig, type Config } from "../../src/config.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
 import { openRuntime } from "../../src/runtime.ts";
 import type { Services } from "../../src/services.ts";
-import { apiClient } from "./api.ts";
+import { apiClient, bodyOf } from "./api.ts";
 import type * as Body from "./bodies.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
 
@@ -119,7 +119,7 @@ export async function startTestServer(
       });
       if (response.status !== 201)
         throw new Error(`ingestion answered ${response.status}: ${await response.text()}`);
-      const accepted = (await response.json()) as Body.Accepted;
+      const accepted = await bodyOf<Body.Accepted>(response);
       const status = await waitForJob(server, token, accepted.jobId);
       if (status !== "completed") throw new Error(`job ${accepted.jobId} ended ${status}`);
       return accepted;
