@@ -7,6 +7,7 @@ import type { TokenResponse } from "../../src/modules/auth/auth.schemas.ts";
 import type * as conversations from "../../src/modules/conversations/conversations.schemas.ts";
 import type * as experiences from "../../src/modules/experiences/experiences.schemas.ts";
 import type * as ingestion from "../../src/modules/ingestion/ingestion.schemas.ts";
+import type { MessageSaved as MessageSavedSchema } from "../../src/modules/summary-page/page-edits.schemas.ts";
 
 export type Token = Static<typeof TokenResponse>;
 export type Accepted = Static<typeof ingestion.ProcessResponse>;
@@ -24,7 +25,7 @@ export type FollowUpList = Static<typeof conversations.FollowUpList>;
 export type ExperienceCreated = Static<typeof experiences.ExperienceCreated>;
 export type Experience = Static<typeof experiences.ExperienceSummary>;
 export type ExperienceList = Static<typeof experiences.ExperienceList>;
-export type MessageSaved = Static<typeof experiences.MessageSaved>;
+export type MessageSaved = Static<typeof MessageSavedSchema>;
 /** The one error shape (src/http/errors.ts). */
 export interface ErrorBody {
   message: string;
