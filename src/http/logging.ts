@@ -2,7 +2,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from "fastify";
 
 /**
  * One log line per request, written when it completes: Fastify's default two lines cost about a third
- * of throughput (STACK.md). The request id is on the line through the request's child logger.
+ * of throughput (measured on this service when it was built). The request id is on the line through the request's child logger.
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}

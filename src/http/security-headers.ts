@@ -33,7 +33,7 @@ export function pageContentSecurityPolicy(options: {
   ].join("; ");
 }
 
-/** Every header SPEC §8 asks of a page response (HTML, JSON or Markdown alike). */
+/** Every header a page response carries, HTML, JSON or Markdown alike (docs/PAGES.md, "Security headers"). */
 export function pageSecurityHeaders(options: {
   styleNonce?: string;
   frameAncestors: string[];

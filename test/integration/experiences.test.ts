@@ -155,7 +155,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       /<audio[^>]+src="https:\/\/media\.example\.com\/a\.mp3"/,
     );
 
-    // SPEC §6: a media URL is ignored for the kinds that do not play it, whatever it holds.
+    // A media URL is ignored (docs/PAGES.md) for the kinds that do not play it, whatever it holds.
     const text = await createLink(token, id, {
       name: "verbose-text-summary",
       videoUrl: "ftp://x",

@@ -50,7 +50,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
-/** SPEC §5's preferred key, as members.ts made it when this migration was written (kept here, frozen). */
+/** A member's preferred identity key (e-mail, else user id, else name; docs/ARCHITECTURE.md, Members), as members.ts made it when this migration was written (kept here, frozen). */
 function keyOf(member: { id: string; name: string; email: string | null; user_id: string | null }): string {
   const email =
     member.email?.trim() ||

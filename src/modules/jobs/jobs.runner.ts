@@ -5,6 +5,7 @@ import type { Transaction } from "../../db/transaction.ts";
 import { ClaimTakenOver, type JobsRepository } from "./jobs.repository.ts";
 import type { JobEvents, JobWrites } from "./jobs.service.ts";
 import type { WebhookSender } from "./webhooks.ts";
+import { PollPause } from "./poll-pause.ts";
 
 export interface JobRunnerOptions {
   jobs: JobsRepository;
@@ -25,19 +26,18 @@ export interface JobRunnerOptions {
  */
 export class JobRunner implements JobEvents {
   private running = false;
-  private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   /** The job the loop is running now, if any. */
   private inHand: Promise<boolean> | null = null;
-  private readonly pollMs: number;
+  private readonly pause: PollPause;
 
   constructor(private readonly options: JobRunnerOptions) {
-    this.pollMs = options.pollMs ?? 500;
+    this.pause = new PollPause(options.pollMs ?? 500);
   }
 
   scheduled(): void {
     this.options.webhooks.notify();
-    this.wake?.();
+    this.pause.wake();
   }
 
   /** Makes jobs left in progress by a dead process claimable at once; only for a database this process owns. */
@@ -54,7 +54,7 @@ export class JobRunner implements JobEvents {
   /** Stops taking jobs and waits for the one in hand to finish. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.pause.wake();
     await this.loop;
     this.loop = null;
   }
@@ -82,14 +82,7 @@ export class JobRunner implements JobEvents {
         this.inHand = null;
       }
       if (!worked && this.running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.pollMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = null;
+        await this.pause.wait();
       }
     }
   }

@@ -6,6 +6,7 @@ import type { Clock } from "../../clock.ts";
 import type { WebhookEventRow } from "../../db/schema.ts";
 import type { WebhookEventsRepository } from "./webhook-events.repository.ts";
 import type { WebhookTargets } from "./webhook-targets.ts";
+import { PollPause } from "./poll-pause.ts";
 
 /** Attempts per event, and the wait before attempt n + 1: 1 s, 4 s, 16 s … capped at an hour (~3 h in all). */
 const ATTEMPTS = 8;
@@ -36,13 +37,12 @@ export interface WebhookSenderOptions {
 export class WebhookSender {
   private running = false;
   private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
-  private readonly pollMs: number;
+  private readonly pause: PollPause;
 
   constructor(private readonly options: WebhookSenderOptions) {
-    this.pollMs = options.pollMs ?? 500;
+    this.pause = new PollPause(options.pollMs ?? 500);
   }
 
   start(): void {
@@ -53,7 +53,7 @@ export class WebhookSender {
 
   /** Looks at the outbox now rather than at the next poll; called after a transaction that added events. */
   notify(): void {
-    this.wake?.();
+    this.pause.wake();
   }
 
   /** Frees claims left by a crash; only for a database this process owns. */
@@ -67,7 +67,7 @@ export class WebhookSender {
    */
   async stop(graceMs = 3_000): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.pause.wake();
     await this.loop;
     this.loop = null;
     let timer: NodeJS.Timeout | undefined;
@@ -88,14 +88,7 @@ export class WebhookSender {
         this.options.logger.error({ err: error }, "webhook sender could not reach the database");
       }
       if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
+      await this.pause.wait();
     }
   }
 
