@@ -35,6 +35,23 @@ export function timedLines(
   });
 }
 
+/** A small meeting, processed: three lines by two speakers, in which Ann Lee asks Bob Stone for a report. */
+export async function planningMeeting(
+  server: TestServer,
+  token: string,
+  name = "Weekly planning",
+): Promise<string> {
+  const { conversationId } = await server.ingest(token, {
+    name,
+    messages: timedLines([
+      ["Ann Lee", "Good morning, let's start with the budget."],
+      ["Ann Lee", "Bob, can you send the report by Friday?"],
+      ["Bob Stone", "Sure, I will send the report tomorrow."],
+    ]),
+  });
+  return conversationId;
+}
+
 /** A QMSum meeting (`datasets/qmsum/val`), ingested and analysed. */
 export async function ingestMeeting(server: TestServer, token: string, file: string) {
   return server.ingest(token, toProcessTextBody(loadMeeting("val", file)));
