@@ -1,4 +1,3 @@
-import { connect } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyOf, messageOf, readBody } from "../helpers/api.ts";
@@ -6,20 +5,9 @@ import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { replayable } from "../helpers/property.ts";
+import { sendRaw } from "../helpers/raw-http.ts";
 
 type Json = Record<string, unknown>;
-
-/** Sends `request` as is on a real socket and resolves with the whole answer once the server closes. */
-function rawRequest(url: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(request));
-    let answer = "";
-    socket.on("data", (chunk) => (answer += chunk.toString()));
-    socket.on("error", reject);
-    socket.on("close", () => resolve(answer));
-  });
-}
 
 const validBody = (): Json => ({
   name: "Planning",
@@ -382,7 +370,7 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
     ]);
     // Node's HTTP parser refuses NUL in a header (an API key, a Host) before any route runs.
     for (const header of [`x-api-key: key\0`, "host: recap.test\0"]) {
-      const answer = await rawRequest(server.url, `GET /v1/conversations HTTP/1.1\r\n${header}\r\n\r\n`);
+      const answer = await sendRaw(server.url, `GET /v1/conversations HTTP/1.1\r\n${header}\r\n\r\n`);
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       expect(answer).toContain('{"message":"The request is not valid HTTP/1.1: Invalid header value char"}');
     }

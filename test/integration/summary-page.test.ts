@@ -1,5 +1,3 @@
-import { request as httpRequest } from "node:http";
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyOf, readBody } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
@@ -7,50 +5,12 @@ import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, editThroughLink, onServer, planningMeeting } from "../helpers/factories.ts";
 import { loadMeeting, meetingFiles, toProcessTextBody } from "../helpers/qmsum.ts";
+import { getWithHost, rawRequest } from "../helpers/raw-http.ts";
 
 interface Message {
   id: string;
   text: string;
   from: { id?: string; name?: string };
-}
-
-/** GET with an explicit Host header (fetch() does not let a caller choose it). */
-function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers: { host } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-/** Sends bytes as they are (no client tidies them) and reads the one answer, until the server closes. */
-function rawRequest(
-  serverUrl: string,
-  text: string,
-): Promise<{ status: number; headers: Map<string, string>; body: string }> {
-  const { hostname, port } = new URL(serverUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(text));
-    let answer = "";
-    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("utf8")));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const [head = "", body = ""] = answer.split("\r\n\r\n", 2);
-      const [statusLine = "", ...lines] = head.split("\r\n");
-      const headers = new Map(
-        lines.map((line) => [
-          line.slice(0, line.indexOf(":")).toLowerCase(),
-          line.slice(line.indexOf(":") + 1).trim(),
-        ]),
-      );
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, body });
-    });
-  });
 }
 
 /** Any of the three insight lists (`questions`, `actionItems`, `followUps`). */
