@@ -10,6 +10,7 @@ import type { Services } from "../../src/services.ts";
 import { apiClient, bodyOf } from "./api.ts";
 import type * as Body from "./bodies.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
+import { untilValue } from "./wait.ts";
 
 /** A clock tests can move. */
 export class TestClock implements Clock {
@@ -140,10 +141,16 @@ export async function startTestServer(
 
 /**
  * Runs the job queue until it is idle (in this process, deterministically: no polling) and says how the
- * job ended. A server started with `runJobs: false` runs its jobs only here.
+ * job ended. A server started with `runJobs: false` runs its jobs only here. When another server on the
+ * same database holds the job (or an earlier one of its conversation), it waits for that server to end it.
  */
 export async function waitForJob(server: TestServer, token: string, jobId: string): Promise<string> {
   await server.services.jobRunner.runUntilIdle();
-  const { status } = (await apiClient(server.url, token).get<Body.Job>(`/v1/job/${jobId}`)).body;
-  return status;
+  const status = async () =>
+    (await apiClient(server.url, token).get<Body.Job>(`/v1/job/${jobId}`)).body.status;
+  const ended = await untilValue(async () => {
+    const now = await status();
+    return now === "completed" || now === "failed" ? now : undefined;
+  }, 60_000);
+  return ended ?? (await status());
 }

@@ -119,6 +119,63 @@ export class ConversationsService {
     });
   }
 
+  /** Renames the conversation. */
+  async rename(appId: string, conversationId: string, name: string): Promise<void> {
+    await this.transaction(async ({ conversations }) => {
+      if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
+      await conversations.update(conversationId, { name, updated_at: this.clock.now().toISOString() });
+    });
+  }
+
+  /**
+   * Changes a line's text and/or hides or restores it; true when something changed (the caller then has the
+   * conversation analysed again). Throws not_found.
+   */
+  async editMessage(
+    appId: string,
+    conversationId: string,
+    messageId: string,
+    change: { text?: string | undefined; hidden?: boolean | undefined },
+  ): Promise<boolean> {
+    const hidden = change.hidden === undefined ? undefined : change.hidden ? 1 : 0;
+    return this.transaction(async ({ conversations }) => {
+      if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
+      const message = await conversations.findMessage(conversationId, messageId);
+      if (!message) throw notFound("message");
+      const text = change.text;
+      if ((text ?? message.text) === message.text && (hidden ?? message.hidden) === message.hidden) {
+        return false;
+      }
+      await conversations.updateMessage(messageId, {
+        ...(text !== undefined && { text }),
+        ...(hidden !== undefined && { hidden }),
+      });
+      await conversations.update(conversationId, { updated_at: this.clock.now().toISOString() });
+      return true;
+    });
+  }
+
+  /**
+   * Changes an insight's text (kept through later analyses as a viewer's edit) and/or dismisses it, under
+   * the conversation's lock so a re-analysis replacing the insights cannot drop the edit. Throws not_found.
+   */
+  async editInsight(
+    appId: string,
+    conversationId: string,
+    insightId: string,
+    change: { text?: string | undefined; dismissed?: boolean | undefined },
+  ): Promise<void> {
+    await this.transaction(async ({ conversations }) => {
+      if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
+      if (!(await conversations.findInsight(conversationId, insightId))) throw notFound("insight");
+      await conversations.updateInsight(insightId, {
+        ...(change.text !== undefined && { text: change.text, text_edited: 1 }),
+        ...(change.dismissed !== undefined && { dismissed: change.dismissed ? 1 : 0 }),
+      });
+      await conversations.update(conversationId, { updated_at: this.clock.now().toISOString() });
+    });
+  }
+
   async getSummary(appId: string, conversationId: string) {
     await this.require(appId, conversationId);
     return (await this.conversations.listSummaries(conversationId)).map(presentSummary);

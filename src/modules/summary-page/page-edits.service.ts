@@ -1,30 +1,21 @@
-import type { Clock } from "../../clock.ts";
-import type { Transaction } from "../../db/transaction.ts";
-import { forbidden, invalid, notFound } from "../../errors.ts";
-import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import { forbidden, invalid } from "../../errors.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { OpenLink } from "../experiences/experiences.service.ts";
 import type { IngestionService } from "../ingestion/ingestion.service.ts";
 
 /**
  * Edits made through an editable link. The link itself is the authority: a read-only link is refused
- * (forbidden); each edit is stored at once, so every other link and the API see it.
+ * (forbidden); each edit is stored at once, through the conversations service, so every other link and
+ * the API see it.
  */
 export class PageEditsService {
-  private readonly repository: ConversationsRepository;
-
   constructor(
     private readonly deps: {
-      repository: ConversationsRepository;
-      transaction: Transaction<{ conversations: ConversationsRepository }>;
-      clock: Clock;
-      conversations: ConversationsService;
+      conversations: Pick<ConversationsService, "rename" | "updateMember" | "editMessage" | "editInsight">;
       /** Re-runs the analysis after a line changes, so summaries and insights follow the transcript. */
       ingestion: Pick<IngestionService, "scheduleReanalysis">;
     },
-  ) {
-    this.repository = deps.repository;
-  }
+  ) {}
 
   private requireEditable(link: OpenLink): void {
     if (link.read_only === 1) throw forbidden("This summary link is read-only");
@@ -35,10 +26,7 @@ export class PageEditsService {
     this.requireEditable(link);
     const clean = name.trim();
     if (clean === "") throw invalid("name must not be blank");
-    await this.repository.update(link.conversation_id, {
-      name: clean,
-      updated_at: this.deps.clock.now().toISOString(),
-    });
+    await this.deps.conversations.rename(link.app_id, link.conversation_id, clean);
   }
 
   /** Renames a speaker exactly as PUT …/members/{id} does. Throws forbidden, invalid or not_found. */
@@ -64,20 +52,9 @@ export class PageEditsService {
     const text = change.text?.trim();
     if (text === "") throw invalid("text must not be blank");
     if (text === undefined && change.hidden === undefined) throw invalid("send text or hidden");
-    const hidden = change.hidden === undefined ? undefined : change.hidden ? 1 : 0;
-    const changed = await this.deps.transaction(async ({ conversations }) => {
-      await conversations.lockForWrite(link.conversation_id);
-      const message = await conversations.findMessage(link.conversation_id, messageId);
-      if (!message) throw notFound("message");
-      if ((text ?? message.text) === message.text && (hidden ?? message.hidden) === message.hidden) {
-        return false;
-      }
-      await conversations.updateMessage(messageId, {
-        ...(text !== undefined && { text }),
-        ...(hidden !== undefined && { hidden }),
-      });
-      await conversations.update(link.conversation_id, { updated_at: this.deps.clock.now().toISOString() });
-      return true;
+    const changed = await this.deps.conversations.editMessage(link.app_id, link.conversation_id, messageId, {
+      text,
+      hidden: change.hidden,
     });
     if (!changed) return { jobId: null };
     return { jobId: await this.deps.ingestion.scheduleReanalysis(link.app_id, link.conversation_id) };
@@ -93,15 +70,9 @@ export class PageEditsService {
     const text = change.text?.trim();
     if (text === "") throw invalid("text must not be blank");
     if (text === undefined && change.dismissed === undefined) throw invalid("send text or dismissed");
-    // Under the conversation's lock, so a re-analysis replacing the insights cannot drop this edit.
-    await this.deps.transaction(async ({ conversations }) => {
-      await conversations.lockForWrite(link.conversation_id);
-      if (!(await conversations.findInsight(link.conversation_id, insightId))) throw notFound("insight");
-      await conversations.updateInsight(insightId, {
-        ...(text !== undefined && { text, text_edited: 1 }),
-        ...(change.dismissed !== undefined && { dismissed: change.dismissed ? 1 : 0 }),
-      });
-      await conversations.update(link.conversation_id, { updated_at: this.deps.clock.now().toISOString() });
+    await this.deps.conversations.editInsight(link.app_id, link.conversation_id, insightId, {
+      text,
+      dismissed: change.dismissed,
     });
   }
 }
