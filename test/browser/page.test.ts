@@ -1,3 +1,5 @@
+// One suite for the page in Chromium: each test needs the same browser and served meetings, which are
+// slow to start, so they share one file rather than several that would each launch Chromium.
 import { AxeBuilder } from "@axe-core/playwright";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -1,3 +1,5 @@
+// Over 300 lines: the generator is one piece (operations from /openapi.json, schema-shaped values,
+// mutations, naughty strings, transcript bodies) that only makes sense read together.
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { generateSync, type JsonSchema } from "json-schema-faker";

@@ -1,3 +1,5 @@
+// Over 300 lines: a table of bad inputs per rule (every 4xx names its field), kept together so the
+// rules read as one list; the generated requests are in test/fuzz.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyOf, messageOf, readBody } from "../helpers/api.ts";

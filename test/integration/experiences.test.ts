@@ -1,3 +1,5 @@
+// Over 300 lines: the link API's rules (settings, defaults, expiry, listing, revoking), one test each
+// on one server; what a link opens is tested in summary-page.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messageOf, readBody } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";

@@ -1,3 +1,5 @@
+// Over 300 lines: one test per promise of the page (edits, formats, escaping, hosts, headers), each
+// with its own link on one server; the link API's tests are in experiences.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyOf, readBody } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";

@@ -1,3 +1,5 @@
+// Over 300 lines: every webhook rule (signing, refused addresses in all their spellings, redirects, the
+// outbox across restarts, one delivery across two servers) needs the same receiver and servers.
 import { execFile } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
