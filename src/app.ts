@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import secureJson from "secure-json-parse";
 import Fastify, { errorCodes, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { Analyzer } from "./analysis/types.ts";
@@ -96,10 +97,26 @@ export async function buildApp(deps: AppDeps) {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
     if (text.trim() === "") return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(Object.assign(new Error("body is not valid JSON"), { statusCode: 400 }), undefined);
+      return done(Object.assign(new Error("body is not valid JSON"), { statusCode: 400 }), undefined);
+    }
+    // As Fastify's own parser does: a `__proto__` or `constructor.prototype` key could poison objects later
+    // merged from the body, so it is refused rather than kept.
+    try {
+      if (typeof parsed === "object" && parsed !== null) {
+        secureJson.scan(parsed, { protoAction: "error", constructorAction: "error" });
+      }
+      done(null, parsed);
+    } catch {
+      done(
+        Object.assign(new Error("body must not contain a __proto__ or constructor.prototype property"), {
+          statusCode: 400,
+        }),
+        undefined,
+      );
     }
   });
   // Bodies are JSON; the transcript import adds its own types in its own scope. A body of any other

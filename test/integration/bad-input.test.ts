@@ -257,6 +257,31 @@ describe.each(await dialects())("bad input on %s", (dialect) => {
     expect(within.status).toBe(201);
   });
 
+  it("refuses a body holding a __proto__ or constructor.prototype key, wherever it is nested", async () => {
+    const refused = "body must not contain a __proto__ or constructor.prototype property";
+    await expectRefused([
+      [
+        post("/v1/process/text", `{"messages":[{"payload":{"content":"x"}}],"__proto__":{"admin":true}}`),
+        refused,
+      ],
+      [
+        post(
+          "/v1/process/text",
+          `{"messages":[{"payload":{"content":"x"}}],"metadata":{"constructor":{"prototype":{"admin":true}}}}`,
+        ),
+        refused,
+      ],
+      [
+        post(
+          `/v1/process/text/${conversationId}`,
+          `{"messages":[{"payload":{"content":"x","__proto__":{}}}]}`,
+          "PUT",
+        ),
+        refused,
+      ],
+    ]);
+  });
+
   it("refuses leap-second times, with or without an offset, as not an ISO-8601 date-time", async () => {
     const timed = (startTime: string, endTime: string) =>
       post(
