@@ -12,7 +12,7 @@ export interface AnalysisOptions {
   segmentation: SegmentationOptions;
 }
 
-export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
+const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
   summary: DEFAULT_SUMMARY_OPTIONS,
   segmentation: DEFAULT_SEGMENTATION_OPTIONS,
 };

@@ -11,10 +11,7 @@ export function styleNonce(): string {
  * nonce'd theme and Google Fonts, media and images from any http(s) origin (they are the link's media,
  * logo and avatars), and framing only by the app's own origins.
  */
-export function pageContentSecurityPolicy(options: {
-  styleNonce?: string;
-  frameAncestors: string[];
-}): string {
+function pageContentSecurityPolicy(options: { styleNonce?: string; frameAncestors: string[] }): string {
   const ancestors = options.frameAncestors.length > 0 ? options.frameAncestors.join(" ") : "'none'";
   const styles = ["'self'", "https://fonts.googleapis.com"];
   if (options.styleNonce) styles.push(`'nonce-${options.styleNonce}'`);
@@ -34,7 +31,7 @@ export function pageContentSecurityPolicy(options: {
 }
 
 /** Every header a page response carries, HTML, JSON or Markdown alike (docs/PAGES.md, "Security headers"). */
-export function pageSecurityHeaders(options: {
+function pageSecurityHeaders(options: {
   styleNonce?: string;
   frameAncestors: string[];
 }): Record<string, string> {

@@ -18,7 +18,7 @@ export function presentMember(member: MemberRow) {
   return { id: member.id, name: member.name, ...(member.email !== null && { email: member.email }) };
 }
 
-export function presentFrom(member: MemberRow | undefined) {
+function presentFrom(member: MemberRow | undefined) {
   if (!member) return {};
   return {
     id: member.id,

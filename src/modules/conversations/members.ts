@@ -18,7 +18,7 @@ export const emailKey = (email: string) => `email:${email.trim().toLowerCase()}`
  * Who said a message (docs/ARCHITECTURE.md, What a job does): the e-mail (or a user id that is one, case-insensitive), else the
  * user id, else the trimmed name. Null when the message has no `from`.
  */
-export function speakerIdentity(
+function speakerIdentity(
   message: Pick<MessageRow, "from_name" | "from_user_id" | "from_email">,
 ): SpeakerIdentity | null {
   const name = message.from_name?.trim() || null;

@@ -4,7 +4,7 @@ export const EXPERIENCE_KINDS = ["verbose-text-summary", "video-summary", "audio
 export type ExperienceKind = (typeof EXPERIENCE_KINDS)[number];
 export const DEFAULT_EXPIRES_IN = 2_592_000;
 /** A hundred years: far enough to mean "a long time", near enough that every expiry is a real date. */
-export const MAX_EXPIRES_IN = 3_153_600_000;
+const MAX_EXPIRES_IN = 3_153_600_000;
 const MAX_URL_LENGTH = 2048;
 
 // A `description` here is also the wording of the 400 when a pattern, format or constant fails

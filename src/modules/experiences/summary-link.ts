@@ -9,7 +9,7 @@ import { deriveKey } from "../../keys.ts";
  */
 const NONCE_BYTES = 16;
 const TAG_BYTES = 16;
-export const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export class SummaryLinkSigner {
   private readonly key: Buffer;

@@ -10,7 +10,7 @@ import { hostOf } from "../../urls.ts";
  * and the rest (carrier-grade NAT, multicast, reserved, IPv4 carried in IPv6 prefixes…). IPv4-mapped
  * IPv6 addresses (`::ffff:127.0.0.1`) are judged as the IPv4 address they carry.
  */
-export function internalRange(address: string): string | null {
+function internalRange(address: string): string | null {
   const range = ipaddr.process(address).range();
   return range === "unicast" ? null : range;
 }

@@ -9,7 +9,7 @@ export interface PageAsset {
   version: string;
 }
 
-export const PUBLIC_DIR = join(import.meta.dirname, "..", "..", "..", "public");
+const PUBLIC_DIR = join(import.meta.dirname, "..", "..", "..", "public");
 const ASSETS: Record<string, string> = {
   "page.js": "text/javascript; charset=utf-8",
   "page.css": "text/css; charset=utf-8",
