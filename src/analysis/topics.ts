@@ -23,6 +23,7 @@ export function findTopics(
   const starts = segmentBoundaries(sentences, messageIds.length, options);
   const segments = labelSegments(sentences, starts, messageIds.length);
   const topics: TopicItem[] = segments.map((segment) => ({
+    kind: "chapter",
     text: segment.label,
     score: segment.score,
     messageIds: messageIds.slice(segment.startMessage, segment.endMessage + 1),
@@ -34,6 +35,7 @@ export function findTopics(
     for (const phrase of extra) {
       if (phrase.weight < MIN_KEY_PHRASE_WEIGHT) continue;
       topics.push({
+        kind: "phrase",
         text: phrase.text,
         score: roundScore((KEY_PHRASE_TOP_SCORE * phrase.weight) / top),
         messageIds: phrase.messages.map((i) => messageIds[i] ?? ""),

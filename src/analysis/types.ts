@@ -22,6 +22,8 @@ export interface SummaryItem {
 }
 
 export interface TopicItem {
+  /** "chapter": a contiguous segment of the meeting, in order; "phrase": a key phrase and the lines that mention it. */
+  kind: "chapter" | "phrase";
   text: string;
   score: number;
   messageIds: string[];
