@@ -1,6 +1,7 @@
-import { readFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import type { AnalysisInput } from "../src/analysis/types.ts";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { AnalysisInput, AnalysisResult } from "../src/analysis/types.ts";
+import type { Detection, GoldAction } from "./metrics/actions.ts";
 
 /** Where the QMSum splits live: $QMSUM_DIR, else the copy in datasets/qmsum. */
 export const QMSUM_DIR = process.env["QMSUM_DIR"] ?? resolve(import.meta.dirname, "../datasets/qmsum");
@@ -19,6 +20,8 @@ export interface Meeting {
   /** Human topic label index of each turn (every turn gets one; see referenceTopicLabels). */
   referenceTopics: number[];
   bytes: number;
+  /** Hand-labelled action items (datasets/qmsum/<split>/actions/<name>.json), or null when not labelled. */
+  goldActions: GoldAction[] | null;
 }
 
 /**
@@ -41,6 +44,12 @@ export function referenceTopicLabels(file: QmsumFile): number[] {
   });
 }
 
+function loadGoldActions(path: string, name: string): GoldAction[] | null {
+  const labels = join(dirname(path), "actions", `${name}.json`);
+  if (!existsSync(labels)) return null;
+  return (JSON.parse(readFileSync(labels, "utf8")) as { items: GoldAction[] }).items;
+}
+
 export function loadMeeting(path: string, name: string): Meeting {
   const raw = readFileSync(path, "utf8");
   const file = JSON.parse(raw) as QmsumFile;
@@ -61,7 +70,18 @@ export function loadMeeting(path: string, name: string): Meeting {
     referenceSummary: file.general_query_list[0]?.answer ?? "",
     referenceTopics: referenceTopicLabels(file),
     bytes: Buffer.byteLength(raw),
+    goldActions: loadGoldActions(path, name),
   };
+}
+
+/** The action items and follow-ups of an analysis of a meeting, each at the turn (message index) it rests on. */
+export function detectedActions(meeting: Meeting, result: AnalysisResult): Detection[] {
+  const turnOf = new Map(meeting.input.messages.map((message, i) => [message.id, i]));
+  return result.insights.flatMap((insight) => {
+    if (insight.type === "question") return [];
+    const turn = turnOf.get(insight.messageIds[0] ?? "");
+    return turn === undefined ? [] : [{ turn, type: insight.type }];
+  });
 }
 
 /** Every meeting of a split ("train" or "val"), sorted by name. */
