@@ -16,17 +16,12 @@ import { gzipSync } from "node:zlib";
 import { renderPage } from "../src/pages/render-page.ts";
 import { startTestServer } from "../test/helpers/app.ts";
 import { loadMeeting, toProcessTextBody } from "../test/helpers/qmsum.ts";
+import { median } from "./timing.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const RUNS = 40;
 const WARMUP = 8;
 const MEETING = "Bed015.json";
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
 
 async function timeRequests(url: string): Promise<number[]> {
   const once = async () => {
