@@ -86,7 +86,13 @@ try {
     readTimes.push(performance.now() - start);
   }
   const renderTimes: number[] = [];
-  const context = { styleNonce: "n", scriptUrl: "s.js", stylesheetUrl: "s.css", selfPath: "t" };
+  const context = {
+    styleNonce: "n",
+    scriptUrl: "s.js",
+    stylesheetUrl: "s.css",
+    fontStylesheetUrl: null,
+    selfPath: "t",
+  };
   for (let i = 0; i < WARMUP; i++) renderPage(view, context);
   for (let i = 0; i < RUNS * 3; i++) {
     const start = performance.now();
