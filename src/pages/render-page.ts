@@ -84,7 +84,6 @@ function renderFooter(view: PageView, context: PageContext): Raw {
       ${timed && html`${exported("vtt", "Captions (WebVTT)")} ${exported("srt", "Captions (SRT)")}`}
       ${exported("json", "JSON")}
     </ul>
-    <p class="print-only">Printed from the summary page of this conversation.</p>
   </footer>`;
 }
 
