@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
@@ -110,6 +111,26 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
       page.getByRole("link", { name: "Captions (WebVTT)" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe("long-review.vtt");
+    await page.context().close();
+  });
+
+  it("keeps the page free of serious accessibility violations with its downloads on a dark brand", async () => {
+    const { page } = await open(
+      await createLink({ name: "verbose-text-summary", readOnly: true, color: { background: "#10243e" } }),
+    );
+    await page.locator("#search-input").waitFor();
+    const results = await new AxeBuilder({ page }).include(".page-footer").analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
+    expect(serious).toEqual([]);
+    expect(await page.locator(".downloads a").allInnerTexts()).toEqual([
+      "Markdown",
+      "Plain text",
+      "Captions (WebVTT)",
+      "Captions (SRT)",
+      "JSON",
+    ]);
     await page.context().close();
   });
 

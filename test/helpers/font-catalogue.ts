@@ -21,15 +21,19 @@ export interface FontCatalogue {
 /**
  * A local stand-in for the public font catalogue, speaking its CSS2 API: `GET /css2?family=NAME&display=swap`
  * answers a stylesheet with one @font-face per family whose src is a URL on this server, and that URL answers
- * the real test font. `families` are the names it knows; any other is a 400, as the catalogue answers.
+ * the real test font. `families` are the names it knows; any other is a 400, as the catalogue answers. A
+ * misbehaving catalogue names another `fontSource` or answers another `fontBody`.
  */
-export async function startFontCatalogue(families = ["Source Sans 3"]): Promise<FontCatalogue> {
+export async function startFontCatalogue(
+  options: { families?: string[]; fontSource?: string; fontBody?: Buffer } = {},
+): Promise<FontCatalogue> {
+  const { families = ["Source Sans 3"], fontBody = TEST_FONT } = options;
   const requests: string[] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://catalogue");
     requests.push(url.pathname + url.search);
     if (url.pathname === "/files/latin-400.woff2") {
-      response.writeHead(200, { "content-type": "font/woff2" }).end(TEST_FONT);
+      response.writeHead(200, { "content-type": "font/woff2" }).end(fontBody);
       return;
     }
     const family = url.searchParams.get("family") ?? "";
@@ -44,7 +48,7 @@ export async function startFontCatalogue(families = ["Source Sans 3"]): Promise<
   font-style: normal;
   font-weight: 400;
   font-display: ${url.searchParams.get("display") ?? "auto"};
-  src: url(http://127.0.0.1:${address.port}/files/latin-400.woff2) format('woff2');
+  src: url(${options.fontSource ?? `http://127.0.0.1:${address.port}/files/latin-400.woff2`}) format('woff2');
   unicode-range: U+0000-00FF, U+0131, U+0152-0153, U+02BB-02BC, U+02C6, U+02DA, U+02DC, U+0304, U+0308;
 }
 `);

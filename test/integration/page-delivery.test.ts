@@ -124,6 +124,32 @@ describe("the page's web font", () => {
     }
   });
 
+  it("fetches fonts only from allowed hosts, only woff2 and only so much, else falls back", async () => {
+    // Another server on the catalogue's host: internal, and not the catalogue, so never asked.
+    const decoy = await startFontCatalogue();
+    for (const misbehaving of [
+      { fontSource: "http://169.254.169.254/latest/meta-data.woff2" },
+      { fontSource: `${decoy.url}/files/latin-400.woff2` },
+      { fontSource: "https://user:secret@fonts.test/a.woff2" },
+      { fontBody: Buffer.from("<html>not a font</html>") },
+      { fontBody: Buffer.concat([TEST_FONT, Buffer.alloc(2 * 1024 * 1024)]) },
+    ]) {
+      const bad = await startFontCatalogue(misbehaving);
+      const served = await startTestServer("sqlite", { env: bad.env });
+      try {
+        const html = await (await fetch(await brandedPage(served, "Source Sans 3"))).text();
+        expect(html, JSON.stringify(misbehaving).slice(0, 80)).not.toContain("assets/fonts/");
+        const fetchedFont = bad.requests.includes("/files/latin-400.woff2");
+        expect(fetchedFont).toBe(misbehaving.fontBody !== undefined);
+      } finally {
+        await served.close();
+        await bad.close();
+      }
+    }
+    expect(decoy.requests).toEqual([]);
+    await decoy.close();
+  });
+
   it("never serves a file it did not cache, whatever the name", async () => {
     for (const name of ["0".repeat(32) + ".woff2", "..%2Fsecret", "recap.db", "x.family"]) {
       expect((await fetch(`${server.url}/assets/fonts/${name}`)).status, name).toBe(404);

@@ -155,9 +155,11 @@ export class WebFonts {
     maxBytes: number,
     signal: AbortSignal,
   ): Promise<{ body: Buffer; contentType: string }> {
-    const catalogueHost = hostOf(new URL(this.options.catalogueUrl ?? ""));
-    if (url.protocol !== "https:" && !(url.protocol === "http:" && hostOf(url) === catalogueHost)) {
-      return Promise.reject(new Error(`${url.href} is not https`));
+    const catalogue = new URL(this.options.catalogueUrl ?? "");
+    // Plain http and an internal address only for the catalogue itself; any other port of its host is not it.
+    const isCatalogue = url.origin === catalogue.origin;
+    if (!isCatalogue && (url.protocol !== "https:" || hostOf(url) === hostOf(catalogue))) {
+      return Promise.reject(new Error(`${url.href} is neither the catalogue nor an https font host`));
     }
     const refusal =
       url.username !== "" || url.password !== "" ? "credentials" : this.options.guard.refusal(url);
