@@ -144,6 +144,11 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
     );
     await page.locator("#search-input").waitFor();
     await page.emulateMedia({ media: "print" });
+    const style = (selector: string, property: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), property);
     const shown = (selector: string) =>
       page
         .locator(selector)
@@ -167,11 +172,11 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
       expect(await shown(selector), selector).toBe(0);
     }
     expect(await shown(".lines > li")).toBe(80);
-    const style = (selector: string, property: string) =>
-      page
-        .locator(selector)
-        .first()
-        .evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), property);
+    // One column: the transcript follows the overview instead of standing beside it.
+    const box = (selector: string) =>
+      page.locator(selector).evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
+    expect((await box(".col-transcript")).top).toBeGreaterThanOrEqual((await box(".col-overview")).bottom);
+    expect(await style(".card", "border-top-width")).toBe("0px");
     expect(await style("body", "background-color")).toBe("rgb(255, 255, 255)");
     expect(await style("body", "color")).toBe("rgb(0, 0, 0)");
     expect(await style(".line-text", "color")).toBe("rgb(0, 0, 0)");

@@ -111,7 +111,7 @@ function linkProblem(error: unknown): PageAnswer | null {
   };
 }
 
-/** Registers the page's assets, the page a link opens (HTML, JSON or Markdown) and the edits made through it. */
+/** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
 export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps): Promise<void> {
   const { summaryPage, pageAssets, webFonts } = deps;
 
