@@ -1,5 +1,11 @@
 /** Noun phrases that can name a topic, found once per sentence and shared by the summary and the topics. */
-import { GENERAL_NOUNS, NOT_LABEL_WORDS, VAGUE_ADJECTIVES } from "./lexicon.ts";
+import {
+  FILLER_IDIOMS,
+  GENERAL_NOUNS,
+  NOT_LABEL_WORDS,
+  SPEAKER_AND_ADDRESS_WORDS,
+  VAGUE_ADJECTIVES,
+} from "./lexicon.ts";
 import { isContentToken, type Sentence, type Token } from "./nlp.ts";
 
 /** At most this many words in a label: longer runs keep their last words (the head noun's end). */
@@ -24,28 +30,38 @@ interface PhraseWord {
   pos: string;
 }
 
-/** A word that may start, continue or end a label: a content noun or adjective written as a word. */
-function isLabelWord(token: Token): boolean {
+/** An acronym as written ("TCL", "LCD"). */
+const ACRONYM = /^[A-Z]{2,}$/;
+
+/**
+ * A word that may start, continue or end a label: a content noun or adjective written as a word, not a
+ * filler, a form of address or a word for the speaker, nor the noun of a filler idiom ("of course"), nor
+ * the second half of a hyphenated word ("long-term care" gives "care", not "term care").
+ */
+function isLabelWord(token: Token, previous: Token | undefined): boolean {
   return (
+    !(previous?.value === "-" && token.space === "") &&
     (token.pos === "NOUN" || token.pos === "PROPN" || token.pos === "ADJ") &&
     isContentToken(token) &&
     token.normal.length > 2 &&
     /^[a-z][a-z-]*[a-z0-9]$/.test(token.normal) &&
-    !NOT_LABEL_WORDS.has(token.normal)
+    !NOT_LABEL_WORDS.has(token.normal) &&
+    !SPEAKER_AND_ADDRESS_WORDS.has(token.normal) &&
+    !FILLER_IDIOMS.has(`${previous?.normal ?? ""}-${token.normal}`)
   );
 }
 
 /**
- * Whether a run of label words can stand as a topic: not made only of general nouns, and a single
- * word only when it is a common noun (names and adjectives alone say little) or an acronym ("TCL").
+ * Whether a run of label words can stand as a topic: not made only of general nouns, with a common
+ * noun or an acronym ("TCL") in it (a run of proper nouns names a person, an office or a body: "Graeme
+ * Reid", "Auditor General"), and a single word only when it is such a noun (adjectives alone say little).
  */
 function isLabel(words: readonly PhraseWord[]): boolean {
   if (words.every((w) => GENERAL_NOUNS.has(w.normal))) return false;
+  if (!words.some((w) => w.pos === "NOUN" || ACRONYM.test(w.value))) return false;
   if (words.length > 1) return true;
   const word = words[0];
-  if (word === undefined) return false;
-  if (/^[A-Z]{2,}$/.test(word.value)) return true;
-  return word.pos === "NOUN" && !/(?:ful|ous|less)$/.test(word.normal);
+  return word !== undefined && (ACRONYM.test(word.value) || !/(?:ful|ous|less)$/.test(word.normal));
 }
 
 /**
@@ -71,12 +87,14 @@ export function nounPhrases(sentence: Sentence): Phrase[] {
     }
     run = [];
   };
+  let previous: Token | undefined;
   for (const token of sentence.tokens) {
-    if (isLabelWord(token)) {
+    if (isLabelWord(token, previous)) {
       run.push({ stem: token.stem, normal: token.normal, value: token.value, pos: token.pos });
     } else {
       flush();
     }
+    previous = token;
   }
   flush();
   phraseCache.set(sentence, phrases);
