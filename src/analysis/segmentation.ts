@@ -40,11 +40,19 @@ export const DEFAULT_SEGMENTATION_OPTIONS: SegmentationOptions = {
 };
 
 interface Unit {
-  terms: string[];
-  /** Who said each term. */
-  speakers: string[];
+  /** Content-term stems and how often the unit says each. */
+  terms: Map<string, number>;
+  /** Speakers and how many of the unit's terms each said. */
+  speakers: Map<string, number>;
+  size: number;
   /** Message where a segment starting at this unit would start. */
   startMessage: number;
+}
+
+const emptyUnit = (): Unit => ({ terms: new Map(), speakers: new Map(), size: 0, startMessage: 0 });
+
+function add(bag: Map<string, number>, key: string, count: number): void {
+  bag.set(key, (bag.get(key) ?? 0) + count);
 }
 
 /** Cuts the stream of content terms into pseudo-sentences of equal size (TextTiling's token-sequences). */
@@ -54,7 +62,7 @@ function pseudoSentences(
   size: number,
 ): Unit[] {
   const units: Unit[] = [];
-  let current: Unit = { terms: [], speakers: [], startMessage: 0 };
+  let current = emptyUnit();
   let previousMessage = -1;
   let firstTermOfMessage = true;
   for (const sentence of sentences) {
@@ -64,61 +72,65 @@ function pseudoSentences(
     }
     const speaker = speakers[sentence.messageIndex] ?? "";
     for (const term of contentTerms(sentence)) {
-      if (current.terms.length === 0) {
+      if (current.size === 0) {
         // A unit that starts inside a message moves its boundary to the next message.
         current.startMessage = firstTermOfMessage ? sentence.messageIndex : sentence.messageIndex + 1;
       }
-      current.terms.push(term);
-      current.speakers.push(speaker);
+      add(current.terms, term, 1);
+      add(current.speakers, speaker, 1);
+      current.size++;
       firstTermOfMessage = false;
-      if (current.terms.length >= size) {
+      if (current.size >= size) {
         units.push(current);
-        current = { terms: [], speakers: [], startMessage: 0 };
+        current = emptyUnit();
       }
     }
   }
   const last = units[units.length - 1];
-  if (current.terms.length > 0) {
-    if (current.terms.length < size / 2 && last !== undefined) {
-      last.terms.push(...current.terms);
-      last.speakers.push(...current.speakers);
+  if (current.size > 0) {
+    if (current.size < size / 2 && last !== undefined) {
+      for (const [term, count] of current.terms) add(last.terms, term, count);
+      for (const [speaker, count] of current.speakers) add(last.speakers, speaker, count);
+      last.size += current.size;
     } else units.push(current);
   }
   return units;
 }
 
 /**
- * Cosine between the k units before and the k units after every gap, with both blocks slid one unit
- * at a time: the dot product and squared norms are kept as integer sums, so the result equals the
- * cosine of freshly counted blocks without recounting them at every gap.
+ * Cosine between the counts (of terms, or of speakers) in the k units before and the k units after
+ * every gap, with both blocks slid one unit at a time: the dot product and squared norms are kept as
+ * integer sums, so the result equals the cosine of freshly counted blocks without recounting them.
  */
-function blockSimilarities(units: readonly (readonly string[])[], k: number): number[] {
+function blockSimilarities(units: readonly ReadonlyMap<string, number>[], k: number): number[] {
   const left = new Map<string, number>();
   const right = new Map<string, number>();
   let dot = 0;
   let leftSquares = 0;
   let rightSquares = 0;
-  const change = (side: "left" | "right", terms: readonly string[], delta: 1 | -1): void => {
+  const change = (side: "left" | "right", bag: ReadonlyMap<string, number>, delta: 1 | -1): void => {
     const counts = side === "left" ? left : right;
     const other = side === "left" ? right : left;
     let squares = 0;
-    for (const term of terms) {
+    for (const [term, count] of bag) {
       const before = counts.get(term) ?? 0;
-      counts.set(term, before + delta);
-      squares += delta === 1 ? 2 * before + 1 : 1 - 2 * before;
-      dot += delta * (other.get(term) ?? 0);
+      const after = before + delta * count;
+      counts.set(term, after);
+      squares += after * after - before * before;
+      dot += delta * count * (other.get(term) ?? 0);
     }
     if (side === "left") leftSquares += squares;
     else rightSquares += squares;
   };
   const similarities: number[] = [];
-  for (let u = 1; u <= Math.min(k, units.length - 1); u++) change("right", units[u] ?? [], 1);
+  const none = new Map<string, number>();
+  for (let u = 1; u <= Math.min(k, units.length - 1); u++) change("right", units[u] ?? none, 1);
   for (let gap = 0; gap < units.length - 1; gap++) {
-    change("left", units[gap] ?? [], 1);
-    if (gap - k >= 0) change("left", units[gap - k] ?? [], -1);
+    change("left", units[gap] ?? none, 1);
+    if (gap - k >= 0) change("left", units[gap - k] ?? none, -1);
     if (gap > 0) {
-      change("right", units[gap] ?? [], -1);
-      if (gap + k < units.length) change("right", units[gap + k] ?? [], 1);
+      change("right", units[gap] ?? none, -1);
+      if (gap + k < units.length) change("right", units[gap + k] ?? none, 1);
     }
     similarities.push(dot === 0 ? 0 : dot / (Math.sqrt(leftSquares) * Math.sqrt(rightSquares)));
   }
