@@ -182,5 +182,11 @@ export const SPEAKER_AND_ADDRESS_WORDS = words(`
   professor presenter interviewer witness witnesses manager managers expert experts designer designers
 `);
 
+/** Adjectives that, before a general noun only, leave a title saying nothing ("interesting problem"). */
+export const EMPTY_TITLE_ADJECTIVES = words(`
+  interesting good nice great bad big small little main basic simple easy hard difficult general
+  first second last next final initial new old whole major minor key
+`);
+
 /** Two-word fillers whose noun says nothing ("of course", "in fact"), written as "first-second". */
 export const FILLER_IDIOMS = words(`of-course in-fact at-least at-all for-instance in-general`);

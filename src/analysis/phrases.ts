@@ -1,5 +1,6 @@
 /** Noun phrases that can name a topic, found once per sentence and shared by the summary and the topics. */
 import {
+  EMPTY_TITLE_ADJECTIVES,
   FILLER_IDIOMS,
   GENERAL_NOUNS,
   NOT_LABEL_WORDS,
@@ -70,10 +71,12 @@ function isLabel(words: readonly PhraseWord[]): boolean {
  * Whether a phrase may title a topic: no word for a speaker, a role or a form of address ("project
  * manager", "honourable minister"), a common noun or an acronym in it (a run of proper nouns names a
  * person, an office or a body: "Graeme Reid", "Auditor General"), not the noun of a filler idiom ("of
- * course") and not starting inside a hyphenated word ("term care homes" from "long-term care homes").
+ * course"), not starting inside a hyphenated word ("term care homes" from "long-term care homes"), and
+ * not only an empty adjective before general nouns ("interesting problem", "main issue").
  */
 function isTitle(words: readonly PhraseWord[]): boolean {
   return (
+    !words.every((w) => GENERAL_NOUNS.has(w.normal) || EMPTY_TITLE_ADJECTIVES.has(w.normal)) &&
     !words.some((w) => SPEAKER_AND_ADDRESS_WORDS.has(w.normal) || w.idiom) &&
     words.some((w) => w.pos === "NOUN" || ACRONYM.test(w.value)) &&
     words[0]?.afterHyphen !== true
