@@ -29,14 +29,14 @@ export interface SegmentationOptions {
 
 export const DEFAULT_SEGMENTATION_OPTIONS: SegmentationOptions = {
   termsPerUnit: 40,
-  blockUnits: 8,
-  smoothing: 1,
-  speakerWeight: 0.15,
-  cueWeight: 0.2,
+  blockUnits: 6,
+  smoothing: 3,
+  speakerWeight: 0.25,
+  cueWeight: 0.1,
   cueReach: 8,
-  threshold: 0.35,
+  threshold: 0.3,
   minSegmentShare: 0.1,
-  maxSegments: 8,
+  maxSegments: 5,
 };
 
 interface Unit {
@@ -232,7 +232,7 @@ export function segmentBoundaries(
     )
     .sort((a, b) => b.score - a.score || a.gap - b.gap);
   // Segments stay apart in units and, once moved to a cue, by a quarter of that share in messages
-  // (two nearby gaps moved to one cue otherwise made chapters of a few lines; equal Pk on train).
+  // (two nearby gaps moved to one cue otherwise made chapters of a few lines).
   const minMessages = (messageCount * options.minSegmentShare) / 4;
   const chosen: { gap: number; start: number }[] = [];
   for (const candidate of gaps) {
