@@ -80,7 +80,11 @@ describe("analyzeConversation", () => {
     const starts = topicSegmentStarts(input, {
       termsPerUnit: 8,
       blockUnits: 3,
-      cutoff: 0,
+      smoothing: 1,
+      speakerWeight: 0,
+      cueWeight: 0,
+      cueReach: 0,
+      threshold: 0.2,
       minSegmentShare: 0.1,
       maxSegments: 6,
     });

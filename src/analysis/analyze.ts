@@ -27,13 +27,18 @@ export function prepareSentences(input: AnalysisInput): Sentence[] {
   return sentencesOf(input.messages.map((m) => m.text));
 }
 
+/** Who said each message (the member, else the name shown), for the segmentation's speaker-change signal. */
+function speakersOf(input: AnalysisInput): (string | null)[] {
+  return input.messages.map((m) => m.memberId ?? m.speakerName);
+}
+
 /** Message index where each topic segment starts (the first is 0); [] for an empty conversation. */
 export function topicSegmentStarts(
   input: AnalysisInput,
   options: SegmentationOptions = DEFAULT_SEGMENTATION_OPTIONS,
   sentences: readonly Sentence[] = prepareSentences(input),
 ): number[] {
-  return segmentBoundaries(sentences, input.messages.length, options);
+  return segmentBoundaries(sentences, speakersOf(input), options);
 }
 
 function referenceTime(input: AnalysisInput, messageIndex: number): Date {
@@ -92,7 +97,7 @@ export function analyzeConversation(
 
   return {
     summary,
-    topics: findTopics(sentences, ids, options.segmentation),
+    topics: findTopics(sentences, ids, speakersOf(input), options.segmentation),
     insights: insightsOf(input, sentences),
   };
 }

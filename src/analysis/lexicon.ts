@@ -160,3 +160,33 @@ export const FUTURE_MARKERS = /\b(?:will|'ll|going to|let's|need to|should)\b/i;
 /** Words that tie a task to a date ("by Friday", "next week", "end of the month"). */
 export const DATE_WORDS =
   /\b(?:by|before|until|on|next|tomorrow|today|tonight|monday|tuesday|wednesday|thursday|friday|end of)\b/i;
+
+// Topic segmentation (chapters).
+
+/**
+ * Phrases with which a meeting moves to its next subject: a chair's "we've got some questions now on …",
+ * "let's move on to …", "next item", an agenda or presentation being opened (from QMSum train turns at
+ * human topic boundaries).
+ */
+export const TOPIC_CUES =
+  /\b(?:move on|moving on|go on (?:now )?to|turn (?:now )?to|next (?:item|point|topic|question|questions|thing|phase|presentation|agenda)|(?:some|the|a few|final|first) questions? (?:now )?(?:on|about|from)|questions now|agenda|your turn|over to you|(?:on|back) to the|presentation|whiteboard|evaluation|project finance)\b/i;
+
+/**
+ * Words that name who is talking or how they are addressed, never what a chapter is about: roles in a
+ * meeting ("project manager", "marketing expert", "industrial designer") and titles of a committee or a
+ * chamber ("honourable minister", "madam chair", "deputy director"), which wink may tag as common nouns.
+ */
+export const SPEAKER_AND_ADDRESS_WORDS = words(`
+  speaker speakers chair chairs chairman chairwoman chairperson minister ministers honourable honorable
+  deputy secretary member members colleague colleagues lady ladies gentleman gentlemen mr mrs ms dr
+  professor presenter interviewer witness witnesses manager managers expert experts designer designers
+`);
+
+/** Adjectives that, before a general noun only, leave a title saying nothing ("interesting problem"). */
+export const EMPTY_TITLE_ADJECTIVES = words(`
+  interesting good nice great bad big small little main basic simple easy hard difficult general
+  first second last next final initial new old whole major minor key
+`);
+
+/** Two-word fillers whose noun says nothing ("of course", "in fact"), written as "first-second". */
+export const FILLER_IDIOMS = words(`of-course in-fact at-least at-all for-instance in-general`);

@@ -1,11 +1,18 @@
 /** Noun phrases that can name a topic, found once per sentence and shared by the summary and the topics. */
-import { GENERAL_NOUNS, NOT_LABEL_WORDS, VAGUE_ADJECTIVES } from "./lexicon.ts";
+import {
+  EMPTY_TITLE_ADJECTIVES,
+  FILLER_IDIOMS,
+  GENERAL_NOUNS,
+  NOT_LABEL_WORDS,
+  SPEAKER_AND_ADDRESS_WORDS,
+  VAGUE_ADJECTIVES,
+} from "./lexicon.ts";
 import { isContentToken, type Sentence, type Token } from "./nlp.ts";
 
 /** At most this many words in a label: longer runs keep their last words (the head noun's end). */
 const MAX_PHRASE_WORDS = 3;
 
-/** A noun phrase of one sentence that can label a topic. */
+/** A noun phrase of one sentence. */
 export interface Phrase {
   /** Stems of its words: inflections are one phrase ("remote control", "remote controls"). */
   key: string;
@@ -13,6 +20,11 @@ export interface Phrase {
   text: string;
   /** Number of words (1 to MAX_PHRASE_WORDS). */
   words: number;
+  /**
+   * Whether it may title a topic (see isTitle). The summary weighs every phrase ("the project manager"
+   * is a cue there); a chapter is never named after a role, a title, a name or half a word.
+   */
+  title: boolean;
 }
 
 const phraseCache = new WeakMap<Sentence, Phrase[]>();
@@ -22,7 +34,14 @@ interface PhraseWord {
   normal: string;
   value: string;
   pos: string;
+  /** Written right after a hyphen that joins it to the word before ("term" in "long-term"). */
+  afterHyphen: boolean;
+  /** The noun of a filler idiom ("course" in "of course"). */
+  idiom: boolean;
 }
+
+/** An acronym as written ("TCL", "LCD"). */
+const ACRONYM = /^[A-Z]{2,}$/;
 
 /** A word that may start, continue or end a label: a content noun or adjective written as a word. */
 function isLabelWord(token: Token): boolean {
@@ -44,13 +63,29 @@ function isLabel(words: readonly PhraseWord[]): boolean {
   if (words.length > 1) return true;
   const word = words[0];
   if (word === undefined) return false;
-  if (/^[A-Z]{2,}$/.test(word.value)) return true;
+  if (ACRONYM.test(word.value)) return true;
   return word.pos === "NOUN" && !/(?:ful|ous|less)$/.test(word.normal);
 }
 
 /**
+ * Whether a phrase may title a topic: no word for a speaker, a role or a form of address ("project
+ * manager", "honourable minister"), a common noun or an acronym in it (a run of proper nouns names a
+ * person, an office or a body: "Graeme Reid", "Auditor General"), not the noun of a filler idiom ("of
+ * course"), not starting inside a hyphenated word ("term care homes" from "long-term care homes"), and
+ * not only an empty adjective before general nouns ("interesting problem", "main issue").
+ */
+function isTitle(words: readonly PhraseWord[]): boolean {
+  return (
+    !words.every((w) => GENERAL_NOUNS.has(w.normal) || EMPTY_TITLE_ADJECTIVES.has(w.normal)) &&
+    !words.some((w) => SPEAKER_AND_ADDRESS_WORDS.has(w.normal) || w.idiom) &&
+    words.some((w) => w.pos === "NOUN" || ACRONYM.test(w.value)) &&
+    words[0]?.afterHyphen !== true
+  );
+}
+
+/**
  * Noun phrases that can label a topic: runs of adjectives and nouns ending in a noun, at most three
- * words, without filler, address or discourse words (see isLabel for single words).
+ * words, without filler, address or discourse words (see isLabel for single words, isTitle for topics).
  */
 export function nounPhrases(sentence: Sentence): Phrase[] {
   // The summary and the topic labels both read them: computed once per sentence object (do not mutate).
@@ -67,16 +102,26 @@ export function nounPhrases(sentence: Sentence): Phrase[] {
         key: words.map((w) => w.stem).join(" "),
         text: words.map((w) => w.normal).join(" "),
         words: words.length,
+        title: isTitle(words),
       });
     }
     run = [];
   };
+  let previous: Token | undefined;
   for (const token of sentence.tokens) {
     if (isLabelWord(token)) {
-      run.push({ stem: token.stem, normal: token.normal, value: token.value, pos: token.pos });
+      run.push({
+        stem: token.stem,
+        normal: token.normal,
+        value: token.value,
+        pos: token.pos,
+        afterHyphen: previous?.value === "-" && token.space === "",
+        idiom: FILLER_IDIOMS.has(`${previous?.normal ?? ""}-${token.normal}`),
+      });
     } else {
       flush();
     }
+    previous = token;
   }
   flush();
   phraseCache.set(sentence, phrases);
@@ -96,6 +141,7 @@ export function keyPhrases(
   const found = new Map<string, { key: string; text: string; weight: number; messages: Set<number> }>();
   for (const sentence of sentences) {
     for (const phrase of nounPhrases(sentence)) {
+      if (!phrase.title) continue;
       const entry = found.get(phrase.key) ?? {
         key: phrase.key,
         text: phrase.text,

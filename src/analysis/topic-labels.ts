@@ -54,6 +54,7 @@ export function labelSegments(
     if (segmentCounts === undefined) continue;
     sizes[s] = (sizes[s] ?? 0) + contentTerms(sentence).length;
     for (const phrase of nounPhrases(sentence)) {
+      if (!phrase.title) continue;
       const count = segmentCounts.get(phrase.key) ?? { occurrences: 0, words: phrase.words };
       count.occurrences++;
       segmentCounts.set(phrase.key, count);

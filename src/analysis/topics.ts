@@ -18,9 +18,11 @@ const MIN_KEY_PHRASE_WEIGHT = 2;
 export function findTopics(
   sentences: readonly Sentence[],
   messageIds: readonly string[],
+  /** Who said each message. */
+  speakers: readonly (string | null)[],
   options: SegmentationOptions,
 ): TopicItem[] {
-  const starts = segmentBoundaries(sentences, messageIds.length, options);
+  const starts = segmentBoundaries(sentences, speakers, options);
   const segments = labelSegments(sentences, starts, messageIds.length);
   const topics: TopicItem[] = segments.map((segment) => ({
     kind: "chapter",

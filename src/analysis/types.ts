@@ -21,9 +21,11 @@ export interface SummaryItem {
   messageIds: string[];
 }
 
+/** "chapter": a contiguous segment of the meeting, in order; "phrase": a key phrase and the lines that mention it. */
+export type TopicKind = "chapter" | "phrase";
+
 export interface TopicItem {
-  /** "chapter": a contiguous segment of the meeting, in order; "phrase": a key phrase and the lines that mention it. */
-  kind: "chapter" | "phrase";
+  kind: TopicKind;
   text: string;
   score: number;
   messageIds: string[];

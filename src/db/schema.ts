@@ -89,6 +89,8 @@ export interface TopicsTable {
   id: string;
   conversation_id: string;
   position: number;
+  /** "chapter" (a segment, in order) or "phrase" (a key phrase); rows older than 006_topic_kinds are phrases. */
+  kind: string;
   text: string;
   score: number;
   message_ids: string;

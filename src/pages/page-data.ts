@@ -1,8 +1,10 @@
 import {
   durationSeconds,
   formatOffset,
+  formatShare,
   INSIGHT_GROUPS,
   withoutHiddenLines,
+  type PageTopic,
   type PageView,
 } from "./view-model.ts";
 
@@ -35,7 +37,13 @@ export function pageToJson(fullView: PageView) {
     ...(view.mediaUrl !== null && { mediaUrl: view.mediaUrl }),
     attendees: view.attendees.map((a) => ({ id: a.id, name: a.name })),
     summary: view.summary.map((s) => ({ text: s.text, messageIds: s.messageIds })),
-    topics: view.topics.map((t) => ({ id: t.id, text: t.text, messageIds: t.messageIds })),
+    topics: view.topics.map((t) => ({
+      id: t.id,
+      kind: t.kind,
+      text: t.text,
+      messageIds: t.messageIds,
+      ...(t.kind === "chapter" && { timeOffset: t.offset, share: t.share }),
+    })),
     insights: {
       actionItems: insightsOf("action_item"),
       followUps: insightsOf("follow_up"),
@@ -54,6 +62,16 @@ export function pageToJson(fullView: PageView) {
 /** Escapes Markdown's inline syntax so user text stays text (no links, images or HTML). */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()<>#+\-!|~]/g, (char) => `\\${char}`).replace(/\r?\n/g, " ");
+}
+
+/** " (12:05, 23% of the meeting)" after a chapter's title; nothing after a key phrase. */
+function chapterDetails(topic: PageTopic): string {
+  if (topic.kind !== "chapter") return "";
+  const details = [
+    ...(topic.offset !== null ? [formatOffset(topic.offset)] : []),
+    ...(topic.share !== null ? [`${formatShare(topic.share)} of the meeting`] : []),
+  ];
+  return details.length > 0 ? ` (${escapeMarkdown(details.join(", "))})` : "";
 }
 
 /** The page's content as Markdown. */
@@ -87,7 +105,7 @@ export function pageToMarkdown(fullView: PageView): string {
   }
   lines.push("## Topics", "");
   if (view.topics.length === 0) lines.push("No topics were found.", "");
-  else lines.push(...view.topics.map((t) => `- ${e(t.text)}`), "");
+  else lines.push(...view.topics.map((t) => `- ${e(t.text)}${chapterDetails(t)}`), "");
   lines.push("## Transcript", "");
   for (const m of view.messages) {
     const time = m.offset === null ? "" : ` [${formatOffset(m.offset)}]`;

@@ -136,6 +136,36 @@ describe("the page", () => {
     expect(pageToMarkdown(view())).toContain("**Ann Lee** [0:00]: Hello");
   });
 
+  it("lists chapters in order with their start when known and share, then key phrases", () => {
+    const chapter = (id: string, text: string, offset: number | null, share: number) => ({
+      id,
+      kind: "chapter" as const,
+      text,
+      messageIds: [id === "t1" ? "1" : "2"],
+      offset,
+      share,
+    });
+    const topics = [
+      chapter("t1", "budget", 0, 0.7),
+      chapter("t2", "hiring plan", null, 0.004),
+      { id: "t3", kind: "phrase" as const, text: "travel", messageIds: ["1"], offset: null, share: null },
+    ];
+    const html = renderPage(view({ topics }), context).replace(/\s+/g, " ");
+    expect(html).toMatch(
+      /<ol class="items chapters"[^>]*> <li class="chapter"> <a [^>]*href="#m-1"[^>]*>budget<\/a/,
+    );
+    expect(html).toContain(
+      'starts at <time datetime="PT0S">0:00</time></span ><span>70% of the meeting</span>',
+    );
+    expect(html).toMatch(/>hiring plan<\/a > <span class="item-meta"><span>&lt;1% of the meeting<\/span>/);
+    expect(html).toMatch(
+      /<h3 id="phrases-heading">Key phrases<\/h3> <ul class="items topics"[^>]*> <li><a [^>]*>travel</,
+    );
+    expect(pageToMarkdown(view({ topics }))).toContain(
+      "- budget (0:00, 70% of the meeting)\n- hiring plan (\\<1% of the meeting)\n- travel\n",
+    );
+  });
+
   it("renders problem pages that name no conversation", () => {
     expect(renderLinkProblemPage("expired", "n")).toContain("This link has expired");
     expect(renderLinkProblemPage("revoked", "n")).toContain("This link was revoked");

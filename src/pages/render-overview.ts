@@ -1,6 +1,14 @@
 import { html, raw, safeHttpUrl, type Raw } from "./escape.ts";
 import { editButton, gotoLink, memberName, type MessagesById } from "./render-parts.ts";
-import { INSIGHT_GROUPS, type PageAttendee, type PageInsight, type PageView } from "./view-model.ts";
+import {
+  formatOffset,
+  formatShare,
+  INSIGHT_GROUPS,
+  type PageAttendee,
+  type PageInsight,
+  type PageTopic,
+  type PageView,
+} from "./view-model.ts";
 
 // The overview column: the media, attendees, summary, insights and topics sections, each a function of
 // the view (and of whether the link may edit).
@@ -128,15 +136,41 @@ export function renderInsights(view: PageView, messagesById: MessagesById, edita
   </section>`;
 }
 
+function renderChapter(chapter: PageTopic, messagesById: MessagesById): Raw {
+  const details = [
+    chapter.offset !== null &&
+      html`<span
+        >starts at
+        <time datetime="PT${Math.floor(chapter.offset)}S">${formatOffset(chapter.offset)}</time></span
+      >`,
+    chapter.share !== null && html`<span>${formatShare(chapter.share)} of the meeting</span>`,
+  ].filter(Boolean);
+  return html`<li class="chapter">
+    ${gotoLink(chapter.messageIds, messagesById, chapter.text)}
+    ${details.length > 0 && html`<span class="item-meta">${details}</span>`}
+  </li>`;
+}
+
+/** The chapters in order (start, share, link to the first line), then the key phrases. */
 export function renderTopics(view: PageView, messagesById: MessagesById): Raw {
+  const chapters = view.topics.filter((t) => t.kind === "chapter");
+  const phrases = view.topics.filter((t) => t.kind === "phrase");
   return html`<section class="card" id="topics" aria-labelledby="topics-heading">
     <h2 id="topics-heading">Topics</h2>
     ${
-      view.topics.length > 0
-        ? html`<ul class="items topics">
-            ${view.topics.map((t) => html`<li>${gotoLink(t.messageIds, messagesById, t.text)}</li>`)}
-          </ul>`
-        : html`<p class="empty">No topics were found.</p>`
+      chapters.length > 0 &&
+      html`<h3 id="chapters-heading">Chapters</h3>
+        <ol class="items chapters" aria-labelledby="chapters-heading">
+          ${chapters.map((c) => renderChapter(c, messagesById))}
+        </ol>`
     }
+    ${
+      phrases.length > 0 &&
+      html`${chapters.length > 0 && html`<h3 id="phrases-heading">Key phrases</h3>`}
+        <ul class="items topics" ${chapters.length > 0 ? raw(`aria-labelledby="phrases-heading"`) : ""}>
+          ${phrases.map((t) => html`<li>${gotoLink(t.messageIds, messagesById, t.text)}</li>`)}
+        </ul>`
+    }
+    ${view.topics.length === 0 && html`<p class="empty">No topics were found.</p>`}
   </section>`;
 }

@@ -1,5 +1,6 @@
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 import type { ExperienceKind } from "../modules/experiences/experiences.schemas.ts";
+import type { TopicKind } from "../analysis/types.ts";
 
 /** Everything the summary page shows, as plain data: built by the summary-page module, rendered here. */
 
@@ -35,8 +36,14 @@ export interface PageMessage {
 
 export interface PageTopic {
   id: string;
+  /** "chapter": a part of the meeting, in order; "phrase": a key phrase and the lines that mention it. */
+  kind: TopicKind;
   text: string;
   messageIds: string[];
+  /** A chapter's start, in seconds from the conversation start, when its first line has a time. */
+  offset: number | null;
+  /** A chapter's share of the meeting's words (0..1); null for a phrase. */
+  share: number | null;
 }
 
 export interface PageInsight {
@@ -102,6 +109,12 @@ export function formatOffset(seconds: number): string {
   const s = total % 60;
   const ss = String(s).padStart(2, "0");
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** A share of the meeting: "42%", or "<1%" for a sliver. */
+export function formatShare(share: number): string {
+  const percent = Math.round(share * 100);
+  return percent < 1 ? "<1%" : `${percent}%`;
 }
 
 /** "1 h 5 min", "12 min", "40 s". */

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
 import * as initial from "../../src/db/migrations/001_initial.ts";
 import * as insightEdits from "../../src/db/migrations/002_insight_edits.ts";
+import * as webhooksAndRotation from "../../src/db/migrations/003_webhooks_and_rotation.ts";
+import * as jobFencing from "../../src/db/migrations/004_job_fencing.ts";
+import * as insightMembers from "../../src/db/migrations/005_insight_members.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 
 describe.each(await dialects())("migration 005_insight_members on %s", (dialect) => {
@@ -95,6 +98,81 @@ describe.each(await dialects())("migration 005_insight_members on %s", (dialect)
         due_by: "2026-11-06T00:00:00.000Z",
       },
       { id: "stranger", assignee_member_id: null, assignee_name: "Eve", due_by: "2026-11-06T15:00:00.000Z" },
+    ]);
+  });
+});
+
+describe.each(await dialects())("migration 006_topic_kinds on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    handle = openDatabase(database.target);
+  });
+  afterAll(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it("keeps stored topics as key phrases, since nothing recorded which were segments", async () => {
+    const before: Record<string, Migration> = {
+      "001_initial": initial,
+      "002_insight_edits": insightEdits,
+      "003_webhooks_and_rotation": webhooksAndRotation,
+      "004_job_fencing": jobFencing,
+      "005_insight_members": insightMembers,
+    };
+    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
+    expect((await old.migrateToLatest()).error).toBeUndefined();
+    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const now = "2026-11-02T15:00:00.000Z";
+    await db
+      .insertInto("apps")
+      .values({
+        id: "app",
+        secret_hash: "x",
+        name: "a",
+        frame_ancestors: "[]",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db
+      .insertInto("conversations")
+      .values({
+        id: "c",
+        app_id: "app",
+        name: "c",
+        start_time: now,
+        metadata: "{}",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const topic = (id: string, text: string) => ({
+      id,
+      conversation_id: "c",
+      position: 0,
+      text,
+      score: 0.5,
+      message_ids: "[]",
+    });
+    await db
+      .insertInto("topics")
+      .values([topic("old-1", "remote control"), topic("old-2", "batteries")])
+      .execute();
+
+    expect(await handle.migrate()).toEqual(["006_topic_kinds"]);
+
+    await handle.db
+      .insertInto("topics")
+      .values({ ...topic("new", "scroll wheel"), kind: "chapter" })
+      .execute();
+    const rows = await handle.db.selectFrom("topics").select(["id", "kind"]).orderBy("id").execute();
+    expect(rows).toEqual([
+      { id: "new", kind: "chapter" },
+      { id: "old-1", kind: "phrase" },
+      { id: "old-2", kind: "phrase" },
     ]);
   });
 });

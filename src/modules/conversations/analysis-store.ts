@@ -81,6 +81,7 @@ export function storeAnalysis(
         id: numericId(),
         conversation_id: conversationId,
         position,
+        kind: topic.kind,
         text: topic.text,
         score: topic.score,
         message_ids: JSON.stringify(topic.messageIds),

@@ -3,9 +3,50 @@ import { assigneeMemberOf, endOffsetOf, timeOffsetOf } from "../conversations/co
 import { INSIGHT_TYPES, type InsightType } from "../conversations/conversations.schemas.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
-import type { PageInsight, PageView } from "../../pages/view-model.ts";
+import type { PageInsight, PageTopic, PageView } from "../../pages/view-model.ts";
 
 const idsOf = (json: string) => JSON.parse(json) as string[];
+
+const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * The topics as the page lists them: chapters in the order of their first line, each with its start
+ * (when that line has a time) and its share of the words of all chapters, then key phrases by score.
+ */
+function pageTopics(rows: ConversationInFull): PageTopic[] {
+  const { conversation, messages } = rows;
+  const messageById = new Map(messages.map((message) => [message.id, message]));
+  const chapters = rows.topics
+    .filter((topic) => topic.kind === "chapter")
+    .map((topic) => {
+      const ids = idsOf(topic.message_ids);
+      const lines = ids.flatMap((id) => messageById.get(id) ?? []);
+      const words = lines.reduce((sum, line) => sum + wordsIn(line.text), 0);
+      return { topic, ids, first: lines[0], words };
+    })
+    .sort((a, b) => (a.first?.position ?? Infinity) - (b.first?.position ?? Infinity));
+  const allWords = chapters.reduce((sum, chapter) => sum + chapter.words, 0);
+  return [
+    ...chapters.map(({ topic, ids, first, words }) => ({
+      id: topic.id,
+      kind: "chapter" as const,
+      text: topic.text,
+      messageIds: ids,
+      offset: first ? timeOffsetOf(first, conversation) : null,
+      share: allWords > 0 ? words / allWords : null,
+    })),
+    ...rows.topics
+      .filter((topic) => topic.kind !== "chapter")
+      .map((topic) => ({
+        id: topic.id,
+        kind: "phrase" as const,
+        text: topic.text,
+        messageIds: idsOf(topic.message_ids),
+        offset: null,
+        share: null,
+      })),
+  ];
+}
 
 function pageInsight(
   insight: InsightRow,
@@ -46,11 +87,7 @@ export function pageViewOf(rows: ConversationInFull, settings: ExperienceSetting
       avatarUrl: settings.speakerAvatarURLs[member.id] ?? null,
     })),
     summary: rows.summaries.map((item) => ({ text: item.text, messageIds: idsOf(item.message_ids) })),
-    topics: rows.topics.map((topic) => ({
-      id: topic.id,
-      text: topic.text,
-      messageIds: idsOf(topic.message_ids),
-    })),
+    topics: pageTopics(rows),
     insights: INSIGHT_TYPES.flatMap((type) =>
       rows.insights
         .filter((insight) => insight.type === type)
