@@ -34,7 +34,7 @@ function view(messages: PageMessage[]): PageView {
     endTime: "2026-11-02T16:02:00.000Z",
     attendees: [{ id: "m1", name: "Ann Lee", avatarUrl: null }],
     summary: [{ text: "We plan the launch.", messageIds: ["1"] }],
-    topics: [{ id: "t1", text: "launch", messageIds: ["1"] }],
+    topics: [{ id: "t1", kind: "chapter", text: "launch", messageIds: ["1"], offset: 0, share: 1 }],
     insights: [
       {
         id: "i1",
