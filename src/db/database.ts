@@ -15,6 +15,7 @@ import * as insightEdits from "./migrations/002_insight_edits.ts";
 import * as webhooksAndRotation from "./migrations/003_webhooks_and_rotation.ts";
 import * as jobFencing from "./migrations/004_job_fencing.ts";
 import * as insightMembers from "./migrations/005_insight_members.ts";
+import * as analysisEngines from "./migrations/007_analysis_engines.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "003_webhooks_and_rotation": webhooksAndRotation,
   "004_job_fencing": jobFencing,
   "005_insight_members": insightMembers,
+  "007_analysis_engines": analysisEngines,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1,0 +1,206 @@
+import OpenAI from "openai";
+import type { TSchema } from "typebox";
+import type { LanguageModelSettings } from "../../config.ts";
+import type {
+  AnalysisEngines,
+  AnalysisInput,
+  AnalysisResult,
+  RefinedAnalysis,
+  Refiner,
+  SummaryItem,
+} from "../types.ts";
+import {
+  chapterTitles,
+  citedStatements,
+  citedVerdicts,
+  CombinedAnswer,
+  PartAnswer,
+  readCombinedAnswer,
+  readPartAnswer,
+  withTitles,
+  withVerdicts,
+  type ChapterTitle,
+  type Verdict,
+} from "./answers.ts";
+import {
+  COMBINE_INSTRUCTIONS,
+  combinePrompt,
+  groupForBudget,
+  PART_INSTRUCTIONS,
+  partPrompt,
+  refsOf,
+  splitTranscript,
+  transcriptBudget,
+  type TranscriptPart,
+} from "./prompts.ts";
+
+type Part = keyof AnalysisEngines;
+
+/** The model answered, but not with something usable (no content, not JSON). */
+class UnusableAnswer extends Error {}
+
+/** Why a request failed, in words for the log (never the key or the transcript). */
+function describe(error: unknown, timeoutSeconds: number): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return `no answer within ${timeoutSeconds} s`;
+  if (error instanceof OpenAI.APIConnectionError) return `could not reach the model (${error.message})`;
+  if (error instanceof OpenAI.APIError && error.status !== undefined) return `answered HTTP ${error.status}`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/**
+ * A Refiner that asks an OpenAI-compatible chat-completions API (Ollama, llama.cpp's server, vLLM, LM Studio,
+ * OpenAI…) through the official `openai` client, with structured output (a JSON schema), for a third-person
+ * summary, chapter titles and a verdict on each candidate action item (docs/LLM.md). A meeting longer than
+ * half the context is asked about in parts, one request each, and the parts' summaries are combined in one
+ * more request (in rounds if they do not fit one). Each statement must cite message ids the model was shown;
+ * a part whose requests fail or answer unusably stays local, and refine() never rejects.
+ */
+export function createModelRefiner(settings: LanguageModelSettings): Refiner {
+  const client = new OpenAI({
+    baseURL: settings.url,
+    // The client refuses to start without a key; without one, no Authorization header is sent at all.
+    apiKey: settings.apiKey ?? "unused",
+    ...(settings.apiKey === null && { defaultHeaders: { Authorization: null } }),
+    organization: null,
+    project: null,
+    timeout: settings.timeoutSeconds * 1000,
+    // One retry on a connection error, 408, 409, 429 or 5xx (the client's rule), then the part stays local.
+    maxRetries: 1,
+    logLevel: "off",
+  });
+  const budget = transcriptBudget(settings.contextTokens);
+
+  async function ask(instructions: string, prompt: string, name: string, schema: TSchema): Promise<unknown> {
+    const completion = await client.chat.completions.create({
+      model: settings.model,
+      messages: [
+        { role: "system", content: instructions },
+        { role: "user", content: prompt },
+      ],
+      response_format: { type: "json_schema", json_schema: { name, strict: true, schema: { ...schema } } },
+    });
+    // A server that is not OpenAI-compatible may answer 200 with another shape.
+    const content = (completion as Partial<typeof completion>).choices?.[0]?.message?.content;
+    if (typeof content !== "string" || content.trim() === "") throw new UnusableAnswer("the answer is empty");
+    try {
+      return JSON.parse(content) as unknown;
+    } catch {
+      throw new UnusableAnswer("the answer is not JSON");
+    }
+  }
+
+  /** The parts' statements combined into one summary, in rounds when they do not fit one request. */
+  async function combine(statements: SummaryItem[]): Promise<SummaryItem[] | string> {
+    let current = statements;
+    for (let round = 1; round <= 4; round++) {
+      const groups = groupForBudget(current, budget);
+      const next: SummaryItem[] = [];
+      for (const group of groups) {
+        const answer = readCombinedAnswer(
+          await ask(COMBINE_INSTRUCTIONS, combinePrompt(group), "meeting_summary", CombinedAnswer),
+        );
+        if (answer === null) return "the combined summary does not match the schema";
+        next.push(...citedStatements(answer, new Set(group.flatMap((item) => item.messageIds))));
+      }
+      if (groups.length === 1) return next;
+      current = next;
+    }
+    return "the parts' summaries did not fit the context after 4 rounds";
+  }
+
+  return {
+    async refine(input: AnalysisInput, local: AnalysisResult): Promise<RefinedAnalysis> {
+      const { chapters, candidates } = refsOf(local);
+      const parts = splitTranscript(input.messages, budget);
+      const asked: Record<Part, boolean> = {
+        summary: parts.length > 0,
+        chapters: parts.length > 0 && chapters.length > 0,
+        actionItems: parts.length > 0 && candidates.length > 0,
+      };
+      const problems = new Map<Part, string>();
+      const fail = (part: Part, reason: string) => {
+        if (asked[part] && !problems.has(part)) problems.set(part, reason);
+      };
+      const open = () => (Object.keys(asked) as Part[]).some((part) => asked[part] && !problems.has(part));
+
+      const statements: SummaryItem[] = [];
+      const titles: { part: TranscriptPart; titles: ChapterTitle[] }[] = [];
+      const verdicts: { part: TranscriptPart; verdicts: Verdict[] }[] = [];
+      let result = local;
+      try {
+        for (const [index, part] of parts.entries()) {
+          if (!open()) break;
+          const where = `request ${index + 1} of ${parts.length}`;
+          const shown = new Set(part.messageIds);
+          const prompt = partPrompt(
+            input,
+            part,
+            { index: index + 1, count: parts.length },
+            chapters.filter((chapter) => part.messageIds.some((id) => chapter.messageIds.has(id))),
+            candidates.filter((candidate) => shown.has(candidate.insight.messageIds[0] ?? "")),
+          );
+          let answer: unknown;
+          try {
+            answer = await ask(PART_INSTRUCTIONS, prompt, "meeting_part", PartAnswer);
+          } catch (error) {
+            const reason = `${where}: ${describe(error, settings.timeoutSeconds)}`;
+            for (const name of Object.keys(asked) as Part[]) fail(name, reason);
+            break;
+          }
+          const fields = readPartAnswer(answer);
+          if ("problem" in fields.summary) fail("summary", `${where}: ${fields.summary.problem}`);
+          else statements.push(...citedStatements(fields.summary.value, shown));
+          if ("problem" in fields.chapters) fail("chapters", `${where}: ${fields.chapters.problem}`);
+          else titles.push({ part, titles: fields.chapters.value });
+          if ("problem" in fields.actionItems) fail("actionItems", `${where}: ${fields.actionItems.problem}`);
+          else verdicts.push({ part, verdicts: fields.actionItems.value });
+        }
+
+        if (asked.summary && !problems.has("summary")) {
+          let summary: SummaryItem[] | string = statements;
+          if (parts.length > 1 && statements.length > 0) {
+            try {
+              summary = await combine(statements);
+            } catch (error) {
+              summary = `combining the summaries: ${describe(error, settings.timeoutSeconds)}`;
+            }
+          }
+          if (typeof summary === "string") fail("summary", summary);
+          else if (summary.length === 0) fail("summary", "no sentence cited lines it was shown");
+          else result = { ...result, summary };
+        }
+        if (asked.chapters && !problems.has("chapters")) {
+          const chosen = chapterTitles(titles, chapters);
+          if (chosen.size === 0) fail("chapters", "no title cited lines of its chapter");
+          else result = { ...result, topics: withTitles(result.topics, chosen) };
+        }
+        if (asked.actionItems && !problems.has("actionItems")) {
+          const chosen = citedVerdicts(verdicts, candidates);
+          if (chosen.size === 0) fail("actionItems", "no verdict cited its candidate's line");
+          else result = { ...result, insights: withVerdicts(result.insights, chosen) };
+        }
+      } catch (error) {
+        // Not expected: every request's failure is handled above. Still, the local analysis must be stored.
+        const reason = `unexpected: ${describe(error, settings.timeoutSeconds)}`;
+        for (const name of Object.keys(asked) as Part[]) fail(name, reason);
+        result = local;
+      }
+
+      const engineOf = (part: Part) => (asked[part] && !problems.has(part) ? "llm" : "local");
+      return {
+        result: {
+          summary: engineOf("summary") === "llm" ? result.summary : local.summary,
+          topics: engineOf("chapters") === "llm" ? result.topics : local.topics,
+          insights: engineOf("actionItems") === "llm" ? result.insights : local.insights,
+        },
+        engines: {
+          summary: engineOf("summary"),
+          chapters: engineOf("chapters"),
+          actionItems: engineOf("actionItems"),
+        },
+        fallbacks: [...problems].map(([part, reason]) => ({ part, reason })),
+      };
+    },
+  };
+}
