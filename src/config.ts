@@ -158,7 +158,8 @@ function languageModelSettings(
     const stray = ["RECAP_LLM_API_KEY", "RECAP_LLM_TIMEOUT_SECONDS", "RECAP_LLM_CONTEXT_TOKENS"].filter(
       (name) => env[name],
     );
-    if (stray.length > 0) problems.push(`${stray.join(", ")} need RECAP_LLM_URL and RECAP_LLM_MODEL`);
+    if (stray.length > 0)
+      problems.push(`${stray.join(", ")}: only used with RECAP_LLM_URL and RECAP_LLM_MODEL, which are unset`);
     return null;
   }
   if (url === null || model === null) {

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
 import * as initial from "../../src/db/migrations/001_initial.ts";
 import * as insightEdits from "../../src/db/migrations/002_insight_edits.ts";
+import * as webhooksAndRotation from "../../src/db/migrations/003_webhooks_and_rotation.ts";
+import * as jobFencing from "../../src/db/migrations/004_job_fencing.ts";
+import * as insightMembers from "../../src/db/migrations/005_insight_members.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 
 describe.each(await dialects())("migration 005_insight_members on %s", (dialect) => {
@@ -95,6 +98,86 @@ describe.each(await dialects())("migration 005_insight_members on %s", (dialect)
         due_by: "2026-11-06T00:00:00.000Z",
       },
       { id: "stranger", assignee_member_id: null, assignee_name: "Eve", due_by: "2026-11-06T15:00:00.000Z" },
+    ]);
+  });
+});
+
+describe.each(await dialects())("migration 007_analysis_engines on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    handle = openDatabase(database.target);
+  });
+  afterAll(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it("records the analyses stored before it as local, and none for a conversation not analysed yet", async () => {
+    const before: Record<string, Migration> = {
+      "001_initial": initial,
+      "002_insight_edits": insightEdits,
+      "003_webhooks_and_rotation": webhooksAndRotation,
+      "004_job_fencing": jobFencing,
+      "005_insight_members": insightMembers,
+    };
+    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
+    expect((await old.migrateToLatest()).error).toBeUndefined();
+    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const now = "2026-11-02T15:00:00.000Z";
+    await db
+      .insertInto("apps")
+      .values({
+        id: "app",
+        secret_hash: "x",
+        name: "a",
+        frame_ancestors: "[]",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    for (const [id, status] of [
+      ["analysed", "completed"],
+      ["waiting", "scheduled"],
+    ]) {
+      await db
+        .insertInto("conversations")
+        .values({
+          id,
+          app_id: "app",
+          name: id,
+          start_time: now,
+          metadata: "{}",
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await db
+        .insertInto("jobs")
+        .values({
+          id: `job-${id}`,
+          app_id: "app",
+          conversation_id: id,
+          sequence: 1,
+          status,
+          attempts: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+
+    expect(await handle.migrate()).toContain("007_analysis_engines");
+
+    const rows = await handle.db
+      .selectFrom("conversations")
+      .select(["id", "summary_engine", "chapters_engine", "action_items_engine"])
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual([
+      { id: "analysed", summary_engine: "local", chapters_engine: "local", action_items_engine: "local" },
+      { id: "waiting", summary_engine: null, chapters_engine: null, action_items_engine: null },
     ]);
   });
 });
