@@ -35,8 +35,9 @@ export function transcriptBudget(contextTokens: number): number {
 }
 
 function lineOf(message: AnalysisMessage, budget: number): string {
-  const text = message.text.replace(/\s+/g, " ").trim();
-  const line = `[${message.id}] ${message.speakerName ?? "Unknown speaker"}: ${text}`;
+  // One line per message, whatever the text or the name holds (a newline would start a false line).
+  const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+  const line = `[${message.id}] ${oneLine(message.speakerName ?? "") || "Unknown speaker"}: ${oneLine(message.text)}`;
   return line.length <= budget ? line : `${line.slice(0, Math.max(0, budget - 1))}…`;
 }
 

@@ -20,6 +20,7 @@ import {
   withTitles,
   withVerdicts,
   type ChapterTitle,
+  type PartFields,
   type Verdict,
 } from "./answers.ts";
 import {
@@ -35,6 +36,38 @@ import {
 } from "./prompts.ts";
 
 type Part = keyof AnalysisEngines;
+type Refs = ReturnType<typeof refsOf>;
+const PARTS: Part[] = ["summary", "chapters", "actionItems"];
+
+/**
+ * Which parts the model is asked for and which of those fell back, with the first reason: a part is the
+ * model's ("llm") only when it was asked and nothing failed for it.
+ */
+class Outcome {
+  private asked: Record<Part, boolean> = { summary: false, chapters: false, actionItems: false };
+  private readonly problems = new Map<Part, string>();
+
+  ask(parts: Record<Part, boolean>): void {
+    this.asked = parts;
+  }
+  /** Whether the part (or any part) is asked for and has not failed yet. */
+  open(part?: Part): boolean {
+    return (part ? [part] : PARTS).some((name) => this.asked[name] && !this.problems.has(name));
+  }
+  fail(part: Part, reason: string): void {
+    if (this.open(part)) this.problems.set(part, reason);
+  }
+  failAll(reason: string): void {
+    for (const part of PARTS) this.fail(part, reason);
+  }
+  engines(): AnalysisEngines {
+    const engine = (part: Part) => (this.open(part) ? "llm" : "local");
+    return { summary: engine("summary"), chapters: engine("chapters"), actionItems: engine("actionItems") };
+  }
+  fallbacks(): RefinedAnalysis["fallbacks"] {
+    return [...this.problems].map(([part, reason]) => ({ part, reason }));
+  }
+}
 
 /** The model answered, but not with something usable (no content, not JSON). */
 class UnusableAnswer extends Error {}
@@ -109,97 +142,104 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
     return "the parts' summaries did not fit the context after 4 rounds";
   }
 
+  /**
+   * One request per part. Each answer field that matches its schema is kept for its part; a field that does
+   * not leaves its part local, and a failed request leaves every part still open local and ends the asking.
+   */
+  async function askEachPart(input: AnalysisInput, parts: TranscriptPart[], refs: Refs, outcome: Outcome) {
+    const gathered = {
+      statements: [] as SummaryItem[],
+      titles: [] as { part: TranscriptPart; titles: ChapterTitle[] }[],
+      verdicts: [] as { part: TranscriptPart; verdicts: Verdict[] }[],
+    };
+    for (const [index, part] of parts.entries()) {
+      if (!outcome.open()) break;
+      const where = `request ${index + 1} of ${parts.length}`;
+      const shown = new Set(part.messageIds);
+      const prompt = partPrompt(
+        input,
+        part,
+        { index: index + 1, count: parts.length },
+        refs.chapters.filter((chapter) => part.messageIds.some((id) => chapter.messageIds.has(id))),
+        refs.candidates.filter((candidate) => shown.has(candidate.insight.messageIds[0] ?? "")),
+      );
+      let fields: PartFields;
+      try {
+        fields = readPartAnswer(await ask(PART_INSTRUCTIONS, prompt, "meeting_part", PartAnswer));
+      } catch (error) {
+        outcome.failAll(`${where}: ${describe(error, settings.timeoutSeconds)}`);
+        break;
+      }
+      if ("problem" in fields.summary) outcome.fail("summary", `${where}: ${fields.summary.problem}`);
+      else gathered.statements.push(...citedStatements(fields.summary.value, shown));
+      if ("problem" in fields.chapters) outcome.fail("chapters", `${where}: ${fields.chapters.problem}`);
+      else gathered.titles.push({ part, titles: fields.chapters.value });
+      if ("problem" in fields.actionItems)
+        outcome.fail("actionItems", `${where}: ${fields.actionItems.problem}`);
+      else gathered.verdicts.push({ part, verdicts: fields.actionItems.value });
+    }
+    return gathered;
+  }
+
+  async function refine(
+    input: AnalysisInput,
+    local: AnalysisResult,
+    outcome: Outcome,
+  ): Promise<AnalysisResult> {
+    const refs = refsOf(local);
+    const parts = splitTranscript(input.messages, budget);
+    outcome.ask({
+      summary: parts.length > 0,
+      chapters: parts.length > 0 && refs.chapters.length > 0,
+      actionItems: parts.length > 0 && refs.candidates.length > 0,
+    });
+    const { statements, titles, verdicts } = await askEachPart(input, parts, refs, outcome);
+    let result = local;
+    if (outcome.open("summary")) {
+      let summary: SummaryItem[] | string = statements;
+      if (parts.length > 1 && statements.length > 0) {
+        try {
+          summary = await combine(statements);
+        } catch (error) {
+          summary = `combining the summaries: ${describe(error, settings.timeoutSeconds)}`;
+        }
+      }
+      if (typeof summary === "string") outcome.fail("summary", summary);
+      else if (summary.length === 0) outcome.fail("summary", "no sentence cited lines it was shown");
+      else result = { ...result, summary };
+    }
+    if (outcome.open("chapters")) {
+      const chosen = chapterTitles(titles, refs.chapters);
+      if (chosen.size === 0) outcome.fail("chapters", "no title cited lines of its chapter");
+      else result = { ...result, topics: withTitles(result.topics, chosen) };
+    }
+    if (outcome.open("actionItems")) {
+      const chosen = citedVerdicts(verdicts, refs.candidates);
+      if (chosen.size === 0) outcome.fail("actionItems", "no verdict cited its candidate's line");
+      else result = { ...result, insights: withVerdicts(result.insights, chosen) };
+    }
+    return result;
+  }
+
   return {
     async refine(input: AnalysisInput, local: AnalysisResult): Promise<RefinedAnalysis> {
-      const { chapters, candidates } = refsOf(local);
-      const parts = splitTranscript(input.messages, budget);
-      const asked: Record<Part, boolean> = {
-        summary: parts.length > 0,
-        chapters: parts.length > 0 && chapters.length > 0,
-        actionItems: parts.length > 0 && candidates.length > 0,
-      };
-      const problems = new Map<Part, string>();
-      const fail = (part: Part, reason: string) => {
-        if (asked[part] && !problems.has(part)) problems.set(part, reason);
-      };
-      const open = () => (Object.keys(asked) as Part[]).some((part) => asked[part] && !problems.has(part));
-
-      const statements: SummaryItem[] = [];
-      const titles: { part: TranscriptPart; titles: ChapterTitle[] }[] = [];
-      const verdicts: { part: TranscriptPart; verdicts: Verdict[] }[] = [];
+      const outcome = new Outcome();
       let result = local;
       try {
-        for (const [index, part] of parts.entries()) {
-          if (!open()) break;
-          const where = `request ${index + 1} of ${parts.length}`;
-          const shown = new Set(part.messageIds);
-          const prompt = partPrompt(
-            input,
-            part,
-            { index: index + 1, count: parts.length },
-            chapters.filter((chapter) => part.messageIds.some((id) => chapter.messageIds.has(id))),
-            candidates.filter((candidate) => shown.has(candidate.insight.messageIds[0] ?? "")),
-          );
-          let answer: unknown;
-          try {
-            answer = await ask(PART_INSTRUCTIONS, prompt, "meeting_part", PartAnswer);
-          } catch (error) {
-            const reason = `${where}: ${describe(error, settings.timeoutSeconds)}`;
-            for (const name of Object.keys(asked) as Part[]) fail(name, reason);
-            break;
-          }
-          const fields = readPartAnswer(answer);
-          if ("problem" in fields.summary) fail("summary", `${where}: ${fields.summary.problem}`);
-          else statements.push(...citedStatements(fields.summary.value, shown));
-          if ("problem" in fields.chapters) fail("chapters", `${where}: ${fields.chapters.problem}`);
-          else titles.push({ part, titles: fields.chapters.value });
-          if ("problem" in fields.actionItems) fail("actionItems", `${where}: ${fields.actionItems.problem}`);
-          else verdicts.push({ part, verdicts: fields.actionItems.value });
-        }
-
-        if (asked.summary && !problems.has("summary")) {
-          let summary: SummaryItem[] | string = statements;
-          if (parts.length > 1 && statements.length > 0) {
-            try {
-              summary = await combine(statements);
-            } catch (error) {
-              summary = `combining the summaries: ${describe(error, settings.timeoutSeconds)}`;
-            }
-          }
-          if (typeof summary === "string") fail("summary", summary);
-          else if (summary.length === 0) fail("summary", "no sentence cited lines it was shown");
-          else result = { ...result, summary };
-        }
-        if (asked.chapters && !problems.has("chapters")) {
-          const chosen = chapterTitles(titles, chapters);
-          if (chosen.size === 0) fail("chapters", "no title cited lines of its chapter");
-          else result = { ...result, topics: withTitles(result.topics, chosen) };
-        }
-        if (asked.actionItems && !problems.has("actionItems")) {
-          const chosen = citedVerdicts(verdicts, candidates);
-          if (chosen.size === 0) fail("actionItems", "no verdict cited its candidate's line");
-          else result = { ...result, insights: withVerdicts(result.insights, chosen) };
-        }
+        result = await refine(input, local, outcome);
       } catch (error) {
-        // Not expected: every request's failure is handled above. Still, the local analysis must be stored.
-        const reason = `unexpected: ${describe(error, settings.timeoutSeconds)}`;
-        for (const name of Object.keys(asked) as Part[]) fail(name, reason);
-        result = local;
+        // Not expected: each request's failure is handled where it is made. The local analysis is stored still.
+        outcome.failAll(`unexpected: ${describe(error, settings.timeoutSeconds)}`);
       }
-
-      const engineOf = (part: Part) => (asked[part] && !problems.has(part) ? "llm" : "local");
+      const engines = outcome.engines();
       return {
         result: {
-          summary: engineOf("summary") === "llm" ? result.summary : local.summary,
-          topics: engineOf("chapters") === "llm" ? result.topics : local.topics,
-          insights: engineOf("actionItems") === "llm" ? result.insights : local.insights,
+          summary: engines.summary === "llm" ? result.summary : local.summary,
+          topics: engines.chapters === "llm" ? result.topics : local.topics,
+          insights: engines.actionItems === "llm" ? result.insights : local.insights,
         },
-        engines: {
-          summary: engineOf("summary"),
-          chapters: engineOf("chapters"),
-          actionItems: engineOf("actionItems"),
-        },
-        fallbacks: [...problems].map(([part, reason]) => ({ part, reason })),
+        engines,
+        fallbacks: outcome.fallbacks(),
       };
     },
   };
