@@ -7,7 +7,9 @@ import type * as Body from "../helpers/bodies.ts";
 import { dialects, POSTGRES_ADMIN_URL } from "../helpers/databases.ts";
 import { timedLines } from "../helpers/factories.ts";
 import { shownTo, startModelServer, type ModelReply, type ModelRequest } from "../helpers/model-server.ts";
+import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
 import { suiteServer } from "../helpers/suite.ts";
+import type { ProcessTextBody } from "../../src/modules/ingestion/ingestion.schemas.ts";
 
 // The answers here are scripted: these tests prove what Recap asks and what it does with an answer, valid
 // or not. How good a real model's answers are is not measured by the suite (docs/LLM.md).
@@ -67,13 +69,16 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     },
   });
 
-  async function analyse(rows: [string, string][], script: (request: ModelRequest) => ModelReply) {
+  async function analyse(
+    rows: [string, string][] | ProcessTextBody,
+    script: (request: ModelRequest) => ModelReply,
+  ) {
     model.requests.length = 0;
     model.script = script;
-    const { conversationId } = await suite.server.ingest(suite.token, {
-      name: "Launch",
-      messages: timedLines(rows, { start: START }),
-    });
+    const body = Array.isArray(rows)
+      ? { name: "Launch", messages: timedLines(rows, { start: START }) }
+      : rows;
+    const { conversationId } = await suite.server.ingest(suite.token, body);
     const base = `/v1/conversations/${conversationId}`;
     const get = async <T>(path: string) => (await suite.api.get<T>(`${base}${path}`)).body;
     return {
@@ -235,6 +240,50 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
       "The team reviewed four prototype parts in turn.",
       "The team found every part fine.",
     ]);
+  });
+
+  it("combines the parts' summaries in rounds when they do not fit one request", async () => {
+    const isCombine = (request: ModelRequest) =>
+      request.body.response_format?.json_schema?.name === "meeting_summary";
+    const analysis = await analyse(toProcessTextBody(loadMeeting("val", "IS1006a.json")), (request) => {
+      const shown = shownTo(request);
+      if (isCombine(request)) {
+        const cited = shown.statements.flatMap((statement) => statement.messageIds);
+        return {
+          content: {
+            summary: [
+              {
+                text: `The team opened (round of ${shown.statements.length}).`,
+                messageIds: cited.slice(0, 1),
+              },
+              { text: `The team closed (round of ${shown.statements.length}).`, messageIds: cited.slice(-1) },
+            ],
+          },
+        };
+      }
+      // Long sentences, so that the parts' summaries together exceed one request's budget.
+      const text = `The team discussed ${shown.lines.map((line) => line.text).join(" ")}`.slice(0, 600);
+      return {
+        content: { summary: [{ text, messageIds: [shown.lines[0]?.id] }], chapters: [], actionItems: [] },
+      };
+    });
+
+    const combining = model.requests.filter(isCombine).map((request) => shownTo(request).statements);
+    const parts = model.requests.length - combining.length;
+    expect(combining.length).toBeGreaterThanOrEqual(3);
+    expect(combining.slice(0, -1).flat()).toHaveLength(parts);
+    expect(combining.at(-1)).toHaveLength(2 * (combining.length - 1));
+    for (const statements of combining) {
+      expect(
+        statements.map((s) => `[${s.messageIds.join(", ")}] ${s.text}\n`).join("").length,
+      ).toBeLessThanOrEqual(4096);
+    }
+    const last = combining.length - 1;
+    expect(analysis.summary.map((item) => item.text)).toEqual([
+      `The team opened (round of ${2 * last}).`,
+      `The team closed (round of ${2 * last}).`,
+    ]);
+    expect(analysis.conversation.analysis?.engines.summary).toBe("llm");
   });
 });
 
