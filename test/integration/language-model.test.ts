@@ -1,3 +1,5 @@
+// Over 300 lines: one scripted model server drives each rule of docs/LLM.md (request shape, evidence,
+// parts and rounds, fallbacks, no network without a model) against the real server, on both dialects.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
