@@ -33,7 +33,7 @@ export const PartAnswer = Type.Object(PART_FIELDS, closed);
 /** The answer combining the parts' summaries. */
 export const CombinedAnswer = Type.Object({ summary: PART_FIELDS.summary }, closed);
 
-export type Statement = Static<typeof Statement>;
+type Statement = Static<typeof Statement>;
 export type ChapterTitle = Static<typeof ChapterTitle>;
 export type Verdict = Static<typeof Verdict>;
 

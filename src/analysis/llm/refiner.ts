@@ -136,7 +136,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
         if (answer === null) return "the combined summary does not match the schema";
         next.push(...citedStatements(answer, new Set(group.flatMap((item) => item.messageIds))));
       }
-      if (groups.length === 1) return next;
+      if (groups.length <= 1 || next.length === 0) return next;
       current = next;
     }
     return "the parts' summaries did not fit the context after 4 rounds";
