@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { InsightItem } from "../types.ts";
-import { chapterTitles, citedStatements, citedVerdicts, readPartAnswer, withVerdicts } from "./answers.ts";
+import {
+  chapterTitles,
+  citedStatements,
+  citedVerdicts,
+  parseContent,
+  readPartAnswer,
+  withVerdicts,
+} from "./answers.ts";
 import { groupForBudget, splitTranscript, type CandidateRef, type ChapterRef } from "./prompts.ts";
 
 const message = (id: string, text: string) => ({
@@ -120,6 +127,15 @@ describe("withVerdicts", () => {
       new Map([[0, { ...base, isTask: true, assignee: null, dueBy: "2026-02-30", text: " " }]]),
     );
     expect(kept).toEqual(local.slice(0, 1));
+  });
+});
+
+describe("parseContent", () => {
+  it("reads JSON, also inside a Markdown code fence, and refuses anything else", () => {
+    expect(parseContent('{"summary":[]}')).toEqual({ summary: [] });
+    expect(parseContent('```json\n{"summary":[]}\n```')).toEqual({ summary: [] });
+    expect(() => parseContent("Sure! Here is the summary.")).toThrow(SyntaxError);
+    expect(() => parseContent('```json\n{"summary":\n```')).toThrow(SyntaxError);
   });
 });
 

@@ -51,6 +51,15 @@ function fieldOf<S extends TSchema>(
   return Value.Check(schema, value) ? { value } : { problem: `its "${key}" does not match the schema` };
 }
 
+/**
+ * The JSON in an answer's content; a server that does not enforce the schema may wrap it in a Markdown code
+ * fence, which is taken off. Throws a SyntaxError when it is not JSON.
+ */
+export function parseContent(content: string): unknown {
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/.exec(content);
+  return JSON.parse(fenced?.[1] ?? content);
+}
+
 /** Reads a part's answer field by field, so that a schema mismatch in one keeps the others. */
 export function readPartAnswer(answer: unknown): PartFields {
   if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {

@@ -19,6 +19,7 @@ import {
   readPartAnswer,
   withTitles,
   withVerdicts,
+  parseContent,
   type ChapterTitle,
   type PartFields,
   type Verdict,
@@ -117,7 +118,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
     const content = (completion as Partial<typeof completion>).choices?.[0]?.message?.content;
     if (typeof content !== "string" || content.trim() === "") throw new UnusableAnswer("the answer is empty");
     try {
-      return JSON.parse(content) as unknown;
+      return parseContent(content);
     } catch {
       throw new UnusableAnswer("the answer is not JSON");
     }
