@@ -92,6 +92,50 @@ describe("loadConfig", () => {
     }
   });
 
+  it("turns the language model on with RECAP_LLM_URL and RECAP_LLM_MODEL, and off (no network) without them", () => {
+    expect(loadConfig({}).llm).toBeNull();
+    expect(
+      loadConfig({ RECAP_LLM_URL: "http://127.0.0.1:11434/v1/", RECAP_LLM_MODEL: "llama3.1:8b" }).llm,
+    ).toEqual({
+      url: "http://127.0.0.1:11434/v1",
+      model: "llama3.1:8b",
+      apiKey: null,
+      timeoutSeconds: 120,
+      contextTokens: 8192,
+    });
+    expect(
+      loadConfig({
+        RECAP_LLM_URL: "https://api.openai.com/v1",
+        RECAP_LLM_MODEL: "gpt-4o-mini",
+        RECAP_LLM_API_KEY: "sk-x",
+        RECAP_LLM_TIMEOUT_SECONDS: "30",
+        RECAP_LLM_CONTEXT_TOKENS: "128000",
+      }).llm,
+    ).toMatchObject({ apiKey: "sk-x", timeoutSeconds: 30, contextTokens: 128000 });
+  });
+
+  it("refuses a language-model URL that is not an API base, half a model setting, or a stray one", () => {
+    for (const url of [
+      "localhost:11434",
+      "ftp://models/v1",
+      "http://user:key@host/v1",
+      "http://host/v1?x=1",
+    ]) {
+      expect(() => loadConfig({ RECAP_LLM_URL: url, RECAP_LLM_MODEL: "m" }), url).toThrow(
+        /RECAP_LLM_URL must be the absolute http\(s\) URL of an OpenAI-compatible API/,
+      );
+    }
+    expect(() => loadConfig({ RECAP_LLM_URL: "http://127.0.0.1:8080/v1" })).toThrow(
+      /RECAP_LLM_URL and RECAP_LLM_MODEL must be set together/,
+    );
+    expect(() => loadConfig({ RECAP_LLM_API_KEY: "sk-x" })).toThrow(
+      /RECAP_LLM_API_KEY: only used with RECAP_LLM_URL/,
+    );
+    expect(() =>
+      loadConfig({ RECAP_LLM_URL: "http://h/v1", RECAP_LLM_MODEL: "m", RECAP_LLM_CONTEXT_TOKENS: "512" }),
+    ).toThrow(/RECAP_LLM_CONTEXT_TOKENS must be an integer from 2048/);
+  });
+
   it("generates a development secret once and keeps it in the data directory", () => {
     const dir = mkdtempSync(join(tmpdir(), "recap-config-"));
     const config = loadConfig({ RECAP_DATA_DIR: dir });

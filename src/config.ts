@@ -30,6 +30,21 @@ export interface Config {
   fontCatalogueUrl: string | null;
   /** Where fetched fonts are kept, to be served from the page's own origin. */
   fontCacheDir: string;
+  /** The language model a job also asks (docs/LLM.md); null keeps the analysis local, with no network. */
+  llm: LanguageModelSettings | null;
+}
+
+/** An OpenAI-compatible chat-completions endpoint the operator chose: the transcript is sent there. */
+export interface LanguageModelSettings {
+  /** The API base, e.g. `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
+  url: string;
+  model: string;
+  /** Sent as `Authorization: Bearer …` when set; no Authorization header otherwise. */
+  apiKey: string | null;
+  /** How long one request may take before its part falls back to the local result. */
+  timeoutSeconds: number;
+  /** The model's context window in tokens; a request's transcript takes at most half of it. */
+  contextTokens: number;
 }
 
 export class ConfigError extends Error {
@@ -116,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
       fontCatalogueUrl = null;
     }
   }
+  const llm = languageModelSettings(env, integer, problems);
 
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
@@ -139,9 +155,50 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     webhookAllowHosts,
     fontCatalogueUrl,
     fontCacheDir: resolve(dataDir, env.RECAP_FONT_CACHE_DIR || "fonts"),
+    llm,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * RECAP_LLM_URL and RECAP_LLM_MODEL turn the language model on, together or not at all; the other RECAP_LLM_*
+ * variables only make sense with them.
+ */
+function languageModelSettings(
+  env: NodeJS.ProcessEnv,
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): LanguageModelSettings | null {
+  const url = env.RECAP_LLM_URL || null;
+  const model = env.RECAP_LLM_MODEL || null;
+  const apiKey = env.RECAP_LLM_API_KEY || null;
+  const timeoutSeconds = integer("RECAP_LLM_TIMEOUT_SECONDS", 120, 1, 3600);
+  const contextTokens = integer("RECAP_LLM_CONTEXT_TOKENS", 8192, 2048, 10_000_000);
+  if (url === null && model === null) {
+    const stray = ["RECAP_LLM_API_KEY", "RECAP_LLM_TIMEOUT_SECONDS", "RECAP_LLM_CONTEXT_TOKENS"].filter(
+      (name) => env[name],
+    );
+    if (stray.length > 0)
+      problems.push(`${stray.join(", ")}: only used with RECAP_LLM_URL and RECAP_LLM_MODEL, which are unset`);
+    return null;
+  }
+  if (url === null || model === null) {
+    problems.push("RECAP_LLM_URL and RECAP_LLM_MODEL must be set together (or neither)");
+    return null;
+  }
+  let base = url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("protocol");
+    if (parsed.search !== "" || parsed.hash !== "" || parsed.username !== "") throw new Error("not a base");
+    base = parsed.origin + parsed.pathname.replace(/\/+$/, "");
+  } catch {
+    problems.push(
+      `RECAP_LLM_URL must be the absolute http(s) URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1, without credentials, query or fragment (got "${url}")`,
+    );
+  }
+  return { url: base, model, apiKey, timeoutSeconds, contextTokens };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
+import { createModelRefiner } from "./analysis/llm/refiner.ts";
 import type { Analyzer } from "./analysis/types.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -69,7 +70,11 @@ export function createServices(deps: ServiceDeps) {
   const jobRunner = new JobRunner({
     jobs: repositories.jobs,
     transaction,
-    process: createJobProcessor({ transaction, analyzer }),
+    process: createJobProcessor({
+      transaction,
+      analyzer,
+      ...(config.llm && { languageModel: { refiner: createModelRefiner(config.llm), logger } }),
+    }),
     webhooks,
     clock,
     logger,

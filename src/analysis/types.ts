@@ -56,3 +56,28 @@ export interface Analyzer {
   analyze(input: AnalysisInput): Promise<AnalysisResult>;
   close(): Promise<void>;
 }
+
+/** What produced a part of a stored analysis: the language model (docs/LLM.md) or the local analysis. */
+export type Engine = "llm" | "local";
+
+/** The engine of each part the language model can write; everything else is always local. */
+export interface AnalysisEngines {
+  summary: Engine;
+  /** The titles of the topics of kind "chapter". */
+  chapters: Engine;
+  /** The verdicts on action items (kept or dropped, assignee, due date, wording). */
+  actionItems: Engine;
+}
+
+/** The local analysis, with the parts the language model wrote in its place, and why any part stayed local. */
+export interface RefinedAnalysis {
+  result: AnalysisResult;
+  engines: AnalysisEngines;
+  /** One entry for each part that fell back to the local result although the model was asked. */
+  fallbacks: { part: keyof AnalysisEngines; reason: string }[];
+}
+
+/** Asks a language model to rewrite parts of a local analysis; never rejects (a failure keeps the part local). */
+export interface Refiner {
+  refine(input: AnalysisInput, local: AnalysisResult): Promise<RefinedAnalysis>;
+}

@@ -16,6 +16,7 @@ import * as webhooksAndRotation from "./migrations/003_webhooks_and_rotation.ts"
 import * as jobFencing from "./migrations/004_job_fencing.ts";
 import * as insightMembers from "./migrations/005_insight_members.ts";
 import * as topicKinds from "./migrations/006_topic_kinds.ts";
+import * as analysisEngines from "./migrations/007_analysis_engines.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "004_job_fencing": jobFencing,
   "005_insight_members": insightMembers,
   "006_topic_kinds": topicKinds,
+  "007_analysis_engines": analysisEngines,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -28,6 +28,10 @@ export interface ConversationsTable {
   confidence_threshold: number | null;
   created_at: string;
   updated_at: string;
+  /** What wrote each part of the stored analysis, "llm" or "local"; null until first analysed. */
+  summary_engine: string | null;
+  chapters_engine: string | null;
+  action_items_engine: string | null;
 }
 
 export interface MembersTable {

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import pg from "pg";
 import type { DatabaseTarget } from "../../src/db/database.ts";
 
-const POSTGRES_ADMIN_URL = process.env.RECAP_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+/** The PostgreSQL server the suites create their databases on. */
+export const POSTGRES_ADMIN_URL =
+  process.env.RECAP_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export interface TestDatabase {
   target: DatabaseTarget;

@@ -162,7 +162,7 @@ describe.each(await dialects())("migration 006_topic_kinds on %s", (dialect) => 
       .values([topic("old-1", "remote control"), topic("old-2", "batteries")])
       .execute();
 
-    expect(await handle.migrate()).toEqual(["006_topic_kinds"]);
+    expect(await handle.migrate()).toContain("006_topic_kinds");
 
     await handle.db
       .insertInto("topics")
@@ -173,6 +173,86 @@ describe.each(await dialects())("migration 006_topic_kinds on %s", (dialect) => 
       { id: "new", kind: "chapter" },
       { id: "old-1", kind: "phrase" },
       { id: "old-2", kind: "phrase" },
+    ]);
+  });
+});
+
+describe.each(await dialects())("migration 007_analysis_engines on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    handle = openDatabase(database.target);
+  });
+  afterAll(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it("records the analyses stored before it as local, and none for a conversation not analysed yet", async () => {
+    const before: Record<string, Migration> = {
+      "001_initial": initial,
+      "002_insight_edits": insightEdits,
+      "003_webhooks_and_rotation": webhooksAndRotation,
+      "004_job_fencing": jobFencing,
+      "005_insight_members": insightMembers,
+    };
+    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
+    expect((await old.migrateToLatest()).error).toBeUndefined();
+    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const now = "2026-11-02T15:00:00.000Z";
+    await db
+      .insertInto("apps")
+      .values({
+        id: "app",
+        secret_hash: "x",
+        name: "a",
+        frame_ancestors: "[]",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    for (const [id, status] of [
+      ["analysed", "completed"],
+      ["waiting", "scheduled"],
+    ]) {
+      await db
+        .insertInto("conversations")
+        .values({
+          id,
+          app_id: "app",
+          name: id,
+          start_time: now,
+          metadata: "{}",
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await db
+        .insertInto("jobs")
+        .values({
+          id: `job-${id}`,
+          app_id: "app",
+          conversation_id: id,
+          sequence: 1,
+          status,
+          attempts: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+
+    expect(await handle.migrate()).toContain("007_analysis_engines");
+
+    const rows = await handle.db
+      .selectFrom("conversations")
+      .select(["id", "summary_engine", "chapters_engine", "action_items_engine"])
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual([
+      { id: "analysed", summary_engine: "local", chapters_engine: "local", action_items_engine: "local" },
+      { id: "waiting", summary_engine: null, chapters_engine: null, action_items_engine: null },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { AnalysisInput, AnalysisResult, InsightItem } from "../../analysis/types.ts";
+import type { AnalysisEngines, AnalysisInput, AnalysisResult, InsightItem } from "../../analysis/types.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { numericId } from "../../ids.ts";
@@ -59,15 +59,22 @@ export function prepareAnalysis(
 
 /**
  * Replaces the conversation's summary, topics and insights with an analysis's result, keeping what viewers
- * did to insights found again (`keepViewerEdits`). Does nothing when the conversation is gone.
+ * did to insights found again (`keepViewerEdits`), and records which engine wrote each part. Does nothing
+ * when the conversation is gone.
  */
 export function storeAnalysis(
   transaction: ConversationWrites,
   conversationId: string,
   result: AnalysisResult,
+  engines: AnalysisEngines,
 ): Promise<void> {
   return transaction(async ({ conversations }) => {
     if (!(await conversations.lockForWrite(conversationId))) return;
+    await conversations.update(conversationId, {
+      summary_engine: engines.summary,
+      chapters_engine: engines.chapters,
+      action_items_engine: engines.actionItems,
+    });
     const members = await conversations.listMembers(conversationId);
     await conversations.replaceAnalysis(conversationId, {
       summaries: result.summary.map((item, position) => ({

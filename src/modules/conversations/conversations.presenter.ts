@@ -1,3 +1,4 @@
+import type { Engine } from "../../analysis/types.ts";
 import type {
   ConversationRow,
   InsightRow,
@@ -33,6 +34,12 @@ function presentFrom(member: MemberRow | undefined) {
   };
 }
 
+const engine = (stored: string | null): Engine => (stored === "llm" ? "llm" : "local");
+
+/**
+ * A conversation as Symbl shaped it, plus Recap's `analysis.engines` once it has been analysed: which engine
+ * wrote each part ("llm" or "local", docs/LLM.md). Symbl's clients ignore a field they do not know.
+ */
 export function presentConversation(conversation: ConversationRow, members: MemberRow[]) {
   return {
     id: conversation.id,
@@ -42,6 +49,15 @@ export function presentConversation(conversation: ConversationRow, members: Memb
     endTime: conversation.end_time ?? conversation.start_time,
     members: members.map(presentMember),
     metadata: JSON.parse(conversation.metadata) as Record<string, unknown>,
+    ...(conversation.summary_engine !== null && {
+      analysis: {
+        engines: {
+          summary: engine(conversation.summary_engine),
+          chapters: engine(conversation.chapters_engine),
+          actionItems: engine(conversation.action_items_engine),
+        },
+      },
+    }),
   };
 }
 

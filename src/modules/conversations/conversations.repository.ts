@@ -25,7 +25,10 @@ export interface StoredAnalysis {
 export class ConversationsRepository {
   constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
 
-  async insert(row: ConversationsTable): Promise<void> {
+  /** A new conversation has no analysis yet, so no engines. */
+  async insert(
+    row: Omit<ConversationsTable, "summary_engine" | "chapters_engine" | "action_items_engine">,
+  ): Promise<void> {
     await this.db.insertInto("conversations").values(row).execute();
   }
 

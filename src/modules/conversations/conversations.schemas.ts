@@ -20,6 +20,11 @@ const From = Type.Object({
   email: Type.Optional(Type.String()),
 });
 
+const Engine = Type.Union([Type.Literal("llm"), Type.Literal("local")], {
+  description:
+    '"llm": written by the language model the server is configured with; "local": by Recap\'s own analysis',
+});
+
 export const Conversation = Type.Object({
   id: Type.String(),
   type: Type.Literal("meeting"),
@@ -28,6 +33,15 @@ export const Conversation = Type.Object({
   endTime: Type.String(),
   members: Type.Array(Member),
   metadata: Type.Record(Type.String(), Type.Unknown()),
+  /** Recap's own field (not Symbl's), present once the conversation has been analysed. */
+  analysis: Type.Optional(
+    Type.Object(
+      {
+        engines: Type.Object({ summary: Engine, chapters: Engine, actionItems: Engine }),
+      },
+      { description: "Recap's addition: which engine wrote each part of the stored analysis (docs/LLM.md)" },
+    ),
+  ),
 });
 
 export const ConversationList = Type.Object({ conversations: Type.Array(Conversation) });

@@ -1,4 +1,5 @@
-import type { Analyzer } from "../../analysis/types.ts";
+import type { FastifyBaseLogger } from "fastify";
+import type { AnalysisEngines, Analyzer, Refiner } from "../../analysis/types.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import {
@@ -9,15 +10,21 @@ import {
 } from "../conversations/analysis-store.ts";
 import type { Claim, JobsRepository } from "./jobs.repository.ts";
 
+const LOCAL_ENGINES: AnalysisEngines = { summary: "local", chapters: "local", actionItems: "local" };
+
 /**
  * Processes one job in three steps: the conversations module resolves the new messages' speakers and says
- * what to analyse, the analyzer's worker analyses it, and the conversations module stores the result. Each
- * transaction first checks the job's claim (throwing ClaimTakenOver when another process has taken the job
- * over), so a process that stalled past its lease writes nothing.
+ * what to analyse, the analyzer's worker analyses it (then, when a language model is configured, the refiner
+ * asks it to rewrite parts, in this process: it is network I/O), and the conversations module stores the
+ * result with the engine of each part. Each transaction first checks the job's claim (throwing
+ * ClaimTakenOver when another process has taken the job over), so a process that stalled past its lease
+ * writes nothing.
  */
 export function createJobProcessor(deps: {
   transaction: Transaction<{ jobs: JobsRepository } & AnalysisRepositories>;
   analyzer: Analyzer;
+  /** The configured language model and where to log what it wrote; absent: no network, every part local. */
+  languageModel?: { refiner: Refiner; logger: FastifyBaseLogger };
 }) {
   const fencedBy =
     (claim: Claim): ConversationWrites =>
@@ -30,7 +37,15 @@ export function createJobProcessor(deps: {
     const fenced = fencedBy(job);
     const input = await prepareAnalysis(fenced, job.conversation_id, job.id);
     if (!input) return;
-    const result = await deps.analyzer.analyze(input);
-    await storeAnalysis(fenced, job.conversation_id, result);
+    const local = await deps.analyzer.analyze(input);
+    const model = deps.languageModel;
+    if (!model) return storeAnalysis(fenced, job.conversation_id, local, LOCAL_ENGINES);
+    const { result, engines, fallbacks } = await model.refiner.refine(input, local);
+    const context = { jobId: job.id, conversationId: job.conversation_id };
+    for (const { part, reason } of fallbacks) {
+      model.logger.warn({ ...context, part, reason }, "language model failed; this part stays local");
+    }
+    model.logger.info({ ...context, engines }, "analysis engines");
+    await storeAnalysis(fenced, job.conversation_id, result, engines);
   };
 }

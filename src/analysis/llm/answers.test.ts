@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import type { InsightItem } from "../types.ts";
+import {
+  chapterTitles,
+  citedStatements,
+  citedVerdicts,
+  parseContent,
+  readPartAnswer,
+  withVerdicts,
+} from "./answers.ts";
+import { groupForBudget, splitTranscript, type CandidateRef, type ChapterRef } from "./prompts.ts";
+
+const message = (id: string, text: string) => ({
+  id,
+  text,
+  memberId: null,
+  speakerName: "Ann",
+  startTime: null,
+});
+const part = (...ids: string[]) => ({ lines: ids.map((id) => `[${id}] Ann: …`), messageIds: ids });
+const insight = (text: string, messageIds: string[]): InsightItem => ({
+  type: "action_item",
+  text,
+  score: 0.9,
+  messageIds,
+  memberId: "m-ann",
+  assigneeName: "Ann",
+  assigneeMemberId: "m-ann",
+  dueBy: null,
+});
+
+describe("splitTranscript", () => {
+  it("cuts at message boundaries within the budget, and cuts short a single message longer than it", () => {
+    const messages = [
+      message("1", "a".repeat(30)),
+      message("2", "b".repeat(30)),
+      message("3", "c".repeat(200)),
+    ];
+    const parts = splitTranscript(messages, 100);
+    expect(parts.map((p) => p.messageIds)).toEqual([["1", "2"], ["3"]]);
+    expect(parts.every((p) => p.lines.join("\n").length <= 100)).toBe(true);
+    expect(parts[1]?.lines[0]).toMatch(/^\[3\] Ann: c+…$/);
+  });
+});
+
+describe("evidence", () => {
+  it("keeps a statement only when it cites at least one id and only ids that were shown", () => {
+    const shown = new Set(["1", "2"]);
+    const kept = citedStatements(
+      [
+        { text: " The team  met. ", messageIds: ["1", "1"] },
+        { text: "No evidence.", messageIds: [] },
+        { text: "Invented.", messageIds: ["3"] },
+        { text: "Half invented.", messageIds: ["2", "3"] },
+        { text: "  ", messageIds: ["2"] },
+      ],
+      shown,
+    );
+    expect(kept).toEqual([{ text: "The team met.", messageIds: ["1"] }]);
+  });
+
+  it("titles a chapter from the part holding most of its lines, citing only that chapter's lines", () => {
+    const chapters: ChapterRef[] = [{ id: "C1", topicIndex: 2, messageIds: new Set(["2", "3", "4"]) }];
+    const titles = chapterTitles(
+      [
+        { part: part("1", "2"), titles: [{ chapter: "C1", title: "Early title", messageIds: ["2"] }] },
+        { part: part("3", "4"), titles: [{ chapter: "C1", title: "Outside lines", messageIds: ["1"] }] },
+      ],
+      chapters,
+    );
+    expect(titles).toEqual(new Map([[2, "Early title"]]));
+    const better = chapterTitles(
+      [
+        { part: part("1", "2"), titles: [{ chapter: "C1", title: "Early title", messageIds: ["2"] }] },
+        { part: part("3", "4"), titles: [{ chapter: "C1", title: "Budget review", messageIds: ["3"] }] },
+      ],
+      chapters,
+    );
+    expect(better).toEqual(new Map([[2, "Budget review"]]));
+  });
+
+  it("takes a verdict only when it cites the candidate's own line", () => {
+    const candidates: CandidateRef[] = [
+      { id: "A1", insightIndex: 0, insight: insight("Ann will call.", ["2"]) },
+    ];
+    const verdict = { candidate: "A1", isTask: false, assignee: null, dueBy: null, text: "" };
+    expect(
+      citedVerdicts([{ part: part("1", "2"), verdicts: [{ ...verdict, messageIds: ["1"] }] }], candidates)
+        .size,
+    ).toBe(0);
+    expect(
+      citedVerdicts(
+        [{ part: part("1", "2"), verdicts: [{ ...verdict, messageIds: ["1", "2"] }] }],
+        candidates,
+      ).size,
+    ).toBe(1);
+  });
+});
+
+describe("withVerdicts", () => {
+  const base = { candidate: "A1", messageIds: ["1"] };
+  it("drops what is not a task and rewrites what is, keeping local values the model left empty", () => {
+    const local = [
+      insight("Ann will call.", ["1"]),
+      insight("I think blue is nicer.", ["2"]),
+      insight("Untouched.", ["3"]),
+    ];
+    const verdicts = new Map([
+      [
+        0,
+        { ...base, isTask: true, assignee: "Bob", dueBy: "2026-11-06", text: "Bob will call the supplier." },
+      ],
+      [1, { ...base, isTask: false, assignee: null, dueBy: null, text: "" }],
+    ]);
+    expect(withVerdicts(local, verdicts)).toEqual([
+      {
+        ...local[0],
+        text: "Bob will call the supplier.",
+        assigneeName: "Bob",
+        assigneeMemberId: null,
+        dueBy: "2026-11-06T00:00:00.000Z",
+      },
+      local[2],
+    ]);
+    const kept = withVerdicts(
+      local.slice(0, 1),
+      new Map([[0, { ...base, isTask: true, assignee: null, dueBy: "2026-02-30", text: " " }]]),
+    );
+    expect(kept).toEqual(local.slice(0, 1));
+  });
+});
+
+describe("parseContent", () => {
+  it("reads JSON, also inside a Markdown code fence, and refuses anything else", () => {
+    expect(parseContent('{"summary":[]}')).toEqual({ summary: [] });
+    expect(parseContent('```json\n{"summary":[]}\n```')).toEqual({ summary: [] });
+    expect(() => parseContent("Sure! Here is the summary.")).toThrow(SyntaxError);
+    expect(() => parseContent('```json\n{"summary":\n```')).toThrow(SyntaxError);
+  });
+});
+
+describe("readPartAnswer", () => {
+  it("reads each field on its own, so one that does not match the schema leaves the others", () => {
+    const fields = readPartAnswer({
+      summary: [{ text: "x", messageIds: ["1"] }],
+      chapters: [{ title: 5 }],
+      actionItems: [],
+    });
+    expect(fields.summary).toEqual({ value: [{ text: "x", messageIds: ["1"] }] });
+    expect(fields.chapters).toEqual({ problem: 'its "chapters" does not match the schema' });
+    expect(fields.actionItems).toEqual({ value: [] });
+    expect(readPartAnswer([1]).summary).toEqual({ problem: "the answer is not a JSON object" });
+  });
+});
+
+describe("groupForBudget", () => {
+  it("groups the parts' statements so that each combining request fits", () => {
+    const statements = Array.from({ length: 5 }, (_, i) => ({
+      text: "s".repeat(40),
+      messageIds: [String(i)],
+    }));
+    const groups = groupForBudget(statements, 100);
+    expect(groups.map((group) => group.length)).toEqual([2, 2, 1]);
+  });
+});

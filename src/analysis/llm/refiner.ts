@@ -1,0 +1,247 @@
+import OpenAI from "openai";
+import type { TSchema } from "typebox";
+import type { LanguageModelSettings } from "../../config.ts";
+import type {
+  AnalysisEngines,
+  AnalysisInput,
+  AnalysisResult,
+  RefinedAnalysis,
+  Refiner,
+  SummaryItem,
+} from "../types.ts";
+import {
+  chapterTitles,
+  citedStatements,
+  citedVerdicts,
+  CombinedAnswer,
+  PartAnswer,
+  readCombinedAnswer,
+  readPartAnswer,
+  withTitles,
+  withVerdicts,
+  parseContent,
+  type ChapterTitle,
+  type PartFields,
+  type Verdict,
+} from "./answers.ts";
+import {
+  COMBINE_INSTRUCTIONS,
+  combinePrompt,
+  groupForBudget,
+  PART_INSTRUCTIONS,
+  partPrompt,
+  refsOf,
+  splitTranscript,
+  transcriptBudget,
+  type TranscriptPart,
+} from "./prompts.ts";
+
+type Part = keyof AnalysisEngines;
+type Refs = ReturnType<typeof refsOf>;
+const PARTS: Part[] = ["summary", "chapters", "actionItems"];
+
+/**
+ * Which parts the model is asked for and which of those fell back, with the first reason: a part is the
+ * model's ("llm") only when it was asked and nothing failed for it.
+ */
+class Outcome {
+  private asked: Record<Part, boolean> = { summary: false, chapters: false, actionItems: false };
+  private readonly problems = new Map<Part, string>();
+
+  ask(parts: Record<Part, boolean>): void {
+    this.asked = parts;
+  }
+  /** Whether the part (or any part) is asked for and has not failed yet. */
+  open(part?: Part): boolean {
+    return (part ? [part] : PARTS).some((name) => this.asked[name] && !this.problems.has(name));
+  }
+  fail(part: Part, reason: string): void {
+    if (this.open(part)) this.problems.set(part, reason);
+  }
+  failAll(reason: string): void {
+    for (const part of PARTS) this.fail(part, reason);
+  }
+  engines(): AnalysisEngines {
+    const engine = (part: Part) => (this.open(part) ? "llm" : "local");
+    return { summary: engine("summary"), chapters: engine("chapters"), actionItems: engine("actionItems") };
+  }
+  fallbacks(): RefinedAnalysis["fallbacks"] {
+    return [...this.problems].map(([part, reason]) => ({ part, reason }));
+  }
+}
+
+/** The model answered, but not with something usable (no content, not JSON). */
+class UnusableAnswer extends Error {}
+
+/** Why a request failed, in words for the log (never the key or the transcript). */
+function describe(error: unknown, timeoutSeconds: number): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return `no answer within ${timeoutSeconds} s`;
+  if (error instanceof OpenAI.APIConnectionError) return `could not reach the model (${error.message})`;
+  if (error instanceof OpenAI.APIError && error.status !== undefined) return `answered HTTP ${error.status}`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/**
+ * A Refiner that asks an OpenAI-compatible chat-completions API (Ollama, llama.cpp's server, vLLM, LM Studio,
+ * OpenAI…) through the official `openai` client, with structured output (a JSON schema), for a third-person
+ * summary, chapter titles and a verdict on each candidate action item (docs/LLM.md). A meeting longer than
+ * half the context is asked about in parts, one request each, and the parts' summaries are combined in one
+ * more request (in rounds if they do not fit one). Each statement must cite message ids the model was shown;
+ * a part whose requests fail or answer unusably stays local, and refine() never rejects.
+ */
+export function createModelRefiner(settings: LanguageModelSettings): Refiner {
+  const client = new OpenAI({
+    baseURL: settings.url,
+    // The client refuses to start without a key; without one, no Authorization header is sent at all.
+    apiKey: settings.apiKey ?? "unused",
+    ...(settings.apiKey === null && { defaultHeaders: { Authorization: null } }),
+    organization: null,
+    project: null,
+    timeout: settings.timeoutSeconds * 1000,
+    // One retry on a connection error, 408, 409, 429 or 5xx (the client's rule), then the part stays local.
+    maxRetries: 1,
+    logLevel: "off",
+  });
+  const budget = transcriptBudget(settings.contextTokens);
+
+  async function ask(instructions: string, prompt: string, name: string, schema: TSchema): Promise<unknown> {
+    const completion = await client.chat.completions.create({
+      model: settings.model,
+      messages: [
+        { role: "system", content: instructions },
+        { role: "user", content: prompt },
+      ],
+      response_format: { type: "json_schema", json_schema: { name, strict: true, schema: { ...schema } } },
+    });
+    // A server that is not OpenAI-compatible may answer 200 with another shape.
+    const content = (completion as Partial<typeof completion>).choices?.[0]?.message?.content;
+    if (typeof content !== "string" || content.trim() === "") throw new UnusableAnswer("the answer is empty");
+    try {
+      return parseContent(content);
+    } catch {
+      throw new UnusableAnswer("the answer is not JSON");
+    }
+  }
+
+  /** The parts' statements combined into one summary, in rounds when they do not fit one request. */
+  async function combine(statements: SummaryItem[]): Promise<SummaryItem[] | string> {
+    let current = statements;
+    for (let round = 1; round <= 4; round++) {
+      const groups = groupForBudget(current, budget);
+      const next: SummaryItem[] = [];
+      for (const group of groups) {
+        const answer = readCombinedAnswer(
+          await ask(COMBINE_INSTRUCTIONS, combinePrompt(group), "meeting_summary", CombinedAnswer),
+        );
+        if (answer === null) return "the combined summary does not match the schema";
+        next.push(...citedStatements(answer, new Set(group.flatMap((item) => item.messageIds))));
+      }
+      if (groups.length <= 1 || next.length === 0) return next;
+      current = next;
+    }
+    return "the parts' summaries did not fit the context after 4 rounds";
+  }
+
+  /**
+   * One request per part. Each answer field that matches its schema is kept for its part; a field that does
+   * not leaves its part local, and a failed request leaves every part still open local and ends the asking.
+   */
+  async function askEachPart(input: AnalysisInput, parts: TranscriptPart[], refs: Refs, outcome: Outcome) {
+    const gathered = {
+      statements: [] as SummaryItem[],
+      titles: [] as { part: TranscriptPart; titles: ChapterTitle[] }[],
+      verdicts: [] as { part: TranscriptPart; verdicts: Verdict[] }[],
+    };
+    for (const [index, part] of parts.entries()) {
+      if (!outcome.open()) break;
+      const where = `request ${index + 1} of ${parts.length}`;
+      const shown = new Set(part.messageIds);
+      const prompt = partPrompt(
+        input,
+        part,
+        { index: index + 1, count: parts.length },
+        refs.chapters.filter((chapter) => part.messageIds.some((id) => chapter.messageIds.has(id))),
+        refs.candidates.filter((candidate) => shown.has(candidate.insight.messageIds[0] ?? "")),
+      );
+      let fields: PartFields;
+      try {
+        fields = readPartAnswer(await ask(PART_INSTRUCTIONS, prompt, "meeting_part", PartAnswer));
+      } catch (error) {
+        outcome.failAll(`${where}: ${describe(error, settings.timeoutSeconds)}`);
+        break;
+      }
+      if ("problem" in fields.summary) outcome.fail("summary", `${where}: ${fields.summary.problem}`);
+      else gathered.statements.push(...citedStatements(fields.summary.value, shown));
+      if ("problem" in fields.chapters) outcome.fail("chapters", `${where}: ${fields.chapters.problem}`);
+      else gathered.titles.push({ part, titles: fields.chapters.value });
+      if ("problem" in fields.actionItems)
+        outcome.fail("actionItems", `${where}: ${fields.actionItems.problem}`);
+      else gathered.verdicts.push({ part, verdicts: fields.actionItems.value });
+    }
+    return gathered;
+  }
+
+  async function refine(
+    input: AnalysisInput,
+    local: AnalysisResult,
+    outcome: Outcome,
+  ): Promise<AnalysisResult> {
+    const refs = refsOf(local);
+    const parts = splitTranscript(input.messages, budget);
+    outcome.ask({
+      summary: parts.length > 0,
+      chapters: parts.length > 0 && refs.chapters.length > 0,
+      actionItems: parts.length > 0 && refs.candidates.length > 0,
+    });
+    const { statements, titles, verdicts } = await askEachPart(input, parts, refs, outcome);
+    let result = local;
+    if (outcome.open("summary")) {
+      let summary: SummaryItem[] | string = statements;
+      if (parts.length > 1 && statements.length > 0) {
+        try {
+          summary = await combine(statements);
+        } catch (error) {
+          summary = `combining the summaries: ${describe(error, settings.timeoutSeconds)}`;
+        }
+      }
+      if (typeof summary === "string") outcome.fail("summary", summary);
+      else if (summary.length === 0) outcome.fail("summary", "no sentence cited lines it was shown");
+      else result = { ...result, summary };
+    }
+    if (outcome.open("chapters")) {
+      const chosen = chapterTitles(titles, refs.chapters);
+      if (chosen.size === 0) outcome.fail("chapters", "no title cited lines of its chapter");
+      else result = { ...result, topics: withTitles(result.topics, chosen) };
+    }
+    if (outcome.open("actionItems")) {
+      const chosen = citedVerdicts(verdicts, refs.candidates);
+      if (chosen.size === 0) outcome.fail("actionItems", "no verdict cited its candidate's line");
+      else result = { ...result, insights: withVerdicts(result.insights, chosen) };
+    }
+    return result;
+  }
+
+  return {
+    async refine(input: AnalysisInput, local: AnalysisResult): Promise<RefinedAnalysis> {
+      const outcome = new Outcome();
+      let result = local;
+      try {
+        result = await refine(input, local, outcome);
+      } catch (error) {
+        // Not expected: each request's failure is handled where it is made. The local analysis is stored still.
+        outcome.failAll(`unexpected: ${describe(error, settings.timeoutSeconds)}`);
+      }
+      const engines = outcome.engines();
+      return {
+        result: {
+          summary: engines.summary === "llm" ? result.summary : local.summary,
+          topics: engines.chapters === "llm" ? result.topics : local.topics,
+          insights: engines.actionItems === "llm" ? result.insights : local.insights,
+        },
+        engines,
+        fallbacks: outcome.fallbacks(),
+      };
+    },
+  };
+}
