@@ -43,8 +43,8 @@ function score(options: SummaryOptions): { objective: number; r1: number; r2: nu
 
 type NumericSetting = "wordBudget" | "redundancy" | "minWords" | "maxWords";
 const grid: Record<NumericSetting, number[]> = {
-  wordBudget: [70, 80, 90, 100, 110, 130, 150],
-  redundancy: [0, 0.1, 0.2, 0.4, 0.6, 1],
+  wordBudget: [55, 60, 65, 70, 75, 80, 90, 110, 150],
+  redundancy: [0, 0.2, 0.4, 0.6, 0.8, 1],
   minWords: [5, 6, 8, 10],
   maxWords: [40, 60, 80],
 };

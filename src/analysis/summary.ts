@@ -20,10 +20,10 @@ export interface SummaryOptions {
 }
 
 export const DEFAULT_SUMMARY_OPTIONS: SummaryOptions = {
-  wordBudget: 70,
+  wordBudget: 65,
   minWords: 6,
   maxWords: 60,
-  redundancy: 0.4,
+  redundancy: 0.8,
   weights: SUMMARY_WEIGHTS,
 };
 
