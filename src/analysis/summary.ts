@@ -56,22 +56,14 @@ export function selectSummarySentences(
   options: SummaryOptions = DEFAULT_SUMMARY_OPTIONS,
   speakers: readonly (string | null)[] = [],
 ): PickedSentence[] {
-  const candidates = summaryCandidates(sentences, speakers, options)
-    .map((candidate) => {
-      const text = readableSentence((sentences[candidate.index] as Sentence).text);
-      return {
-        ...candidate,
-        score: scoreOf(candidate.features, options.weights),
-        text,
-        words: countWords(text),
-      };
-    })
-    .filter((c) => c.words > 0);
-  if (candidates.length === 0) return [];
+  const candidates = summaryCandidates(sentences, speakers, options).map((candidate) => ({
+    ...candidate,
+    score: scoreOf(candidate.features, options.weights),
+  }));
 
   // MMR: each round takes the best score minus similarity to what is already picked; the maximum
   // similarity of every candidate is updated with the newest pick only.
-  const picked: typeof candidates = [];
+  const picked: { index: number; text: string }[] = [];
   const maxSimilarity = new Array<number>(candidates.length).fill(0);
   const taken = new Array<boolean>(candidates.length).fill(false);
   let used = 0;
@@ -89,10 +81,13 @@ export function selectSummarySentences(
     const choice = candidates[best];
     if (choice === undefined) break;
     taken[best] = true;
+    // Only picked sentences are made readable; one with nothing readable left is passed over.
+    const text = readableSentence((sentences[choice.index] as Sentence).text);
+    const words = countWords(text);
     // Do not overshoot the budget by much with one long sentence once something is picked.
-    if (picked.length > 0 && used + choice.words > options.wordBudget * BUDGET_OVERSHOOT) continue;
-    picked.push(choice);
-    used += choice.words;
+    if (words === 0 || (picked.length > 0 && used + words > options.wordBudget * BUDGET_OVERSHOOT)) continue;
+    picked.push({ index: choice.index, text });
+    used += words;
     candidates.forEach((candidate, i) => {
       if (taken[i]) return;
       const similarity = cosine(candidate.vector, choice.vector);
