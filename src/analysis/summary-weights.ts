@@ -3,28 +3,28 @@
  * Written by `node --import tsx bench/train-summary.ts --write` from QMSum train; do not edit by hand.
  */
 export const SUMMARY_WEIGHTS: readonly number[] = [
-  0.0138, // centrality
-  0.0185, // keywords
-  0.0781, // keyPhrases
-  0.0541, // cues
-  0.0604, // early
-  0.0094, // late
-  -0.0062, // length
-  0.0459, // density
-  0.0018, // question
+  0.0146, // centrality
+  0.0167, // keywords
+  0.0775, // keyPhrases
+  0.0527, // cues
+  0.0597, // early
+  0.0093, // late
+  -0.006, // length
+  0.0313, // density
+  0.0026, // question
   -0.0148, // speakerShare
-  0.0102, // turnLength
-  0.0063, // firstInTurn
-  0.0003, // we
-  0.0058, // firstPerson
-  -0.391, // rarity
-  -0.2895, // commonness
-  -0.0306, // nouns
-  0.1574, // determiners
-  -0.0088, // numbers
-  -0.0488, // vagueWords
-  0.0869, // prepositions
-  -0.0194, // pronouns
-  -0.013, // adjectives
-  -0.0392, // verbs
+  0.01, // turnLength
+  0.0059, // firstInTurn
+  -0.0001, // we
+  0.0048, // firstPerson
+  -0.3935, // rarity
+  -0.2899, // commonness
+  -0.0113, // nouns
+  0.1564, // determiners
+  -0.0082, // numbers
+  -0.0481, // vagueWords
+  0.0864, // prepositions
+  -0.0189, // pronouns
+  -0.0069, // adjectives
+  -0.0323, // verbs
 ];

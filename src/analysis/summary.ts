@@ -20,10 +20,10 @@ export interface SummaryOptions {
 }
 
 export const DEFAULT_SUMMARY_OPTIONS: SummaryOptions = {
-  wordBudget: 65,
+  wordBudget: 70,
   minWords: 6,
   maxWords: 60,
-  redundancy: 0.8,
+  redundancy: 0.6,
   weights: SUMMARY_WEIGHTS,
 };
 

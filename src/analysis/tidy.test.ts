@@ -54,7 +54,21 @@ describe("readableSentence", () => {
     );
   });
 
+  it("drops the transcripts' unintelligible marks and joins spelled letters (Bro011, TS3010b)", () => {
+    expect(readableSentence("To take @ @ the first step the spectral subtraction.")).toBe(
+      "To take the first step the spectral subtraction.",
+    );
+    expect(readableSentence("to have some influence on the T_V_ set.")).toBe(
+      "To have some influence on the TV set.",
+    );
+  });
+
   it("writes out spoken forms and keeps a real question, not a tag question", () => {
+    expect(readableSentence("The case is silver titanium, no?")).toBe("The case is silver titanium.");
+    expect(readableSentence("Is it yes or no?")).toBe("Is it yes or no?");
+    expect(readableSentence("Or, you can give some nickname to your remote control, like Bobby.")).toBe(
+      "You can give some nickname to your remote control, like Bobby.",
+    );
     expect(readableSentence("the remote is gonna be round, right?")).toBe("The remote is going to be round.");
     expect(readableSentence("can you use the sample data?")).toBe("Can you use the sample data?");
     expect(readableSentence("The shape, yeah, a curved case.")).toBe("The shape, a curved case.");

@@ -29,12 +29,19 @@ const LONE_CONSONANT = /(?<![\w'.-])[b-hj-z](?![\w'.-])\s*/g;
 /** Words a written sentence does not end on, beyond those of a cut-off clause (DANGLING_ENDS). */
 const TRAILING_FILLERS = new Set(["so", "like", "just", "well", "um", "uh", "you", "know", "mean"]);
 
-/** Tags at the end of a spoken sentence: "…, right", "…, you know", "… or something", "… and stuff". */
+/** Tags at the end of a spoken sentence: "…, right", "…, you know", "… or something", "…, no?". */
 const TRAILING_TAG =
-  /(?:,\s*|\s+)(?:right|okay|ok|yeah|you know|i mean|i think|i guess|or something|or whatever|and stuff|and everything|or so)\s*[,.?!]*$/i;
+  /(?:(?:,\s*|\s+)(?:right|okay|ok|yeah|you know|i mean|i think|i guess|or something|or whatever|and stuff|and everything|or so)|,\s*no)\s*[,.?!]*$/i;
+
+/** Transcript marks the cleaning keeps: "@ @" (unintelligible) and spelled letters ("T_V_" → "TV"). */
+const UNINTELLIGIBLE = /(?:^|\s)@+(?=\s|$)/g;
+const SPELLED_LETTERS = /\b(?:[A-Za-z]_){2,}/g;
 
 /** A back-channel word between commas inside a sentence: "The shape, yeah, a curved case." */
 const INNER_BACKCHANNEL = /,\s*(?:yeah|yes|okay|ok|right|so|well)\s*,/gi;
+
+/** "Or" opening a sentence, which SPOKEN_OPENERS keeps because it can open a question to the group. */
+const LEADING_OR = /^or\b[\s,]*/i;
 
 /** Punctuation left at the start of a sentence when what stood before it was removed. */
 const LEADING_PUNCTUATION = /^[\s,;:.?!-]+/;
@@ -83,6 +90,8 @@ function removeRepeats(text: string): string {
  */
 export function readableSentence(text: string): string {
   const spoken = text
+    .replace(UNINTELLIGIBLE, " ")
+    .replace(SPELLED_LETTERS, (letters) => letters.replaceAll("_", ""))
     .replace(CUT_OFF, "")
     .replace(LONE_CONSONANT, "")
     .replace(INNER_BACKCHANNEL, ",")
@@ -101,7 +110,7 @@ export function readableSentence(text: string): string {
   }
   for (let previous = ""; previous !== t;) {
     previous = t;
-    t = t.replace(SPOKEN_OPENERS, "").replace(LEADING_PUNCTUATION, "");
+    t = t.replace(SPOKEN_OPENERS, "").replace(LEADING_OR, "").replace(LEADING_PUNCTUATION, "");
   }
   const lone = t.toLowerCase();
   if (!/[a-z0-9]/i.test(t) || DANGLING_ENDS.has(lone) || TRAILING_FILLERS.has(lone)) return "";
