@@ -118,7 +118,9 @@ describe("analyzeConversation", () => {
   it("handles an empty conversation and a one-line chat", () => {
     expect(analyzeConversation(conversation([]))).toEqual({ summary: [], topics: [], insights: [] });
     const chat = analyzeConversation(conversation(["Dana will send the budget by Friday."]));
-    expect(chat.summary.map((s) => s.text)).toEqual(["Dana will send the budget by Friday."]);
+    expect(chat.summary.map((s) => s.text)).toEqual([
+      "Project Manager: Dana will send the budget by Friday.",
+    ]);
     expect(chat.topics).toHaveLength(1);
   });
 });

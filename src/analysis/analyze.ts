@@ -1,9 +1,9 @@
-import type { AnalysisInput, AnalysisResult, InsightItem, SummaryItem } from "./types.ts";
+import type { AnalysisInput, AnalysisResult, InsightItem } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
 import { resolveDueDate } from "./dates.ts";
 import { classifySentence } from "./insights.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
-import { DEFAULT_SUMMARY_OPTIONS, selectSummarySentences, type SummaryOptions } from "./summary.ts";
+import { DEFAULT_SUMMARY_OPTIONS, summaryItems, type SummaryOptions } from "./summary.ts";
 import { DEFAULT_SEGMENTATION_OPTIONS, segmentBoundaries, type SegmentationOptions } from "./segmentation.ts";
 import { findTopics } from "./topics.ts";
 
@@ -89,15 +89,8 @@ export function analyzeConversation(
 ): AnalysisResult {
   const sentences = prepareSentences(input);
   const ids = input.messages.map((m) => m.id);
+  const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);
 
-  const summary: SummaryItem[] = selectSummarySentences(sentences, options.summary).map((picked) => ({
-    text: picked.text,
-    messageIds: [ids[picked.sentence.messageIndex] ?? ""],
-  }));
-
-  return {
-    summary,
-    topics: findTopics(sentences, ids, speakersOf(input), options.segmentation),
-    insights: insightsOf(input, sentences),
-  };
+  const summary = summaryItems(input, sentences, topics, options.summary);
+  return { summary, topics, insights: insightsOf(input, sentences) };
 }
