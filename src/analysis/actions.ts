@@ -1,18 +1,29 @@
 /** Whether a sentence states a task ("I'll send …", "Dana, can you check …", "let's fix …"), and whose. */
 import { HEDGED_FACTOR, TASK_SCORE } from "./insight-scores.ts";
 import {
+  ASK_SOMEONE,
   COMMITMENT,
   COMMITMENT_FIRST_WORDS,
   DANGLING_ENDS,
   EMPTY_OBJECTS,
   GENERIC_OBLIGATION,
+  FOLLOW_UP,
   HEDGES,
+  LATER,
   NEGATION,
+  NOW,
+  OBLIGATION_VERBS,
+  OPENERS,
   NON_TASK_VERBS,
   NOT_NAMES,
   NOT_REQUEST_BEFORE,
+  PROCEDURE_VERBS,
+  RATING,
   RELATIVE,
   REQUEST_MODALS,
+  START_VERBS,
+  WEAK_COMMITMENT,
+  WISH,
   WH_WORDS,
 } from "./lexicon.ts";
 import type { Sentence, Words } from "./nlp.ts";
@@ -20,11 +31,31 @@ import type { Sentence, Words } from "./nlp.ts";
 /** "speaker" for first-person commitments, a name as written, or null (group or unknown). */
 export type Assignee = { kind: "speaker" } | { kind: "name"; name: string } | null;
 
+/**
+ * Who a task statement is about: the speaker ("I'll …"), a named person ("Dana will …"), the group ("we
+ * should …", "let's …"), "you" ("you're gonna …"), or someone asked ("can you …").
+ */
+export type TaskSubject = "speaker" | "name" | "group" | "you" | "request";
+
 /** A task statement: how firmly it was said, who does it, and whether it was asked of someone. */
 export interface FoundAction {
   score: number;
   assignee: Assignee;
   request: boolean;
+  subject: TaskSubject;
+  /** The task's verb (normal form) and its word index. */
+  verb: string;
+  verbIndex: number;
+  /** Said with a hedge ("maybe", "I think") or a weak modal ("should", "wanna"). */
+  tentative: boolean;
+}
+
+/** The share of a meeting's messages before its closing part, where work is handed out ("you'll work on …"). */
+export const CLOSING_SHARE = 0.85;
+
+/** Where in the meeting a sentence was said: the last part is where work is handed out. */
+export interface TaskContext {
+  closing: boolean;
 }
 
 /** Longer sentences are monologues that mention tasks rather than state one. */
@@ -37,20 +68,36 @@ const NAME = /^[A-Z][a-z]+$/;
 function commitmentEnd(normals: readonly string[], i: number): number {
   // Most words start no commitment phrase; skip them before building the phrases.
   if (!COMMITMENT_FIRST_WORDS.has(normals[i] ?? "")) return -1;
-  for (let length = 3; length >= 1; length--) {
+  for (let length = 4; length >= 1; length--) {
     const phrase = normals.slice(i, i + length).join(" ");
     if (normals.length >= i + length && COMMITMENT.test(phrase)) return i + length;
   }
   return -1;
 }
 
-/** The main verb after a commitment, skipping adverbs ("will just quickly send"); null when none. */
+/**
+ * The main verb after a commitment, skipping adverbs ("will just quickly send"), a second obligation ("gonna
+ * have to explain") and verbs that only start the task ("wanna start including", "try to keep"); null when
+ * none.
+ */
 function verbAfter(words: Words, from: number): { verb: string; index: number } | null {
-  for (let i = from; i < Math.min(words.tokens.length, from + 3); i++) {
+  let limit = from + 3;
+  for (let i = from; i < Math.min(words.tokens.length, limit); i++) {
     const token = words.tokens[i];
     if (token === undefined) return null;
-    if (NEGATION.has(token.normal)) return null;
+    if (NEGATION.has(token.normal) || WH_WORDS.has(token.normal)) return null;
     if (token.pos === "ADV" || token.pos === "PART") continue;
+    const next = words.tokens[i + 1];
+    // "I'll be putting the minutes …", "you're gonna be thinking about …"
+    if (token.normal === "be" && next?.pos === "VERB") continue;
+    if (OBLIGATION_VERBS.has(token.normal) && next?.normal === "to") {
+      limit = i + 4;
+      continue;
+    }
+    if (START_VERBS.has(token.normal) && (next?.normal === "to" || next?.pos === "VERB")) {
+      const task = verbAfter(words, i + 1);
+      if (task !== null && !NON_TASK_VERBS.has(task.verb)) return task;
+    }
     if (token.pos === "VERB" || (token.pos === "AUX" && token.normal === "do")) {
       return { verb: token.normal, index: i };
     }
@@ -91,48 +138,74 @@ function addressedName(sentence: Sentence): string | null {
   return null;
 }
 
-/** Finds a task stated in the sentence: who does it and how firmly it was said, or null. */
-export function findAction(sentence: Sentence, words: Words): FoundAction | null {
+/**
+ * Finds a task stated in the sentence: who does it and how firmly it was said, or null. "you can …" counts
+ * only near the end of a meeting, where it hands out work ("maybe you can look at the trends").
+ */
+export function findAction(sentence: Sentence, words: Words, context: TaskContext): FoundAction | null {
   const n = words.normals;
-  const lower = sentence.text.toLowerCase();
-  const hedge = HEDGES.test(lower) ? HEDGED_FACTOR : 1;
+  const hedged = HEDGES.test(sentence.text.toLowerCase());
+  const hedge = hedged ? HEDGED_FACTOR : 1;
+  const found = (
+    subject: TaskSubject,
+    score: number,
+    assignee: Assignee,
+    verb: { verb: string; index: number },
+    weak = false,
+  ): FoundAction => ({
+    score: score * hedge,
+    assignee,
+    request: subject === "request",
+    subject,
+    verb: verb.verb,
+    verbIndex: verb.index,
+    tentative: hedged || weak,
+  });
   // Conditions ("If we wanna use …, you can buy …") and long monologues are not task statements.
-  const conditional = n[0] === "if" || n[0] === "unless" || n.length > MAX_ACTION_WORDS;
+  const first = n.find((w) => !OPENERS.has(w)) ?? "";
+  const conditional = first === "if" || first === "unless" || n.length > MAX_ACTION_WORDS;
   // A cut-off sentence ("I'll rerun it with") does not say what the task is.
   if (DANGLING_ENDS.has(n[n.length - 1] ?? "")) return null;
-  for (let i = 0; i < n.length; i++) {
+  for (let i = 0; i < n.length && !conditional; i++) {
     const word = n[i] ?? "";
     // "let's send", "let us fix"
-    if (conditional) break;
     if (word === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s")) {
       const verb = verbAfter(words, i + 2);
       if (verb !== null && !NON_TASK_VERBS.has(verb.verb) && !hasEmptyObject(words, verb.index))
-        return { score: TASK_SCORE.proposed * hedge, assignee: null, request: false };
+        return found("group", TASK_SCORE.proposed, null, verb);
       continue;
     }
-    const end = commitmentEnd(n, i + 1);
+    // "you can look at the trends" hands out work at the close; "you can probably count the ways" does not.
+    const closingYouCan =
+      context.closing &&
+      word === "you" &&
+      (n[i + 1] === "can" || n[i + 1] === "could") &&
+      words.tokens[i + 2]?.pos === "VERB";
+    const end = closingYouCan ? i + 2 : commitmentEnd(n, i + 1);
     if (end < 0) continue;
+    const modal = n.slice(i + 1, end).join(" ");
+    // "you wanna pick up the phone" is a hypothetical, not a task.
+    if (word === "you" && WISH.test(modal)) continue;
     // "I don't think we should …", "that we're going to use" (a relative clause, not a commitment)
     if (n.slice(Math.max(0, i - 3), i).some((w) => NEGATION.has(w))) continue;
     if (i > 0 && RELATIVE.has(n[i - 1] ?? "")) continue;
     if (isReducedRelative(words, i)) continue;
     const verb = verbAfter(words, end);
-    if (verb === null || NON_TASK_VERBS.has(verb.verb)) continue;
-    if (word === "i")
-      return { score: TASK_SCORE.person * hedge, assignee: { kind: "speaker" }, request: false };
+    if (verb === null || !isTaskVerb(words, verb)) continue;
+    const weak = closingYouCan || WEAK_COMMITMENT.test(modal);
+    if (word === "i") return found("speaker", TASK_SCORE.person, { kind: "speaker" }, verb, weak);
     // Others' tasks must say what the task is on: "we must do better", "you have to push it" do not.
     if (hasEmptyObject(words, verb.index)) continue;
-    if (word === "we") return { score: TASK_SCORE.group * hedge, assignee: null, request: false };
+    if (word === "we") return found("group", TASK_SCORE.group, null, verb, weak);
     if (word === "you") {
       if (n[0] === "if" || n[0] === "when") continue;
       const addressee = addressedName(sentence);
       // "You have to choose the code": the generic "you" of a description, unless someone is addressed.
-      if (addressee === null && GENERIC_OBLIGATION.test(n.slice(i + 1, end).join(" "))) continue;
-      return { score: TASK_SCORE.proposed * hedge, assignee: nameOrNull(addressee), request: false };
+      if (addressee === null && GENERIC_OBLIGATION.test(modal)) continue;
+      return found("you", TASK_SCORE.proposed, nameOrNull(addressee), verb, weak);
     }
     const name = nameBefore(words, i + 1);
-    if (name !== null)
-      return { score: TASK_SCORE.person * hedge, assignee: { kind: "name", name }, request: false };
+    if (name !== null) return found("name", TASK_SCORE.person, { kind: "name", name }, verb, weak);
   }
   // Requests: "can you send …", "Dana, could you please check …"
   for (let i = 0; i + 1 < n.length; i++) {
@@ -142,15 +215,56 @@ export function findAction(sentence: Sentence, words: Words): FoundAction | null
     // "What performance measures will you use?", "how much would you pay?" ask for information.
     if (n.slice(Math.max(0, i - 3), i).some((w) => WH_WORDS.has(w))) continue;
     const verb = verbAfter(words, i + 2);
-    if (verb !== null && !NON_TASK_VERBS.has(verb.verb) && !hasEmptyObject(words, verb.index)) {
-      return {
-        score: TASK_SCORE.proposed * hedge,
-        assignee: nameOrNull(addressedName(sentence)),
-        request: true,
-      };
+    if (verb !== null && isTaskVerb(words, verb) && !hasEmptyObject(words, verb.index)) {
+      return found("request", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), verb);
     }
   }
   return null;
+}
+
+/** A verb that can name a task: not "see", "think", "say" …; "ask" only when someone else is asked. */
+function isTaskVerb(words: Words, verb: { verb: string; index: number }): boolean {
+  if (verb.verb === "ask") return ASK_SOMEONE.test(words.normals.slice(verb.index, verb.index + 5).join(" "));
+  return !NON_TASK_VERBS.has(verb.verb);
+}
+
+/**
+ * Whether a task statement is work to do after this point, by the guideline of datasets/qmsum/ACTIONS.md:
+ * a follow-up or a time after the meeting always is; a rating, or something done "now" or with a verb of
+ * meeting procedure ("show", "explain", "look at") is not. Otherwise the speaker's firm commitments and
+ * named people's tasks are; the group's "we should …" is an opinion or a requirement of the thing designed;
+ * "you …" and requests are work handed out only near the end of the meeting.
+ */
+export function isLaterTask(
+  action: FoundAction,
+  sentence: Sentence,
+  words: Words,
+  context: TaskContext,
+): boolean {
+  const text = sentence.text;
+  if (LATER.test(text)) return true;
+  if (FOLLOW_UP.test(text) || ASK_SOMEONE.test(text)) return true;
+  if (RATING.test(text) || NOW.test(text) || isProcedure(words, action.verbIndex)) return false;
+  switch (action.subject) {
+    case "speaker":
+    case "name":
+      return !action.tentative;
+    case "group":
+      return false;
+    case "you":
+    case "request":
+      return context.closing;
+  }
+}
+
+/** "look at", "show", "explain", "give your presentation": done in the meeting; "look into", "look up" are not. */
+function isProcedure(words: Words, verbIndex: number): boolean {
+  const verb = words.normals[verbIndex] ?? "";
+  const next = words.normals.slice(verbIndex + 1, verbIndex + 3).join(" ");
+  if (verb === "look") return next.startsWith("at");
+  // "we need to take into account …" weighs something in the discussion.
+  if (verb === "take") return next === "into account";
+  return PROCEDURE_VERBS.has(verb);
 }
 
 /** True when nothing after the task verb says what it is done to ("let's take it", "can you read that?"). */

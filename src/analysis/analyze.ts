@@ -1,6 +1,7 @@
 import type { AnalysisInput, AnalysisResult, InsightItem, SummaryItem } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
 import { resolveDueDate } from "./dates.ts";
+import { CLOSING_SHARE } from "./actions.ts";
 import { classifySentence } from "./insights.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
 import { DEFAULT_SUMMARY_OPTIONS, selectSummarySentences, type SummaryOptions } from "./summary.ts";
@@ -44,8 +45,9 @@ function referenceTime(input: AnalysisInput, messageIndex: number): Date {
 function insightsOf(input: AnalysisInput, sentences: readonly Sentence[]): InsightItem[] {
   const insights: InsightItem[] = [];
   const seen = new Set<string>();
+  const closingFrom = CLOSING_SHARE * input.messages.length;
   for (const sentence of sentences) {
-    const found = classifySentence(sentence);
+    const found = classifySentence(sentence, { closing: sentence.messageIndex >= closingFrom });
     const message = input.messages[sentence.messageIndex];
     if (found === null || message === undefined) continue;
     const key = `${found.type}:${found.text.toLowerCase()}`;

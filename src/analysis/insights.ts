@@ -2,7 +2,7 @@
  * One sentence → at most one insight: a follow-up, an action item or a question, with its confidence.
  * The rules are in actions.ts and questions.ts, their words in lexicon.ts, their scores in insight-scores.ts.
  */
-import { findAction, speakerCommitment, type Assignee } from "./actions.ts";
+import { findAction, isLaterTask, speakerCommitment, type Assignee, type TaskContext } from "./actions.ts";
 import {
   ACTION_DATED_BONUS,
   ACTION_LONG_BONUS,
@@ -18,7 +18,7 @@ import {
   QUESTION_MARKED_BONUS,
   TASK_SCORE,
 } from "./insight-scores.ts";
-import { DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
+import { ASK_SOMEONE, DANGLING_ENDS, DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
 import { wordsOf, type Sentence } from "./nlp.ts";
 import { isQuestion } from "./questions.ts";
 import { tidySentence } from "./tidy.ts";
@@ -40,18 +40,27 @@ const MIN_ACTION_WORDS = 5;
 
 /**
  * Classifies one sentence as a follow-up, an action item or a question (in that order of precedence),
- * or null. Rules over wink POS tags; scores are rule confidences in 0..1.
+ * or null. Rules over wink POS tags; scores are rule confidences in 0..1. A task must be work to do after
+ * this point (isLaterTask); `context` says whether the sentence is in the closing part of the meeting.
  */
-export function classifySentence(sentence: Sentence): SentenceInsight | null {
+export function classifySentence(
+  sentence: Sentence,
+  context: TaskContext = { closing: false },
+): SentenceInsight | null {
   const words = wordsOf(sentence);
   if (words.normals.length < MIN_INSIGHT_WORDS) return null;
   const text = tidySentence(sentence.text.trim());
   const question = isQuestion(sentence, words);
-  const found = findAction(sentence, words);
+  const found = findAction(sentence, words, context);
   // "Do you have to hand it around?" asks about an obligation; only requests are both.
-  const action = found !== null && question.strong && !found.request ? null : found;
+  const candidate = found !== null && question.strong && !found.request ? null : found;
+  const action = candidate !== null && isLaterTask(candidate, sentence, words, context) ? candidate : null;
   const dated = DATE_WORDS.test(sentence.text);
-  if (FOLLOW_UP.test(sentence.text) && (action !== null || FUTURE_MARKERS.test(sentence.text))) {
+  const followUp = FOLLOW_UP.test(sentence.text) || (action !== null && ASK_SOMEONE.test(sentence.text));
+  // A follow-up phrase with no task around it needs a future ("we'll do this off-line") and an ending.
+  const promised =
+    FUTURE_MARKERS.test(sentence.text) && !question.strong && !DANGLING_ENDS.has(words.normals.at(-1) ?? "");
+  if (followUp && (action !== null || promised)) {
     const assignee = action?.assignee ?? speakerCommitment(words);
     return {
       type: "follow_up",
