@@ -1,19 +1,24 @@
 /** Whether a sentence states a task ("I'll send …", "Dana, can you check …", "let's fix …"), and whose. */
 import { HEDGED_FACTOR, TASK_SCORE } from "./insight-scores.ts";
 import {
+  ABILITY,
   ASK_SOMEONE,
   COMMITMENT,
+  CONDITION,
   COMMITMENT_FIRST_WORDS,
   DANGLING_ENDS,
   EMPTY_OBJECTS,
   GENERIC_OBLIGATION,
   FOLLOW_UP,
   HEDGES,
+  IMPERATIVE_VERBS,
+  LEAD_INS,
   LATER,
   NEGATION,
   NOW,
   OBLIGATION_VERBS,
   OPENERS,
+  PHRASAL_TASK,
   NON_TASK_VERBS,
   NOT_NAMES,
   NOT_REQUEST_BEFORE,
@@ -26,7 +31,7 @@ import {
   WISH,
   WH_WORDS,
 } from "./lexicon.ts";
-import type { Sentence, Words } from "./nlp.ts";
+import type { Sentence, Token, Words } from "./nlp.ts";
 
 /** "speaker" for first-person commitments, a name as written, or null (group or unknown). */
 export type Assignee = { kind: "speaker" } | { kind: "name"; name: string } | null;
@@ -48,6 +53,8 @@ export interface FoundAction {
   verbIndex: number;
   /** Said with a hedge ("maybe", "I think") or a weak modal ("should", "wanna"). */
   tentative: boolean;
+  /** Nothing after the verb says what the task is on ("I'll do that"). */
+  vague: boolean;
 }
 
 /** The share of a meeting's messages before its closing part, where work is handed out ("you'll work on …"). */
@@ -57,6 +64,12 @@ export const CLOSING_SHARE = 0.85;
 export interface TaskContext {
   closing: boolean;
 }
+
+/** Words between a subject's modal and its verb that say who of them: "we can all give some thought". */
+const QUANTIFIERS = new Set(["all", "both", "each"]);
+
+/** Words of a time phrase before an instruction ("for the next meeting send …"). */
+const TIME_PHRASE_POS = new Set(["ADP", "DET", "ADJ", "NOUN"]);
 
 /** Longer sentences are monologues that mention tasks rather than state one. */
 const MAX_ACTION_WORDS = 45;
@@ -86,7 +99,8 @@ function verbAfter(words: Words, from: number): { verb: string; index: number } 
     const token = words.tokens[i];
     if (token === undefined) return null;
     if (NEGATION.has(token.normal) || WH_WORDS.has(token.normal)) return null;
-    if (token.pos === "ADV" || token.pos === "PART") continue;
+    // "we can all give …", "you'll both look into …"
+    if (token.pos === "ADV" || token.pos === "PART" || QUANTIFIERS.has(token.normal)) continue;
     const next = words.tokens[i + 1];
     // "I'll be putting the minutes …", "you're gonna be thinking about …"
     if (token.normal === "be" && next?.pos === "VERB") continue;
@@ -94,7 +108,11 @@ function verbAfter(words: Words, from: number): { verb: string; index: number } 
       limit = i + 4;
       continue;
     }
-    if (START_VERBS.has(token.normal) && (next?.normal === "to" || next?.pos === "VERB")) {
+    // "try to get", "try and forward", "start including"
+    if (
+      START_VERBS.has(token.normal) &&
+      (next?.normal === "to" || next?.normal === "and" || next?.pos === "VERB")
+    ) {
       const task = verbAfter(words, i + 1);
       if (task !== null && !NON_TASK_VERBS.has(task.verb)) return task;
     }
@@ -160,6 +178,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     verb: verb.verb,
     verbIndex: verb.index,
     tentative: hedged || weak,
+    vague: hasEmptyObject(words, verb.index),
   });
   // Conditions ("If we wanna use …, you can buy …") and long monologues are not task statements.
   const first = n.find((w) => !OPENERS.has(w)) ?? "";
@@ -175,15 +194,11 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
         return found("group", TASK_SCORE.proposed, null, verb);
       continue;
     }
-    // "you can look at the trends" hands out work at the close; "you can probably count the ways" does not.
-    const closingYouCan =
-      context.closing &&
-      word === "you" &&
-      (n[i + 1] === "can" || n[i + 1] === "could") &&
-      words.tokens[i + 2]?.pos === "VERB";
-    const end = closingYouCan ? i + 2 : commitmentEnd(n, i + 1);
+    const end = commitmentEnd(n, i + 1);
     if (end < 0) continue;
     const modal = n.slice(i + 1, end).join(" ");
+    // "you can look at the trends" hands out work at the start of a clause; "so you can plug it in" does not.
+    if (word === "you" && ABILITY.test(modal) && !n.slice(0, i).every((w) => LEAD_INS.has(w))) continue;
     // "you wanna pick up the phone" is a hypothetical, not a task.
     if (word === "you" && WISH.test(modal)) continue;
     // "I don't think we should …", "that we're going to use" (a relative clause, not a commitment)
@@ -192,7 +207,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     if (isReducedRelative(words, i)) continue;
     const verb = verbAfter(words, end);
     if (verb === null || !isTaskVerb(words, verb)) continue;
-    const weak = closingYouCan || WEAK_COMMITMENT.test(modal);
+    const weak = WEAK_COMMITMENT.test(modal);
     if (word === "i") return found("speaker", TASK_SCORE.person, { kind: "speaker" }, verb, weak);
     // Others' tasks must say what the task is on: "we must do better", "you have to push it" do not.
     if (hasEmptyObject(words, verb.index)) continue;
@@ -200,8 +215,9 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     if (word === "you") {
       if (n[0] === "if" || n[0] === "when") continue;
       const addressee = addressedName(sentence);
-      // "You have to choose the code": the generic "you" of a description, unless someone is addressed.
-      if (addressee === null && GENERIC_OBLIGATION.test(modal)) continue;
+      // "You have to choose the code": the generic "you" of a description, unless someone is addressed or
+      // the meeting is handing out work ("you have to work on the component concept").
+      if (addressee === null && !context.closing && GENERIC_OBLIGATION.test(modal)) continue;
       return found("you", TASK_SCORE.proposed, nameOrNull(addressee), verb, weak);
     }
     const name = nameBefore(words, i + 1);
@@ -219,13 +235,43 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
       return found("request", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), verb);
     }
   }
+  const instruction = imperativeVerb(sentence, words);
+  return instruction === null
+    ? null
+    : found("request", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), instruction);
+}
+
+/**
+ * An instruction: a clause that opens (after "so", "maybe", "please", a vocative or "for next meeting")
+ * with a task verb in its base form and says what it is on ("send me your presentation", "Carol, check
+ * the tax tables"); null when none.
+ */
+function imperativeVerb(sentence: Sentence, words: Words): { verb: string; index: number } | null {
+  for (let i = 0; i < sentence.tokens.length; i++) {
+    if (i > 0 && sentence.tokens[i - 1]?.value !== ",") continue;
+    let at = words.tokens.indexOf(sentence.tokens[i] as Token);
+    if (at < 0) continue;
+    while (LEAD_INS.has(words.normals[at] ?? "")) at++;
+    // "for the next meeting send …"
+    if (words.tokens[at]?.pos === "ADP")
+      for (let skip = 0; skip < 4 && TIME_PHRASE_POS.has(words.tokens[at]?.pos ?? ""); skip++) at++;
+    const token = words.tokens[at];
+    if (token === undefined || token.pos !== "VERB" || token.value.toLowerCase() !== token.normal) continue;
+    if (!IMPERATIVE_VERBS.has(token.normal)) continue;
+    if (token.normal === "make" && words.normals[at + 1] !== "sure") continue;
+    if (!hasEmptyObject(words, at)) return { verb: token.normal, index: at };
+  }
   return null;
 }
 
-/** A verb that can name a task: not "see", "think", "say" …; "ask" only when someone else is asked. */
+/**
+ * A verb that can name a task: not "see", "think", "say" … unless a phrasal verb makes it one ("come up
+ * with"); "ask" only when someone else is asked.
+ */
 function isTaskVerb(words: Words, verb: { verb: string; index: number }): boolean {
-  if (verb.verb === "ask") return ASK_SOMEONE.test(words.normals.slice(verb.index, verb.index + 5).join(" "));
-  return !NON_TASK_VERBS.has(verb.verb);
+  const phrase = words.normals.slice(verb.index, verb.index + 5).join(" ");
+  if (verb.verb === "ask") return ASK_SOMEONE.test(phrase);
+  return !NON_TASK_VERBS.has(verb.verb) || PHRASAL_TASK.test(phrase);
 }
 
 /**
@@ -248,12 +294,13 @@ export function isLaterTask(
   switch (action.subject) {
     case "speaker":
     case "name":
-      return !action.tentative;
+      return !action.tentative && !action.vague;
     case "group":
       return false;
     case "you":
     case "request":
-      return context.closing;
+      // "You can throw Homer when you're frustrated": a condition makes it a description.
+      return context.closing && !CONDITION.test(text);
   }
 }
 

@@ -52,8 +52,10 @@ export function classifySentence(
   const text = tidySentence(sentence.text.trim());
   const question = isQuestion(sentence, words);
   const found = findAction(sentence, words, context);
-  // "Do you have to hand it around?" asks about an obligation; only requests are both.
-  const candidate = found !== null && question.strong && !found.request ? null : found;
+  // "Do you have to hand it around?" asks about an obligation, "Hynek will try to push for …?" checks a
+  // plan; only requests are both.
+  const asked = question.strong || sentence.text.trim().endsWith("?");
+  const candidate = found !== null && asked && !found.request ? null : found;
   const action = candidate !== null && isLaterTask(candidate, sentence, words, context) ? candidate : null;
   const dated = DATE_WORDS.test(sentence.text);
   const followUp = FOLLOW_UP.test(sentence.text) || (action !== null && ASK_SOMEONE.test(sentence.text));

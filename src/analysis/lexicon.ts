@@ -114,22 +114,42 @@ export const RHETORICAL_CHECK = /^(?:you know what i mean|do you know what i mea
 
 /** Modal phrases that turn "I"/"we"/"you"/a name into someone committing to (or being asked for) a task. */
 export const COMMITMENT =
-  /^(?:will|shall|must|should|(?:am|are|is) (?:just )?(?:going to|gonna)|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to|wanna|want to)$/;
+  /^(?:will|shall|must|should|(?:am|are|is) (?:just )?(?:going to|gonna)|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to|wanna|want to|can|could)$/;
 
 /** First words of every COMMITMENT phrase (wink's normal forms: "'ll" → "will", "'ve" → "have"). */
 export const COMMITMENT_FIRST_WORDS = words(
-  `will shall must should am are is have has need needs ought got 've wanna want`,
+  `will shall must should am are is have has need needs ought got 've wanna want can could`,
 );
 
 /** Verbs before the task's own verb: "gonna have to explain", "wanna start including", "try to get". */
 export const OBLIGATION_VERBS = words(`have need got`);
 export const START_VERBS = words(`start begin try continue`);
 
+/** Words before the verb of an instruction or a "you can …" that hands out work ("so maybe please just …"). */
+export const LEAD_INS: ReadonlySet<string> = new Set([...OPENERS, ...words(`maybe perhaps please just`)]);
+
+/** Phrasal verbs that name a task although their verb alone does not ("come up with", "put together"). */
+export const PHRASAL_TASK =
+  /^(?:come up with|go through|(?:put|get) (?:\w+ )?together|find out|set up|write up|look into|look up)/;
+
+/**
+ * Verbs that, opening a clause, give an instruction for after the meeting when a time after it comes with
+ * them or the meeting is closing ("Maybe for next meeting send me your presentation", "check out the
+ * corporate website").
+ */
+export const IMPERATIVE_VERBS = words(`
+  send email mail forward check prepare bring fill write research contact call ask remember
+  make find read finish
+`);
+
 /** "wanna", "want to": a plan for "we", a hypothetical for "you" ("say you wanna pick up the phone"). */
 export const WISH = /^(?:wanna|want to)$/;
 
 /** Commitment phrases that state a wish or an opinion unless a time after the meeting comes with them. */
-export const WEAK_COMMITMENT = /^(?:should|must|wanna|want to|ought to)$/;
+export const WEAK_COMMITMENT = /^(?:should|must|wanna|want to|ought to|can|could)$/;
+
+/** "can", "could": said to "you" mid-sentence they describe what is possible ("so you can plug it in"). */
+export const ABILITY = /^(?:can|could)$/;
 
 /** Obligations that, said to an unnamed "you", describe how things work rather than ask for a task. */
 export const GENERIC_OBLIGATION = /^(?:have to|'ve got to|have got to|got to|must)$/;
@@ -145,7 +165,7 @@ export const NON_TASK_VERBS = words(`
   be see know think guess say mean like love want wish hope agree believe suppose assume imagine
   remember forget hear wait pass stop leave move begin start go come continue proceed recap keep put
   call end finish happen seem feel get have talk mention note add point answer ask thank wrap skip
-  bear deal admit spoil allow pause resume freeze expect wonder lose
+  bear deal admit spoil allow pause resume freeze expect wonder lose bet
 `);
 
 /** Objects that say nothing on their own: "let's take it", "can you read that?". */
@@ -160,12 +180,32 @@ export const HEDGES = /\b(?:maybe|perhaps|probably|possibly|i think|i guess|i su
 export const NOT_NAMES =
   /^(?:I|Okay|Ok|Yeah|Yes|No|Oh|So|Well|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/;
 
+const PEOPLE = "(?:you|him|her|them|everyone|everybody|us|me)";
+
 /**
  * Phrases that promise a later exchange rather than a piece of work (Symbl's follow-ups): get back to
  * someone, contact or ask someone, set up a meeting, send or share something with someone, the minutes.
  */
-export const FOLLOW_UP =
-  /\b(?:follow(?:ing)?[\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out|let (?:you|him|her|them|everyone|everybody|us) know|(?:send|e-?mail|forward|mail) (?:it |that |this |them |those )?(?:to )?(?:you|him|her|them|everyone|everybody|round|around|out)\b|(?:give|pass) (?:it|that|this|them|those) to (?:you|him|her|them|everyone|everybody)\b|send (?:you |him |her |them )?(?:an |a |the )?e-?mail|e-?mail (?:me|us|the)\b|(?:share|circulate) (?:it|that|this|them|those|the \w+) with|be sent (?:a|the)\b|(?:put|putting|send|sending|share|sharing|circulate|circulating) (?:the |my |our )?(?:minutes|notes)|(?:call|phone|contact|ring|ask) (?:the|our|your|a|an) (?!question)\w+ (?:department|team|office|people|folks|manager|group)\b|(?:set up|setting up|schedule|arrange|arranging|book) (?:a|another|the next|the) (?:meeting|call|time)|meet (?:again|next)|(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:offline|after the meeting|next (?:time|meeting|week))|(?:in|at|for|before) the next meeting|next meeting|(?:do|take|discuss) (?:this|that|it) off-?line)\b/i;
+export const FOLLOW_UP = new RegExp(
+  `\\b(?:${[
+    // get back to someone
+    "follow(?:ing)?[\\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out",
+    `(?<!to )let ${PEOPLE} know`,
+    // send or share something with someone
+    `(?:send|e-?mail|forward|mail) (?:it |that |this |them |those )?(?:to )?(?:${PEOPLE}|round|around|out)\\b`,
+    `(?:give|pass|get) (?:it|that|this|them|those)(?: out)? to ${PEOPLE}`,
+    "send (?:you |him |her |them )?(?:an |a |the )?e-?mail|e-?mail (?:me|us|the)\\b",
+    "(?:share|circulate) (?:it|that|this|them|those|the \\w+) with|be sent (?:a|the)\\b",
+    "(?:put|get|send|share|circulate|post|upload|write|do)(?:ting|ing)? (?:(?:up |together )?(?:the|my|our|some|these|those|all the) )?(?:minutes|notes)",
+    // contact someone
+    "(?:call|phone|contact|ring|ask) (?:the|our|your|a|an) (?!question)\\w+ (?:department|team|office|people|folks|manager|group)",
+    // set up a meeting
+    "(?:set up|setting up|schedule|arrange|arranging|book) (?:a|another|the next|the) (?:meeting|call|time)|meet (?:again|next)",
+    "(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:offline|after the meeting|next (?:time|week))",
+    "(?:do|take|discuss) (?:this|that|it) off-?line",
+  ].join("|")})\\b`,
+  "i",
+);
 
 /** Words that say something is still to come, which a follow-up phrase needs when it states no task. */
 export const FUTURE_MARKERS = /\b(?:will|'ll|going to|let's|need to|should)\b/i;
@@ -189,6 +229,9 @@ export const PROCEDURE_VERBS = words(`
   show explain present draw read tell describe summarize summarise introduce open close save click plug
   hand repeat clarify elaborate look give start use discuss decide inform
 `);
+
+/** A condition inside a sentence ("… if you're gonna do digits again", "… when you're frustrated"). */
+export const CONDITION = /\b(?:if|whenever|unless|in case)\b/i;
 
 /** A rating given in the meeting: "I'll give it a three". */
 export const RATING = /\bgive (?:it|that|this|them) (?:a|an) \w+\b/i;
