@@ -1,7 +1,8 @@
 /**
  * Action items and questions against the hand-labelled QMSum meetings (datasets/qmsum/ACTIONS.md): per
  * meeting and overall precision and recall, clear-only and clear + borderline, type agreement, and the
- * questions each meeting gets. Tune on train (the default); pass "val" only to report.
+ * questions each labelled meeting gets; last, questions per meeting over every meeting of the split. Tune on
+ * train (the default); pass "val" only to report.
  *
  * Usage: node --import tsx bench/tune-actions.ts [train|val] [--verbose]
  * --verbose lists every detection (✓ clear, ~ borderline, ✗ neither) and every missed gold item.
@@ -33,19 +34,22 @@ const row = (name: string, clear: ActionCounts, all: ActionCounts, questions: nu
     String(questions).padStart(4),
   ].join("  ");
 
+const meetings = loadSplit(split);
 let clearTotal = NO_COUNTS;
 let allTotal = NO_COUNTS;
 let questionTotal = 0;
 let labelled = 0;
 const lines: string[] = [];
-for (const meeting of loadSplit(split)) {
+const questionCounts: number[] = [];
+for (const meeting of meetings) {
+  const result = analyzeConversation(meeting.input);
+  const questions = result.insights.filter((insight) => insight.type === "question").length;
+  questionCounts.push(questions);
   if (meeting.goldActions === null) continue;
   labelled++;
-  const result = analyzeConversation(meeting.input);
   const detections = detectedActions(meeting, result);
   const clear = scoreActions(detections, meeting.goldActions, "clear");
   const all = scoreActions(detections, meeting.goldActions, "all");
-  const questions = result.insights.filter((insight) => insight.type === "question").length;
   clearTotal = addCounts(clearTotal, clear);
   allTotal = addCounts(allTotal, all);
   questionTotal += questions;
@@ -75,4 +79,8 @@ for (const line of lines) console.log(line);
 console.log(row("overall", clearTotal, allTotal, (questionTotal / Math.max(1, labelled)).toFixed(1)));
 console.log(
   `type agreement (clear + borderline): ${allTotal.sameType}/${allTotal.pairs} = ${pct(allTotal.sameType / Math.max(1, allTotal.pairs))} %`,
+);
+const meanQuestions = questionCounts.reduce((a, b) => a + b, 0) / Math.max(1, questionCounts.length);
+console.log(
+  `questions per meeting, all ${questionCounts.length} ${split} meetings: mean ${meanQuestions.toFixed(1)}, max ${Math.max(...questionCounts)}`,
 );

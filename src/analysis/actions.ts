@@ -7,6 +7,7 @@ import {
   CONDITION,
   COMMITMENT_FIRST_WORDS,
   DANGLING_ENDS,
+  ERRAND_VERBS,
   EMPTY_OBJECTS,
   GENERIC_OBLIGATION,
   FOLLOW_UP,
@@ -137,7 +138,7 @@ function nameBefore(words: Words, i: number): string | null {
 }
 
 /** A vocative name in a request: "Dana, can you …", "… by Friday, Sam?" (next to a comma or the end). */
-function addressedName(sentence: Sentence): string | null {
+export function addressedName(sentence: Sentence): string | null {
   const tokens = sentence.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
@@ -247,6 +248,8 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
  * the tax tables"); null when none.
  */
 function imperativeVerb(sentence: Sentence, words: Words): { verb: string; index: number } | null {
+  // "Or just write on the white board?" proposes; it does not instruct.
+  if (sentence.text.trim().endsWith("?")) return null;
   for (let i = 0; i < sentence.tokens.length; i++) {
     if (i > 0 && sentence.tokens[i - 1]?.value !== ",") continue;
     let at = words.tokens.indexOf(sentence.tokens[i] as Token);
@@ -291,16 +294,30 @@ export function isLaterTask(
   if (LATER.test(text)) return true;
   if (FOLLOW_UP.test(text) || ASK_SOMEONE.test(text)) return true;
   if (RATING.test(text) || NOW.test(text) || isProcedure(words, action.verbIndex)) return false;
+  // "we might try to keep the same network but train it on more data": an experiment to run, however hedged.
+  if (
+    action.subject !== "request" &&
+    words.normals.slice(action.verbIndex - 2, action.verbIndex + 1).includes("try")
+  )
+    return !CONDITION.test(text);
   switch (action.subject) {
     case "speaker":
     case "name":
       return !action.tentative && !action.vague;
     case "group":
-      return false;
+      // "we'll order two more headsets" decides on work; "we'll use infrared" on the thing designed.
+      return !action.tentative && ERRAND_VERBS.has(action.verb);
     case "you":
     case "request":
       // "You can throw Homer when you're frustrated": a condition makes it a description.
-      return context.closing && !CONDITION.test(text);
+      if (CONDITION.test(text)) return false;
+      // "Bob, can you send the contract to legal?", "could you check the figures?": asked by name, or an
+      // errand asked for; "you're gonna have to write a program" describes.
+      return (
+        context.closing ||
+        action.assignee !== null ||
+        (action.subject === "request" && ERRAND_VERBS.has(action.verb))
+      );
   }
 }
 

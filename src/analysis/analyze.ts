@@ -1,8 +1,6 @@
-import type { AnalysisInput, AnalysisResult, InsightItem, SummaryItem } from "./types.ts";
+import type { AnalysisInput, AnalysisResult, SummaryItem } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
-import { resolveDueDate } from "./dates.ts";
-import { CLOSING_SHARE } from "./actions.ts";
-import { classifySentence } from "./insights.ts";
+import { findInsights } from "./insights.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
 import { DEFAULT_SUMMARY_OPTIONS, selectSummarySentences, type SummaryOptions } from "./summary.ts";
 import { DEFAULT_SEGMENTATION_OPTIONS, segmentBoundaries, type SegmentationOptions } from "./segmentation.ts";
@@ -37,45 +35,6 @@ export function topicSegmentStarts(
   return segmentBoundaries(sentences, input.messages.length, options);
 }
 
-function referenceTime(input: AnalysisInput, messageIndex: number): Date {
-  const message = input.messages[messageIndex];
-  return new Date(message?.startTime ?? input.conversationStartTime);
-}
-
-function insightsOf(input: AnalysisInput, sentences: readonly Sentence[]): InsightItem[] {
-  const insights: InsightItem[] = [];
-  const seen = new Set<string>();
-  const closingFrom = CLOSING_SHARE * input.messages.length;
-  for (const sentence of sentences) {
-    const found = classifySentence(sentence, { closing: sentence.messageIndex >= closingFrom });
-    const message = input.messages[sentence.messageIndex];
-    if (found === null || message === undefined) continue;
-    const key = `${found.type}:${found.text.toLowerCase()}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const assigneeName =
-      found.assignee === null
-        ? null
-        : found.assignee.kind === "speaker"
-          ? message.speakerName
-          : found.assignee.name;
-    insights.push({
-      type: found.type,
-      text: found.text,
-      score: found.score,
-      messageIds: [message.id],
-      memberId: message.memberId,
-      assigneeName,
-      assigneeMemberId: found.assignee?.kind === "speaker" ? message.memberId : null,
-      dueBy:
-        found.type === "question"
-          ? null
-          : resolveDueDate(sentence.text, referenceTime(input, sentence.messageIndex)),
-    });
-  }
-  return insights;
-}
-
 /**
  * Turns a conversation's messages into a summary, topics and insights. Pure, synchronous and
  * deterministic: the same input always gives the same output; every id in it is an input message id.
@@ -95,6 +54,6 @@ export function analyzeConversation(
   return {
     summary,
     topics: findTopics(sentences, ids, options.segmentation),
-    insights: insightsOf(input, sentences),
+    insights: findInsights(input, sentences),
   };
 }

@@ -1,8 +1,17 @@
 /**
- * One sentence → at most one insight: a follow-up, an action item or a question, with its confidence.
- * The rules are in actions.ts and questions.ts, their words in lexicon.ts, their scores in insight-scores.ts.
+ * A conversation's insights: each sentence gives at most one (a follow-up, an action item or a question)
+ * with its confidence; questions are then ranked and capped. The rules are in actions.ts and questions.ts,
+ * their words in lexicon.ts, their scores in insight-scores.ts.
  */
-import { findAction, isLaterTask, speakerCommitment, type Assignee, type TaskContext } from "./actions.ts";
+import {
+  CLOSING_SHARE,
+  findAction,
+  isLaterTask,
+  speakerCommitment,
+  type Assignee,
+  type TaskContext,
+} from "./actions.ts";
+import { resolveDueDate } from "./dates.ts";
 import {
   ACTION_DATED_BONUS,
   ACTION_LONG_BONUS,
@@ -20,12 +29,13 @@ import {
 } from "./insight-scores.ts";
 import { ASK_SOMEONE, DANGLING_ENDS, DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
 import { wordsOf, type Sentence } from "./nlp.ts";
-import { isQuestion } from "./questions.ts";
+import { importantQuestions, isQuestion, type AskedQuestion } from "./questions.ts";
+import type { AnalysisInput, InsightItem } from "./types.ts";
 import { tidySentence } from "./tidy.ts";
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 
 /** What the rules found in one sentence, before ids and dates are attached. */
-export interface SentenceInsight {
+interface SentenceInsight {
   type: InsightType;
   text: string;
   score: number;
@@ -43,7 +53,7 @@ const MIN_ACTION_WORDS = 5;
  * or null. Rules over wink POS tags; scores are rule confidences in 0..1. A task must be work to do after
  * this point (isLaterTask); `context` says whether the sentence is in the closing part of the meeting.
  */
-export function classifySentence(
+function classifySentence(
   sentence: Sentence,
   context: TaskContext = { closing: false },
 ): SentenceInsight | null {
@@ -93,4 +103,50 @@ export function classifySentence(
     return { type: "question", text, score: clampScore(score), assignee: null };
   }
   return null;
+}
+
+function referenceTime(input: AnalysisInput, messageIndex: number): Date {
+  const message = input.messages[messageIndex];
+  return new Date(message?.startTime ?? input.conversationStartTime);
+}
+
+/**
+ * The insights of a conversation: every action item and follow-up in conversation order, then the
+ * questions worth showing, most important first (importantQuestions). One insight per distinct text and type.
+ */
+export function findInsights(input: AnalysisInput, sentences: readonly Sentence[]): InsightItem[] {
+  const insights: InsightItem[] = [];
+  const questions: AskedQuestion[] = [];
+  const seen = new Set<string>();
+  const closingFrom = CLOSING_SHARE * input.messages.length;
+  for (const sentence of sentences) {
+    const found = classifySentence(sentence, { closing: sentence.messageIndex >= closingFrom });
+    const message = input.messages[sentence.messageIndex];
+    if (found === null || message === undefined) continue;
+    const key = `${found.type}:${found.text.toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const assigneeName =
+      found.assignee === null
+        ? null
+        : found.assignee.kind === "speaker"
+          ? message.speakerName
+          : found.assignee.name;
+    const insight: InsightItem = {
+      type: found.type,
+      text: found.text,
+      score: found.score,
+      messageIds: [message.id],
+      memberId: message.memberId,
+      assigneeName,
+      assigneeMemberId: found.assignee?.kind === "speaker" ? message.memberId : null,
+      dueBy:
+        found.type === "question"
+          ? null
+          : resolveDueDate(sentence.text, referenceTime(input, sentence.messageIndex)),
+    };
+    if (found.type === "question") questions.push({ insight, sentence });
+    else insights.push(insight);
+  }
+  return [...insights, ...importantQuestions(questions, input, sentences)];
 }

@@ -77,6 +77,12 @@ export const OPENERS = words(
   `so or and but okay ok yeah yes well right now then also alright oh anyway actually hey`,
 );
 
+/** Words of a reply that answer nothing on their own ("yeah", "okay", "mm", "sure"). */
+export const BACKCHANNEL: ReadonlySet<string> = new Set([
+  ...OPENERS,
+  ...words(`no yep yup nope sure mm hmm uh um huh exactly true indeed`),
+]);
+
 export const WH_WORDS = words(`what why how when where who whom whose which`);
 
 /** Auxiliaries and modals that open an inverted question ("do you …", "is it …"). */
@@ -114,11 +120,11 @@ export const RHETORICAL_CHECK = /^(?:you know what i mean|do you know what i mea
 
 /** Modal phrases that turn "I"/"we"/"you"/a name into someone committing to (or being asked for) a task. */
 export const COMMITMENT =
-  /^(?:will|shall|must|should|(?:am|are|is) (?:just )?(?:going to|gonna)|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to|wanna|want to|can|could)$/;
+  /^(?:will|shall|must|should|(?:am|are|is) (?:just )?(?:going to|gonna)|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to|wanna|want to|can|could|might|may)$/;
 
 /** First words of every COMMITMENT phrase (wink's normal forms: "'ll" → "will", "'ve" → "have"). */
 export const COMMITMENT_FIRST_WORDS = words(
-  `will shall must should am are is have has need needs ought got 've wanna want can could`,
+  `will shall must should am are is have has need needs ought got 've wanna want can could might may`,
 );
 
 /** Verbs before the task's own verb: "gonna have to explain", "wanna start including", "try to get". */
@@ -146,7 +152,7 @@ export const IMPERATIVE_VERBS = words(`
 export const WISH = /^(?:wanna|want to)$/;
 
 /** Commitment phrases that state a wish or an opinion unless a time after the meeting comes with them. */
-export const WEAK_COMMITMENT = /^(?:should|must|wanna|want to|ought to|can|could)$/;
+export const WEAK_COMMITMENT = /^(?:should|must|wanna|want to|ought to|can|could|might|may)$/;
 
 /** "can", "could": said to "you" mid-sentence they describe what is possible ("so you can plug it in"). */
 export const ABILITY = /^(?:can|could)$/;
@@ -165,7 +171,7 @@ export const NON_TASK_VERBS = words(`
   be see know think guess say mean like love want wish hope agree believe suppose assume imagine
   remember forget hear wait pass stop leave move begin start go come continue proceed recap keep put
   call end finish happen seem feel get have talk mention note add point answer ask thank wrap skip
-  bear deal admit spoil allow pause resume freeze expect wonder lose bet
+  bear deal admit spoil allow pause resume freeze expect wonder lose bet let
 `);
 
 /** Objects that say nothing on their own: "let's take it", "can you read that?". */
@@ -219,7 +225,7 @@ export const LATER =
 
 /** Moments inside the meeting: what happens "now", "in a second" or "first" is meeting procedure. */
 export const NOW =
-  /\b(?:now|right away|in a (?:second|sec|minute|moment|bit)|first|at the moment|this meeting|today)\b/i;
+  /\b(?:now|right away|in a (?:second|sec|minute|moment|bit)|first|at the moment|this meeting|today|on the (?:white ?)?board|whiteboard|(?:next|this) slide)\b/i;
 
 /**
  * Verbs of things done in the meeting itself ("I'll show you the agenda", "let's look at the flat case",
@@ -232,6 +238,13 @@ export const PROCEDURE_VERBS = words(`
 
 /** A condition inside a sentence ("… if you're gonna do digits again", "… when you're frustrated"). */
 export const CONDITION = /\b(?:if|whenever|unless|in case)\b/i;
+
+/** Work that is done outside a meeting ("order", "email", "book"), unlike design choices ("use", "make"). */
+export const ERRAND_VERBS = words(`
+  order book schedule send email mail forward prepare write check contact call ask bring research
+  investigate test run fix update finish arrange review collect print install circulate distribute
+  submit upload download report organise organize sort contact phone visit
+`);
 
 /** A rating given in the meeting: "I'll give it a three". */
 export const RATING = /\bgive (?:it|that|this|them) (?:a|an) \w+\b/i;
