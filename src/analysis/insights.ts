@@ -27,7 +27,7 @@ import {
   QUESTION_MARKED_BONUS,
   TASK_SCORE,
 } from "./insight-scores.ts";
-import { ASK_SOMEONE, DANGLING_ENDS, DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
+import { ASK_SOMEONE, CUT_OFF_MODALS, DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
 import { wordsOf, type Sentence } from "./nlp.ts";
 import { importantQuestions, isQuestion, type AskedQuestion } from "./questions.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
@@ -69,9 +69,10 @@ function classifySentence(
   const action = candidate !== null && isLaterTask(candidate, sentence, words, context) ? candidate : null;
   const dated = DATE_WORDS.test(sentence.text);
   const followUp = FOLLOW_UP.test(sentence.text) || (action !== null && ASK_SOMEONE.test(sentence.text));
-  // A follow-up phrase with no task around it needs a future ("we'll do this off-line") and an ending.
+  // A follow-up phrase with no task around it needs a future ("we'll do this off-line") and an ending
+  // ("The next meeting will" has none).
   const promised =
-    FUTURE_MARKERS.test(sentence.text) && !question.strong && !DANGLING_ENDS.has(words.normals.at(-1) ?? "");
+    FUTURE_MARKERS.test(sentence.text) && !question.strong && !CUT_OFF_MODALS.has(words.normals.at(-1) ?? "");
   if (followUp && (action !== null || promised)) {
     const assignee = action?.assignee ?? speakerCommitment(words);
     return {

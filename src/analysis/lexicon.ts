@@ -109,6 +109,9 @@ export const DANGLING_ENDS = words(`
   my our your their his its is are was i we they he she very will would can could should
 `);
 
+/** Modals a cut-off sentence ends on ("The next meeting will"). */
+export const CUT_OFF_MODALS = words(`will would can could should shall must might may`);
+
 /** Back-channel and tag questions: "right?", "you know?", "isn't it?", "sorry?". */
 export const TAG_QUESTION =
   /(?:^|[\s,])(?:right|yeah|yes|okay|ok|huh|eh|no|sorry|really|you know|you see|isn't it|is it|aren't they|don't you think|didn't it|wasn't it|doesn't it|or not|or something|and so on|what)\s*\?$/i;
@@ -136,7 +139,7 @@ export const LEAD_INS: ReadonlySet<string> = new Set([...OPENERS, ...words(`mayb
 
 /** Phrasal verbs that name a task although their verb alone does not ("come up with", "put together"). */
 export const PHRASAL_TASK =
-  /^(?:come up with|go through|(?:put|get) (?:\w+ )?together|find out|set up|write up|look into|look up)/;
+  /^(?:come up with|go through|(?:put|get) (?:\w+ )?together|find out|set up|write up|look into|look up|(?:talk|speak) to (?:our|the|your|my|a|an) )/;
 
 /**
  * Verbs that, opening a clause, give an instruction for after the meeting when a time after it comes with
@@ -144,7 +147,7 @@ export const PHRASAL_TASK =
  * corporate website").
  */
 export const IMPERATIVE_VERBS = words(`
-  send email mail forward check prepare bring fill write research contact call ask remember
+  send email mail forward check prepare bring fill write research contact call ask
   make find read finish
 `);
 
@@ -204,6 +207,7 @@ export const FOLLOW_UP = new RegExp(
     "(?:share|circulate) (?:it|that|this|them|those|the \\w+) with|be sent (?:a|the)\\b",
     "(?:put|get|send|share|circulate|post|upload|write|do)(?:ting|ing)? (?:(?:up |together )?(?:the|my|our|some|these|those|all the) )?(?:minutes|notes)",
     // contact someone
+    "(?:talk|speak) to (?:our|the|your|my|a|an) (?!meeting|group|team)\\w+",
     "(?:call|phone|contact|ring|ask) (?:the|our|your|a|an) (?!question)\\w+ (?:department|team|office|people|folks|manager|group)",
     // set up a meeting
     "(?:set up|setting up|schedule|arrange|arranging|book) (?:a|another|the next|the) (?:meeting|call|time)|meet (?:again|next)",

@@ -106,8 +106,12 @@ export function isQuestion(sentence: Sentence, words: Words): { question: boolea
 /** A page lists at most this many questions: the most important ones. */
 const MAX_QUESTIONS = 10;
 
-/** Fewer content words than this ask too little to list ("Which one was mine?", "Are you done with it?"). */
-const MIN_QUESTION_CONTENT_WORDS = 2;
+/**
+ * A question shorter than this (openers aside) with fewer than two content words asks too little to list:
+ * "Which one was mine?", "So does that make sense?"; "Are those delays adjustable?" stays.
+ */
+const MIN_SHOWN_WORDS = 5;
+const MIN_SHOWN_CONTENT_WORDS = 2;
 
 /** A reply of fewer words than this, back-channels aside ("Yeah, yeah."), answers nothing. */
 const MIN_ANSWER_WORDS = 3;
@@ -127,7 +131,7 @@ function contentWords(words: Words): number {
 
 /**
  * The questions worth showing, most important first, at most MAX_QUESTIONS: questions that ask about
- * something (at least two content words), scored higher when they get an answer (the question ends its
+ * something (five words, or two content words), scored higher when they get an answer (the question ends its
  * message and the next message is someone else's, with some words beyond "yeah") and when they are put to
  * someone (a name, "you", "anyone"). Ties keep conversation order.
  */
@@ -147,7 +151,8 @@ export function importantQuestions(
   };
   const ranked = asked.flatMap(({ insight, sentence }) => {
     const words = wordsOf(sentence);
-    if (contentWords(words) < MIN_QUESTION_CONTENT_WORDS) return [];
+    const length = words.normals.length - openerLength(words.normals);
+    if (length < MIN_SHOWN_WORDS && contentWords(words) < MIN_SHOWN_CONTENT_WORDS) return [];
     const at = sentence.messageIndex;
     const endsMessage = sentences[sentence.index + 1]?.messageIndex !== at;
     const asker = speaker(at);
