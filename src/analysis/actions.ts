@@ -205,7 +205,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     // "I don't think we should …", "that we're going to use" (a relative clause, not a commitment)
     if (n.slice(Math.max(0, i - 3), i).some((w) => NEGATION.has(w))) continue;
     if (i > 0 && RELATIVE.has(n[i - 1] ?? "")) continue;
-    if (isReducedRelative(words, i)) continue;
+    if (isReducedRelative(sentence, words, i)) continue;
     const verb = verbAfter(words, end);
     if (verb === null || !isTaskVerb(words, verb)) continue;
     const weak = WEAK_COMMITMENT.test(modal);
@@ -344,9 +344,12 @@ function hasEmptyObject(words: Words, verbIndex: number): boolean {
 }
 
 /** A subject right after "the <noun>" is a relative clause without "that": "the angle you have to use". */
-function isReducedRelative(words: Words, subject: number): boolean {
+function isReducedRelative(sentence: Sentence, words: Words, subject: number): boolean {
   const noun = words.tokens[subject - 1];
   const before = words.tokens[subject - 2];
+  // "In the beginning, we'll write up a flat file": a comma closes the phrase before the subject.
+  const at = sentence.tokens.indexOf(words.tokens[subject] as Token);
+  if (sentence.tokens[at - 1]?.value === ",") return false;
   return noun?.pos === "NOUN" && (before?.pos === "DET" || before?.pos === "ADJ");
 }
 
