@@ -69,6 +69,9 @@ export interface TaskContext {
 /** Words between a subject's modal and its verb that say who of them: "we can all give some thought". */
 const QUANTIFIERS = new Set(["all", "both", "each"]);
 
+/** Lead-ins read before an instruction's verb ("so maybe just send …"). */
+const MAX_LEAD_INS = 4;
+
 /** Words of a time phrase before an instruction ("for the next meeting send …"). */
 const TIME_PHRASE_POS = new Set(["ADP", "DET", "ADJ", "NOUN"]);
 
@@ -250,11 +253,14 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
 function imperativeVerb(sentence: Sentence, words: Words): { verb: string; index: number } | null {
   // "Or just write on the white board?" proposes; it does not instruct.
   if (sentence.text.trim().endsWith("?")) return null;
-  for (let i = 0; i < sentence.tokens.length; i++) {
-    if (i > 0 && sentence.tokens[i - 1]?.value !== ",") continue;
-    let at = words.tokens.indexOf(sentence.tokens[i] as Token);
-    if (at < 0) continue;
-    while (LEAD_INS.has(words.normals[at] ?? "")) at++;
+  // Words are the sentence's tokens without punctuation, in order: `word` follows the sentence's token i.
+  for (let i = 0, word = 0; i < sentence.tokens.length; i++) {
+    const isWord = words.tokens[word] === sentence.tokens[i];
+    const clauseStart = i === 0 || sentence.tokens[i - 1]?.value === ",";
+    if (isWord) word++;
+    if (!isWord || !clauseStart) continue;
+    let at = word - 1;
+    for (let skip = 0; skip < MAX_LEAD_INS && LEAD_INS.has(words.normals[at] ?? ""); skip++) at++;
     // "for the next meeting send …"
     if (words.tokens[at]?.pos === "ADP")
       for (let skip = 0; skip < 4 && TIME_PHRASE_POS.has(words.tokens[at]?.pos ?? ""); skip++) at++;
