@@ -30,15 +30,12 @@ export const ACTION_SHORT_PENALTY = -0.1;
 export const ACTION_DATED_BONUS = 0.1;
 
 /** A question: the base, plus a bonus each for a "?" and an interrogative form… */
-export const QUESTION_BASE = 0.3;
-export const QUESTION_MARKED_BONUS = 0.1;
-export const QUESTION_FORM_BONUS = 0.1;
-/** …and up to this for length, full at QUESTION_FULL_WORDS words (a question that stands on its own)… */
-export const QUESTION_LENGTH_BONUS = 0.1;
+export const QUESTION_BASE = 0.5;
+export const QUESTION_MARKED_BONUS = 0.15;
+export const QUESTION_FORM_BONUS = 0.15;
+/** …and up to this for length, full at QUESTION_FULL_WORDS words (a question that stands on its own). */
+export const QUESTION_LENGTH_BONUS = 0.15;
 export const QUESTION_FULL_WORDS = 12;
-/** …and for getting an answer (the next message is someone else's) and for being put to someone. */
-export const QUESTION_ANSWERED_BONUS = 0.25;
-export const QUESTION_ADDRESSED_BONUS = 0.1;
 
 /** Scores stay inside these bounds, so no rule claims certainty or nothing. */
 const MIN_SCORE = 0.05;

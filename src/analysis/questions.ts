@@ -11,7 +11,6 @@ import {
   WH_WORDS,
 } from "./lexicon.ts";
 import { addressedName } from "./actions.ts";
-import { clampScore, QUESTION_ADDRESSED_BONUS, QUESTION_ANSWERED_BONUS } from "./insight-scores.ts";
 import { wordsOf, type Sentence, type Token, type Words } from "./nlp.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
 
@@ -113,6 +112,13 @@ const MAX_QUESTIONS = 10;
 const MIN_SHOWN_WORDS = 5;
 const MIN_SHOWN_CONTENT_WORDS = 2;
 
+/**
+ * How much more a question matters when it gets an answer or is put to someone, added to its score (the
+ * confidence that it is a question, which the API shows) to rank the questions.
+ */
+const ANSWERED_WEIGHT = 0.3;
+const ADDRESSED_WEIGHT = 0.1;
+
 /** A reply of fewer words than this, back-channels aside ("Yeah, yeah."), answers nothing. */
 const MIN_ANSWER_WORDS = 3;
 
@@ -131,7 +137,7 @@ function contentWords(words: Words): number {
 
 /**
  * The questions worth showing, most important first, at most MAX_QUESTIONS: questions that ask about
- * something (five words, or two content words), scored higher when they get an answer (the question ends its
+ * something (five words, or two content words), ranked higher when they get an answer (the question ends its
  * message and the next message is someone else's, with some words beyond "yeah") and when they are put to
  * someone (a name, "you", "anyone"). Ties keep conversation order.
  */
@@ -164,13 +170,11 @@ export function importantQuestions(
       answerer !== asker &&
       (replyWords.get(at + 1) ?? 0) >= MIN_ANSWER_WORDS;
     const addressed = addressedName(sentence) !== null || words.normals.some((w) => TO_LISTENER.has(w));
-    const score = clampScore(
-      insight.score + (answered ? QUESTION_ANSWERED_BONUS : 0) + (addressed ? QUESTION_ADDRESSED_BONUS : 0),
-    );
-    return [{ insight: { ...insight, score }, order: sentence.index }];
+    const importance = insight.score + (answered ? ANSWERED_WEIGHT : 0) + (addressed ? ADDRESSED_WEIGHT : 0);
+    return [{ insight, importance, order: sentence.index }];
   });
   return ranked
-    .sort((a, b) => b.insight.score - a.insight.score || a.order - b.order)
+    .sort((a, b) => b.importance - a.importance || a.order - b.order)
     .slice(0, MAX_QUESTIONS)
     .map((question) => question.insight);
 }
