@@ -19,56 +19,14 @@ import { cleanTranscriptText } from "../src/analysis/clean.ts";
 import { createAnalyzer } from "../src/analysis/pool.ts";
 import type { AnalysisInput } from "../src/analysis/types.ts";
 import { PATHOLOGICAL_CASES } from "../test/helpers/pathological.ts";
+import { median, readWithWink, RUNS, time, timeInterleaved, WARMUP } from "./timing.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
 
-const RUNS = 15;
-const WARMUP = 3;
 /** Pathological inputs take longer per run; fewer runs still give a stable median. */
 const PATHOLOGICAL_RUNS = 3;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-function time(fn: () => void, runs = RUNS, warmup = WARMUP): number[] {
-  for (let i = 0; i < warmup; i++) fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    fn();
-    times.push(performance.now() - start);
-  }
-  return times;
-}
-
-/** Times two functions in alternation, so that load from other work on the machine hits both alike. */
-function timeInterleaved(
-  first: () => void,
-  second: () => void,
-  runs = RUNS,
-  warmup = WARMUP,
-): [number[], number[]] {
-  for (let i = 0; i < warmup; i++) {
-    first();
-    second();
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    let start = performance.now();
-    first();
-    a.push(performance.now() - start);
-    start = performance.now();
-    second();
-    b.push(performance.now() - start);
-  }
-  return [a, b];
-}
 
 async function timeAsync(fn: () => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await fn();
@@ -130,13 +88,7 @@ try {
     const text = meeting.input.messages.map((m) => m.text).join("\n\n");
     const words = text.split(/\s+/).length;
     const [baselineTimes, analysisTimes] = timeInterleaved(
-      () => {
-        const doc = nlp.readDoc(text);
-        /* eslint-disable @typescript-eslint/unbound-method -- wink's its.* helpers are plain functions */
-        doc.tokens().out(nlp.its.pos);
-        doc.sentences().out(nlp.its.span);
-        /* eslint-enable @typescript-eslint/unbound-method */
-      },
+      () => readWithWink(nlp, text),
       () => analyzeConversation(meeting.input),
     );
     const baseline = median(baselineTimes);

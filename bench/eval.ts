@@ -1,58 +1,35 @@
 /**
- * Quality of the analysis on QMSum: the whole-meeting summary against the human one (ROUGE F1, beside
- * Lead and TextRank cut to the same length) and the topic segmentation against the human topic spans
- * (Pk and WindowDiff, beside fixed windows).
+ * Quality of the analysis on QMSum, with every baseline computed in the same run:
+ * - the whole-meeting summary against the human one: ROUGE-1/2/L F1 (the project's scorer) and stemmed
+ *   summary-level ROUGE-Lsum, beside Lead, TextRank and a greedy extractive oracle at the same length;
+ * - the topic segmentation against the human topic spans: Pk and WindowDiff, beside one segment and
+ *   fixed windows;
+ * - action items and follow-ups against the hand-labelled gold items (datasets/qmsum/ACTIONS.md);
+ * - questions per meeting, and the analysis time of the largest meeting.
  *
  * Usage: node --import tsx bench/eval.ts [val|train]   (writes bench/results/eval.txt for val,
  * bench/results/eval-<split>.txt otherwise)
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import winkNLP from "wink-nlp";
+import model from "wink-eng-lite-web-model";
 import { analyzeConversation, prepareSentences, topicSegmentStarts } from "../src/analysis/analyze.ts";
-import { contentTerms, wordCount, type Sentence } from "../src/analysis/nlp.ts";
-import { DEFAULT_SUMMARY_OPTIONS } from "../src/analysis/summary.ts";
-import { rouge, rougeTokens, truncateWords, type RougeScores } from "./metrics/rouge.ts";
+import { leadSummary, oracleSummary, textRankSummary } from "./baselines.ts";
+import { evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
+import { rouge, rougeLsum, rougeSentences, rougeTokens, type RougeScores } from "./metrics/rouge.ts";
 import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "./metrics/segeval.ts";
-import { textRankScores } from "./metrics/textrank.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
+import { median, readWithWink, timeInterleaved } from "./timing.ts";
 
-/** Sentences the baselines may pick: the same cleaned sentences and minimum length the system uses. */
-function baselinePool(sentences: readonly Sentence[]): Sentence[] {
-  return sentences.filter((s) => wordCount(s) >= DEFAULT_SUMMARY_OPTIONS.minWords);
-}
-
-export function leadSummary(sentences: readonly Sentence[], words: number): string {
-  const picked: string[] = [];
-  let count = 0;
-  for (const sentence of baselinePool(sentences)) {
-    if (count >= words) break;
-    picked.push(sentence.text);
-    count += rougeTokens(sentence.text).length;
-  }
-  return truncateWords(picked.join(" "), words);
-}
-
-export function textRankSummary(sentences: readonly Sentence[], words: number): string {
-  const pool = baselinePool(sentences);
-  const scores = textRankScores(pool.map(contentTerms));
-  const order = pool.map((_, i) => i).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
-  const chosen: number[] = [];
-  let count = 0;
-  for (const i of order) {
-    if (count >= words) break;
-    chosen.push(i);
-    count += rougeTokens(pool[i]?.text ?? "").length;
-  }
-  chosen.sort((a, b) => a - b);
-  return truncateWords(chosen.map((i) => pool[i]?.text ?? "").join(" "), words);
-}
+const SYSTEMS = ["Recap", "Lead", "TextRank", "Oracle"] as const;
+type System = (typeof SYSTEMS)[number];
 
 interface Row {
   name: string;
   words: number;
-  system: RougeScores;
-  lead: RougeScores;
-  textRank: RougeScores;
+  rouge: Record<System, RougeScores & { rougeLsum: number }>;
+  questions: number;
   segments: number;
   referenceSegments: number;
   pk: { system: number; windowsSame: number; windowsTrain: number; single: number };
@@ -73,12 +50,18 @@ function trainSegmentLength(train: readonly Meeting[]): number {
 function evaluateMeeting(meeting: Meeting, windowLength: number): Row {
   const result = analyzeConversation(meeting.input);
   const sentences = prepareSentences(meeting.input);
-  const systemText = result.summary.map((s) => s.text).join(" ");
-  const words = rougeTokens(systemText).length;
+  const summarySentences = result.summary.flatMap((s) => rougeSentences(s.text));
+  const words = rougeTokens(summarySentences.join(" ")).length;
+  const reference = meeting.referenceSummary;
+  const referenceSentences = rougeSentences(reference);
+  const score = (candidate: string[]) => ({
+    ...rouge(candidate.join(" "), reference),
+    rougeLsum: rougeLsum(candidate, referenceSentences),
+  });
 
   const n = meeting.input.messages.length;
-  const reference = startsFromLabels(meeting.referenceTopics);
-  const k = standardWindow(reference, n);
+  const referenceStarts = startsFromLabels(meeting.referenceTopics);
+  const k = standardWindow(referenceStarts, n);
   const system = topicSegmentStarts(meeting.input, undefined, sentences);
   const same = fixedWindows(system.length, n);
   const train = fixedWindows(Math.max(1, Math.round(n / windowLength)), n);
@@ -86,56 +69,87 @@ function evaluateMeeting(meeting: Meeting, windowLength: number): Row {
   return {
     name: meeting.name,
     words,
-    system: rouge(systemText, meeting.referenceSummary),
-    lead: rouge(leadSummary(sentences, words), meeting.referenceSummary),
-    textRank: rouge(textRankSummary(sentences, words), meeting.referenceSummary),
+    rouge: {
+      Recap: score(summarySentences),
+      Lead: score(leadSummary(sentences, words)),
+      TextRank: score(textRankSummary(sentences, words)),
+      Oracle: score(oracleSummary(sentences, words, reference)),
+    },
+    questions: result.insights.filter((insight) => insight.type === "question").length,
     segments: system.length,
-    referenceSegments: reference.length,
+    referenceSegments: referenceStarts.length,
     pk: {
-      system: pk(reference, system, n, k),
-      windowsSame: pk(reference, same, n, k),
-      windowsTrain: pk(reference, train, n, k),
-      single: pk(reference, single, n, k),
+      system: pk(referenceStarts, system, n, k),
+      windowsSame: pk(referenceStarts, same, n, k),
+      windowsTrain: pk(referenceStarts, train, n, k),
+      single: pk(referenceStarts, single, n, k),
     },
     wd: {
-      system: windowDiff(reference, system, n, k),
-      windowsSame: windowDiff(reference, same, n, k),
-      windowsTrain: windowDiff(reference, train, n, k),
-      single: windowDiff(reference, single, n, k),
+      system: windowDiff(referenceStarts, system, n, k),
+      windowsSame: windowDiff(referenceStarts, same, n, k),
+      windowsTrain: windowDiff(referenceStarts, train, n, k),
+      single: windowDiff(referenceStarts, single, n, k),
     },
   };
+}
+
+/** Median analysis time of the split's largest meeting, beside wink-nlp reading the same text in alternation. */
+function timeLargest(meetings: readonly Meeting[]): string {
+  const largest = meetings.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const nlp = winkNLP(model, ["sbd", "pos"]);
+  const text = largest.input.messages.map((m) => m.text).join("\n\n");
+  const [baseline, analysis] = timeInterleaved(
+    () => readWithWink(nlp, text),
+    () => analyzeConversation(largest.input),
+    9,
+    3,
+  );
+  const ratio = median(analysis) / median(baseline);
+  return (
+    `Analysis time of the largest meeting (${largest.name}, ${largest.input.messages.length} turns): ` +
+    `${median(analysis).toFixed(0)} ms median of 9 runs; wink-nlp reading the same text (baseline, in ` +
+    `alternation) ${median(baseline).toFixed(0)} ms; ratio ${ratio.toFixed(2)}×.`
+  );
 }
 
 const mean = (values: readonly number[]): number =>
   values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 const pct = (value: number): string => (value * 100).toFixed(2).padStart(6);
 
-function report(split: string, rows: readonly Row[], windowLength: number): string {
+function report(split: string, rows: readonly Row[], windowLength: number): string[] {
   const lines: string[] = [];
   const m = (pick: (r: Row) => number): number => mean(rows.map(pick));
   lines.push(`Recap analysis quality on QMSum ${split} (${rows.length} meetings)`);
   lines.push(`Generated by: npm run eval -- ${split}   (node --import tsx bench/eval.ts ${split})`);
   lines.push("");
-  lines.push("Whole-meeting summary vs the human answer (ROUGE F1 x100, mean over meetings).");
-  lines.push("Tokens: lowercase, split on non-alphanumerics, no stemming, no stop-word removal;");
+  lines.push("Whole-meeting summary vs the human answer (F1 x100, mean over meetings).");
+  lines.push("ROUGE-1/2/L: the project's scorer (lowercase alphanumeric tokens, no stemming, LCS over the");
   lines.push(
-    `baselines cut to the same word count as Recap's summary for each meeting (mean ${m((r) => r.words).toFixed(0)} words).`,
+    "whole text). ROUGE-Lsum: summary-level LCS over sentences with Porter stemming, as papers report.",
+  );
+  lines.push(
+    `Baselines are cut to the same word count as Recap's summary for each meeting (mean ${m((r) => r.words).toFixed(0)} words).`,
   );
   lines.push("");
-  lines.push("| system     | ROUGE-1 | ROUGE-2 | ROUGE-L |");
-  lines.push("| ---------- | ------- | ------- | ------- |");
-  for (const [label, pick] of [
-    ["Recap", (r: Row) => r.system],
-    ["Lead", (r: Row) => r.lead],
-    ["TextRank", (r: Row) => r.textRank],
-  ] as const) {
+  lines.push("| system                 | ROUGE-1 | ROUGE-2 | ROUGE-L | ROUGE-Lsum |");
+  lines.push("| ---------------------- | ------- | ------- | ------- | ---------- |");
+  const labels: Record<System, string> = {
+    Recap: "Recap",
+    Lead: "Lead",
+    TextRank: "TextRank",
+    Oracle: "Oracle (greedy, upper)",
+  };
+  for (const system of SYSTEMS) {
+    const s = (pick: (scores: Row["rouge"][System]) => number) => pct(m((r) => pick(r.rouge[system])));
     lines.push(
-      `| ${label.padEnd(10)} | ${pct(m((r) => pick(r).rouge1))}  | ${pct(m((r) => pick(r).rouge2))}  | ${pct(m((r) => pick(r).rougeL))}  |`,
+      `| ${labels[system].padEnd(22)} | ${s((x) => x.rouge1)}  | ${s((x) => x.rouge2)}  | ${s((x) => x.rougeL)}  | ${s((x) => x.rougeLsum)}     |`,
     );
   }
-  const beatsR2 = rows.filter((r) => r.system.rouge2 > Math.max(r.lead.rouge2, r.textRank.rouge2)).length;
+  const beatsR2 = rows.filter(
+    (r) => r.rouge.Recap.rouge2 > Math.max(r.rouge.Lead.rouge2, r.rouge.TextRank.rouge2),
+  ).length;
   lines.push("");
-  lines.push(`Recap's ROUGE-2 is above both baselines on ${beatsR2} of ${rows.length} meetings.`);
+  lines.push(`Recap's ROUGE-2 is above both Lead and TextRank on ${beatsR2} of ${rows.length} meetings.`);
   lines.push("");
   lines.push(
     "Topic segmentation vs the human topic spans (over messages; lower is better; mean over meetings).",
@@ -148,7 +162,7 @@ function report(split: string, rows: readonly Row[], windowLength: number): stri
   lines.push("| segmentation                               | Pk     | WindowDiff |");
   lines.push("| ------------------------------------------ | ------ | ---------- |");
   for (const [label, key] of [
-    ["Recap (TextTiling)", "system"],
+    ["Recap", "system"],
     ["fixed windows, as many segments as Recap", "windowsSame"],
     ["fixed windows, train mean segment length", "windowsTrain"],
     ["one segment (no boundaries)", "single"],
@@ -156,20 +170,41 @@ function report(split: string, rows: readonly Row[], windowLength: number): stri
     lines.push(`| ${label.padEnd(42)} | ${pct(m((r) => r.pk[key]))} | ${pct(m((r) => r.wd[key]))}     |`);
   }
   lines.push("");
-  lines.push("Per meeting: words, ROUGE-2 (Recap / Lead / TextRank), Pk (Recap / same-count windows)");
+  const questions = rows.map((r) => r.questions);
+  lines.push(
+    `Questions per meeting: mean ${mean(questions).toFixed(1)}, most ${Math.max(0, ...questions)}, fewest ${Math.min(...questions)}.`,
+  );
+  return lines;
+}
+
+function perMeeting(rows: readonly Row[]): string[] {
+  const lines = [
+    "Per meeting: words, ROUGE-2 (Recap / Lead / TextRank / Oracle), Pk (Recap / one segment), questions",
+  ];
   for (const r of rows) {
+    const r2 = SYSTEMS.map((system) => pct(r.rouge[system].rouge2)).join(" ");
     lines.push(
-      `${r.name.padEnd(18)} ${String(r.words).padStart(4)}  R2 ${pct(r.system.rouge2)} ${pct(r.lead.rouge2)} ${pct(r.textRank.rouge2)}  Pk ${pct(r.pk.system)} ${pct(r.pk.windowsSame)}`,
+      `${r.name.padEnd(18)} ${String(r.words).padStart(4)}  R2 ${r2}  Pk ${pct(r.pk.system)} ${pct(r.pk.single)}  Q ${String(r.questions).padStart(2)}`,
     );
   }
-  return lines.join("\n") + "\n";
+  return lines;
 }
 
 const split = process.argv[2] ?? "val";
 const meetings = loadSplit(split);
-const windowLength = trainSegmentLength(loadSplit("train"));
+const train = split === "train" ? meetings : loadSplit("train");
+const windowLength = trainSegmentLength(train);
 const rows = meetings.map((meeting) => evaluateMeeting(meeting, windowLength));
-const text = report(split, rows, windowLength);
+const actionRows = (list: readonly Meeting[]): ActionRow[] => list.flatMap(evaluateActions);
+const lines = [
+  ...report(split, rows, windowLength),
+  timeLargest(meetings),
+  "",
+  ...reportActions(split, actionRows(meetings), split === "train" ? [] : actionRows(train)),
+  "",
+  ...perMeeting(rows),
+];
+const text = lines.join("\n") + "\n";
 process.stdout.write(text);
 const out = resolve(import.meta.dirname, "results", split === "val" ? "eval.txt" : `eval-${split}.txt`);
 writeFileSync(out, text);

@@ -1,8 +1,9 @@
 /**
  * The summary page for the largest QMSum val meeting (Bed015): server render time through the real app
  * (link check, database reads, rendering) and of the pure render function alone, beside serving the same
- * bytes as a static file from a plain node:http server in the same run; and the gzipped size of the page's
- * script and stylesheet. Times are medians of sequential requests on one keep-alive connection.
+ * bytes as a static file from a plain node:http server in the same run; the bytes each form of the page
+ * takes on the wire per Accept-Encoding; and the gzipped size of the page's script and stylesheet. Times are
+ * medians of sequential requests on one keep-alive connection (fetch asks for gzip, as browsers do).
  *
  * Usage: npm run build:client && node --import tsx bench/page.bench.ts   (writes bench/results/page.txt)
  */
@@ -13,20 +14,16 @@ import type { AddressInfo } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
+import { getBytes } from "../test/helpers/raw-http.ts";
 import { renderPage } from "../src/pages/render-page.ts";
 import { startTestServer } from "../test/helpers/app.ts";
 import { loadMeeting, toProcessTextBody } from "../test/helpers/qmsum.ts";
+import { median } from "./timing.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const RUNS = 40;
 const WARMUP = 8;
 const MEETING = "Bed015.json";
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
 
 async function timeRequests(url: string): Promise<number[]> {
   const once = async () => {
@@ -91,12 +88,33 @@ try {
     readTimes.push(performance.now() - start);
   }
   const renderTimes: number[] = [];
-  const context = { styleNonce: "n", scriptUrl: "s.js", stylesheetUrl: "s.css", selfPath: "t" };
+  const context = {
+    styleNonce: "n",
+    scriptUrl: "s.js",
+    stylesheetUrl: "s.css",
+    fontStylesheetUrl: null,
+    selfPath: "t",
+  };
   for (let i = 0; i < WARMUP; i++) renderPage(view, context);
   for (let i = 0; i < RUNS * 3; i++) {
     const start = performance.now();
     renderPage(view, context);
     renderTimes.push(performance.now() - start);
+  }
+
+  // Bytes on the wire as the server sends them for each Accept-Encoding (compressed by @fastify/compress).
+  const transferred: string[] = [];
+  for (const [label, url] of [
+    ["page HTML", pageUrl],
+    ["JSON     ", `${pageUrl}.json`],
+    ["Markdown ", `${pageUrl}.md`],
+  ] as const) {
+    const sizes: string[] = [];
+    for (const encoding of ["identity", "gzip", "br"]) {
+      const answer = await getBytes(url, { "accept-encoding": encoding });
+      sizes.push(`${encoding} ${answer.body.length.toLocaleString("en")} B`);
+    }
+    transferred.push(`  ${label}  ${sizes.join(" · ")}`);
   }
 
   const js = readFileSync(join(ROOT, "public/page.js"));
@@ -118,6 +136,9 @@ try {
     `  ratio app / static:                                           ${(pageMs / staticMs).toFixed(1)} ×`,
     `  summaryPage.open(token, host) alone: the database reads (median of ${readTimes.length}): ${median(readTimes).toFixed(2)} ms`,
     `  renderPage(view) alone, in process (median of ${renderTimes.length}):          ${median(renderTimes).toFixed(2)} ms`,
+    "",
+    "Transferred, by Accept-Encoding:",
+    ...transferred,
     "",
     `Browser assets (gzip -9): page.js ${kb(gz(js))} (${kb(js.length)} raw) + page.css ${kb(gz(css))} (${kb(css.length)} raw) = ${kb(gz(js) + gz(css))} of the 40 KB budget`,
   );

@@ -20,7 +20,7 @@ await build({
   logLevel: "warning",
 });
 await build({
-  entryPoints: { page: join(root, "src/client/page.css") },
+  entryPoints: { page: join(root, "src/client/styles.css") },
   bundle: true,
   minify: true,
   outdir,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import compress from "@fastify/compress";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -131,6 +132,15 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
   app.addSchema(ErrorBody);
+
+  // Every answer of a kilobyte or more in a text type (HTML, JSON, Markdown, CSS, scripts, captions) is
+  // compressed as the client's Accept-Encoding allows; fonts and images already are. Request bodies are not
+  // decompressed: a client sends JSON as is.
+  await app.register(compress, {
+    encodings: ["br", "gzip"],
+    customTypes: /^(?:text\/|application\/(?:json|javascript|x-subrip)\b|image\/svg\+xml)/,
+    globalDecompression: false,
+  });
 
   await registerRateLimits(app, {
     perMinute: config.rateLimitPerMinute,

@@ -32,6 +32,26 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reads the font catalogue's URL (or off) and keeps fetched fonts under the data directory", () => {
+    expect(loadConfig({}).fontCatalogueUrl).toBe("https://fonts.googleapis.com");
+    expect(loadConfig({ RECAP_FONT_CATALOGUE_URL: "http://127.0.0.1:9/fonts/" }).fontCatalogueUrl).toBe(
+      "http://127.0.0.1:9/fonts",
+    );
+    expect(loadConfig({ RECAP_FONT_CATALOGUE_URL: "off" }).fontCatalogueUrl).toBeNull();
+    expect(loadConfig({ RECAP_DATA_DIR: "/srv/recap" }).fontCacheDir).toBe("/srv/recap/fonts");
+    expect(loadConfig({ RECAP_FONT_CACHE_DIR: "/var/cache/recap-fonts" }).fontCacheDir).toBe(
+      "/var/cache/recap-fonts",
+    );
+    for (const bad of [
+      "fonts.googleapis.com",
+      "ftp://fonts.test",
+      "https://u:p@fonts.test",
+      "https://f.test/?a=1",
+    ]) {
+      expect(() => loadConfig({ RECAP_FONT_CATALOGUE_URL: bad }), bad).toThrow(/RECAP_FONT_CATALOGUE_URL/);
+    }
+  });
+
   it("reads RECAP_WEBHOOK_ALLOW_HOSTS as one spelling per host, and refuses what is not a host", () => {
     expect(
       loadConfig({ RECAP_WEBHOOK_ALLOW_HOSTS: " Hooks.Internal. ,127.1, ::1,[fd00::1]" }).webhookAllowHosts,

@@ -26,6 +26,10 @@ export interface Config {
   tokenRateLimitPerMinute: number;
   /** Hosts a webhook may reach although they are (or resolve to) internal addresses. */
   webhookAllowHosts: string[];
+  /** The web font catalogue (its CSS2 API) fonts are fetched from; null: pages use a system font. */
+  fontCatalogueUrl: string | null;
+  /** Where fetched fonts are kept, to be served from the page's own origin. */
+  fontCacheDir: string;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +101,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     }
   }
 
+  let fontCatalogueUrl: string | null = env.RECAP_FONT_CATALOGUE_URL || "https://fonts.googleapis.com";
+  if (fontCatalogueUrl === "off") fontCatalogueUrl = null;
+  else {
+    try {
+      const url = new URL(fontCatalogueUrl);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol");
+      if (url.username !== "" || url.search !== "" || url.hash !== "") throw new Error("parts");
+      fontCatalogueUrl = url.href.replace(/\/+$/, "");
+    } catch {
+      problems.push(
+        `RECAP_FONT_CATALOGUE_URL must be an absolute http(s) URL without credentials or query, or "off" (got "${fontCatalogueUrl}")`,
+      );
+      fontCatalogueUrl = null;
+    }
+  }
+
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
 
@@ -117,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     rateLimitPerMinute: integer("RECAP_RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
     tokenRateLimitPerMinute: integer("RECAP_TOKEN_RATE_LIMIT_PER_MINUTE", 60, 0, 10_000_000),
     webhookAllowHosts,
+    fontCatalogueUrl,
+    fontCacheDir: resolve(dataDir, env.RECAP_FONT_CACHE_DIR || "fonts"),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

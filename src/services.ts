@@ -24,6 +24,8 @@ import { WebhookSender } from "./modules/jobs/webhooks.ts";
 import { PageAssets } from "./modules/summary-page/page-assets.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
+import { WebFonts } from "./modules/summary-page/web-fonts.ts";
+import { hostOf } from "./urls.ts";
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -84,6 +86,17 @@ export function createServices(deps: ServiceDeps) {
     apps,
     conversations,
   });
+  // Fonts come from the catalogue the operator configured (its host may be internal) and the public
+  // hosts its stylesheets name, through the same address rules as webhooks.
+  const webFonts = new WebFonts({
+    catalogueUrl: config.fontCatalogueUrl,
+    cacheDir: config.fontCacheDir,
+    guard: new WebhookTargets(
+      new Set(config.fontCatalogueUrl === null ? [] : [hostOf(new URL(config.fontCatalogueUrl))]),
+    ),
+    clock,
+    logger,
+  });
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
@@ -92,6 +105,7 @@ export function createServices(deps: ServiceDeps) {
     summaryPage: new SummaryPageService({ experiences, conversations, apps }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),
+    webFonts,
     ingestion,
     jobs,
     jobRunner,

@@ -23,10 +23,11 @@ function localiseTimes(): void {
   });
 }
 
-/* Jumping to a line (and seeking the media there). */
+/* Jumping to a line (and seeking the media there, once it knows its length). */
 function seek(seconds: number): void {
-  if (!player || !Number.isFinite(seconds)) return;
-  player.currentTime = seconds;
+  if (!player || player.hidden || !Number.isFinite(seconds)) return;
+  if (player.readyState >= HTMLMediaElement.HAVE_METADATA) player.currentTime = seconds;
+  else player.addEventListener("loadedmetadata", () => (player.currentTime = seconds), { once: true });
 }
 
 function showLine(line: HTMLElement, options: { focus?: boolean } = {}): void {
@@ -56,10 +57,39 @@ function wireJumps(): void {
     const line = time?.closest<HTMLElement>(".line");
     if (line && player && !player.hidden && line.dataset.offset !== undefined) {
       event.preventDefault();
+      // The address then links to this line, as it does without media.
+      history.replaceState(null, "", `#${line.id}`);
       seek(Number(line.dataset.offset));
       setCurrentLine(line);
     }
   });
+}
+
+/**
+ * Opens the page at the line an address names: `#m-<id>` (a line's own anchor) or `#t=<seconds>` (the line
+ * being said then), and seeks the media there.
+ */
+function openAtHash(): void {
+  const hash = location.hash.slice(1);
+  const time = /^t=(\d+(?:\.\d+)?)$/.exec(hash);
+  let line: HTMLElement | null = null;
+  if (time) {
+    const seconds = Number(time[1]);
+    const timed = lines().filter(
+      (l) => l.dataset.offset !== undefined && Number(l.dataset.offset) <= seconds,
+    );
+    line = timed.reduce<HTMLElement | null>(
+      (latest, l) => (latest && Number(latest.dataset.offset) >= Number(l.dataset.offset) ? latest : l),
+      null,
+    );
+    seek(seconds);
+  } else if (hash.startsWith("m-")) {
+    line = document.getElementById(hash);
+    if (line?.dataset.offset !== undefined) seek(Number(line.dataset.offset));
+  }
+  if (!line) return;
+  showLine(line);
+  if (player && !player.hidden) setCurrentLine(line);
 }
 
 /* Filters: one chip at a time highlights the lines about a topic or an insight type. */
@@ -272,9 +302,8 @@ function start(): void {
   wirePlayer();
   wireShare();
   wireEditing();
-  const hash = location.hash.slice(1);
-  const line = hash.startsWith("m-") ? document.getElementById(hash) : null;
-  if (line) showLine(line);
+  openAtHash();
+  window.addEventListener("hashchange", openAtHash);
 }
 
 start();

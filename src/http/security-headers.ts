@@ -7,19 +7,19 @@ export function styleNonce(): string {
 }
 
 /**
- * The page CSP: scripts only from this origin (no inline scripts at all), styles from this origin, the
- * nonce'd theme and Google Fonts, media and images from any http(s) origin (they are the link's media,
+ * The page CSP: scripts only from this origin (no inline scripts at all), styles and fonts from this
+ * origin (web fonts are fetched by the server and served from here) and the nonce'd theme, media and images from any http(s) origin (they are the link's media,
  * logo and avatars), and framing only by the app's own origins.
  */
 function pageContentSecurityPolicy(options: { styleNonce?: string; frameAncestors: string[] }): string {
   const ancestors = options.frameAncestors.length > 0 ? options.frameAncestors.join(" ") : "'none'";
-  const styles = ["'self'", "https://fonts.googleapis.com"];
+  const styles = ["'self'"];
   if (options.styleNonce) styles.push(`'nonce-${options.styleNonce}'`);
   return [
     "default-src 'none'",
     "script-src 'self'",
     `style-src ${styles.join(" ")}`,
-    "font-src https://fonts.gstatic.com",
+    "font-src 'self'",
     "img-src 'self' https: http: data:",
     "media-src https: http:",
     "connect-src 'self'",

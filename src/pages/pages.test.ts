@@ -4,13 +4,14 @@ import { escapeHtml, safeHttpUrl } from "./escape.ts";
 import { escapeMarkdown, pageToJson, pageToMarkdown } from "./page-data.ts";
 import { renderLinkProblemPage } from "./render-error-page.ts";
 import { renderPage } from "./render-page.ts";
-import { fontStylesheetUrl } from "./theme.ts";
+import { safeFontFamily } from "./theme.ts";
 import { formatDuration, formatOffset, type PageView } from "./view-model.ts";
 
 const context = {
   styleNonce: "abc",
   scriptUrl: "../assets/page.js?v=1",
   stylesheetUrl: null,
+  fontStylesheetUrl: null,
   selfPath: "TOKEN",
 };
 
@@ -31,6 +32,7 @@ function view(overrides: Partial<PageView> = {}): PageView {
         speakerId: "m1",
         speakerName: "Ann Lee",
         offset: 0,
+        endOffset: null,
         startTime: null,
         hidden: false,
       },
@@ -40,6 +42,7 @@ function view(overrides: Partial<PageView> = {}): PageView {
         speakerId: "m1",
         speakerName: "Ann Lee",
         offset: 65,
+        endOffset: null,
         startTime: null,
         hidden: true,
       },
@@ -97,11 +100,23 @@ describe("the page", () => {
     expect(formatDuration(2520)).toBe("42 min");
   });
 
-  it("builds the Google Fonts URL only for a safe family name", () => {
-    expect(fontStylesheetUrl("Source Sans 3")).toBe(
-      "https://fonts.googleapis.com/css2?family=Source+Sans+3&display=swap",
+  it("takes a font family only when its name is safe in CSS and in the catalogue's URL", () => {
+    expect(safeFontFamily("Source Sans 3")).toBe("Source Sans 3");
+    expect(safeFontFamily("x'); @import url(evil)")).toBeNull();
+    expect(safeFontFamily(null)).toBeNull();
+  });
+
+  it("links the downloads, captions only when the transcript has times", () => {
+    const timed = renderPage(view(), context);
+    for (const format of ["md", "txt", "vtt", "srt", "json"])
+      expect(timed).toContain(`href="TOKEN/export.${format}"`);
+    const untimed = renderPage(
+      view({ messages: view().messages.map((m) => ({ ...m, offset: null })) }),
+      context,
     );
-    expect(fontStylesheetUrl("x'); @import url(evil)")).toBeNull();
+    expect(untimed).toContain('href="TOKEN/export.txt"');
+    expect(untimed).not.toContain("export.vtt");
+    expect(untimed).not.toContain("export.srt");
   });
 
   it("renders without inline scripts, with the theme in the nonce'd style", () => {

@@ -8,7 +8,7 @@ import {
 } from "./render-overview.ts";
 import { editButton } from "./render-parts.ts";
 import { renderTranscript } from "./render-transcript.ts";
-import { fontStylesheetUrl, themeCss } from "./theme.ts";
+import { themeCss } from "./theme.ts";
 import {
   durationSeconds,
   formatDuration,
@@ -28,13 +28,12 @@ const timeFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "
 
 function renderHead(view: PageView, context: PageContext): Raw {
   const favicon = safeHttpUrl(view.branding.favicon);
-  const font = fontStylesheetUrl(view.branding.fontFamily);
   return html`<head>
     ${PAGE_HEAD_META}
     <title>${view.title} · Summary</title>
     ${favicon && html`<link rel="icon" href="${favicon}" />`}
     ${context.stylesheetUrl && html`<link rel="stylesheet" href="${context.stylesheetUrl}" />`}
-    ${font && html`<link rel="stylesheet" href="${font}" />`}
+    ${context.fontStylesheetUrl && html`<link rel="stylesheet" href="${context.fontStylesheetUrl}" />`}
     <style nonce="${context.styleNonce}">
       ${raw(themeCss(view))}
     </style>
@@ -73,12 +72,18 @@ function renderHeader(view: PageView, editable: boolean): Raw {
   </header>`;
 }
 
-function renderFooter(context: PageContext): Raw {
+/** Downloads of the page under the same link (docs/PAGES.md, "Take it with you"); captions only when timed. */
+function renderFooter(view: PageView, context: PageContext): Raw {
+  const exported = (format: string, label: string) =>
+    html`<li><a href="${context.selfPath}/export.${format}" download>${label}</a></li>`;
+  const timed = view.messages.some((m) => m.offset !== null);
   return html`<footer class="page-footer">
-    <p>
-      This page is also available as <a href="${context.selfPath}.md">Markdown</a> and
-      <a href="${context.selfPath}.json">JSON</a>.
-    </p>
+    <h2 id="downloads-heading">Take it with you</h2>
+    <ul class="downloads" aria-labelledby="downloads-heading">
+      ${exported("md", "Markdown")} ${exported("txt", "Plain text")}
+      ${timed && html`${exported("vtt", "Captions (WebVTT)")} ${exported("srt", "Captions (SRT)")}`}
+      ${exported("json", "JSON")}
+    </ul>
   </footer>`;
 }
 
@@ -110,7 +115,7 @@ export function renderPage(fullView: PageView, context: PageContext): string {
             ${renderTranscript(view, hasMedia)}
           </div>
         </main>
-        ${renderFooter(context)}
+        ${renderFooter(view, context)}
         <div id="status" class="visually-hidden" role="status" aria-live="polite"></div>
       </body>
     </html> `;

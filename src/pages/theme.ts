@@ -6,10 +6,9 @@ const DEFAULT_TOPIC = "#1d5fbf";
 const DEFAULT_INSIGHT = "#7a3db8";
 const FONT_FAMILY = /^[A-Za-z0-9][A-Za-z0-9 -]{0,63}$/;
 
-/** The Google Fonts css2 URL for a validated family name, or null when the name is not safe. */
-export function fontStylesheetUrl(family: string | null): string | null {
-  if (family === null || !FONT_FAMILY.test(family)) return null;
-  return `https://fonts.googleapis.com/css2?family=${encodeURIComponent(family.trim()).replace(/%20/g, "+")}&display=swap`;
+/** A font family name safe in CSS and in the catalogue's URL (letters, digits, spaces, hyphens), or null. */
+export function safeFontFamily(family: string | null): string | null {
+  return family !== null && FONT_FAMILY.test(family) ? family.trim() : null;
 }
 
 /** The page's custom properties; every value is a validated colour or font name, so it is safe in CSS. */
@@ -20,10 +19,8 @@ export function themeCss(view: PageView): string {
   const insight = branding.insightsFilter ?? DEFAULT_INSIGHT;
   const topicTint = mix(colours.surface, topic, 0.18);
   const insightTint = mix(colours.surface, insight, 0.18);
-  const font =
-    branding.fontFamily !== null && FONT_FAMILY.test(branding.fontFamily)
-      ? `"${branding.fontFamily.trim()}", `
-      : "";
+  const family = safeFontFamily(branding.fontFamily);
+  const font = family === null ? "" : `"${family}", `;
   const variables: Record<string, string> = {
     "--bg": colours.background,
     "--text": colours.text,

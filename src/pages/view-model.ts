@@ -27,6 +27,8 @@ export interface PageMessage {
   speakerName: string | null;
   /** Seconds from the conversation start, when known. */
   offset: number | null;
+  /** Seconds from the conversation start to the line's end, when known. */
+  endOffset: number | null;
   startTime: string | null;
   hidden: boolean;
 }
@@ -80,6 +82,8 @@ export interface PageContext {
   /** Asset URLs relative to the page (so a path prefix in the public URL keeps working). */
   scriptUrl: string | null;
   stylesheetUrl: string | null;
+  /** The link's web font, served from this origin; null when there is none (a system font is used). */
+  fontStylesheetUrl: string | null;
   /** The link's own last path segment (its token), for the .md and .json alternates. */
   selfPath: string;
 }

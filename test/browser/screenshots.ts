@@ -4,13 +4,16 @@
  */
 import { join } from "node:path";
 import { startTestServer } from "../helpers/app.ts";
+import { startFontCatalogue } from "../helpers/font-catalogue.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
 import { launchChromium, makeWav, serveMedia } from "./browser.ts";
 
 const DOCS = join(import.meta.dirname, "..", "..", "docs");
 const MEETING = process.argv[2] ?? "ES2006a.json";
 
-const server = await startTestServer("sqlite");
+// The brand font comes from the local stand-in for the catalogue (the real font file), as in the tests.
+const catalogue = await startFontCatalogue();
+const server = await startTestServer("sqlite", { env: catalogue.env });
 const media = await serveMedia(makeWav(120));
 const browser = await launchChromium();
 try {
@@ -45,4 +48,5 @@ try {
   await browser.close();
   await media.close();
   await server.close();
+  await catalogue.close();
 }

@@ -79,6 +79,8 @@ export async function startTestServer(
     PORT: "0",
     LOG_LEVEL: "silent",
     RECAP_SECRET: SECRET,
+    // Tests never reach the public font catalogue; a font test serves its own (test/helpers/font-catalogue.ts).
+    RECAP_FONT_CATALOGUE_URL: "off",
     ...options.env,
   });
   const runtime = await openRuntime({ ...config, database: testDb.target }, { analyzer: analyzer() });

@@ -390,13 +390,13 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
     expect(editableHtml).toContain('data-editable="true"');
     expect(editableHtml).toContain('data-action="rename-member"');
     expect(editableHtml).not.toContain("#0b1f3a");
-    expect(editableHtml).not.toContain("fonts.googleapis.com");
+    expect(editableHtml).not.toContain('"Source Sans 3"');
     expect(readOnlyHtml).toContain('data-editable="false"');
     expect(readOnlyHtml).not.toMatch(
       /data-action="(edit-message|toggle-hidden|rename-member|rename-conversation|edit-insight|dismiss-insight)"/,
     );
     expect(readOnlyHtml).toContain("--bg:#0b1f3a");
     expect(readOnlyHtml).toContain("--text:#ffffff");
-    expect(readOnlyHtml).toContain("https://fonts.googleapis.com/css2?family=Source+Sans+3&amp;display=swap");
+    expect(readOnlyHtml).toContain('--font:"Source Sans 3", system-ui');
   });
 });

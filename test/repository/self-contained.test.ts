@@ -23,7 +23,7 @@ function repositorySources(): string[] {
         existsSync(join(ROOT, file)) &&
         !file.startsWith("datasets/") &&
         !GUARD.has(file) &&
-        !/\.(md|png|jpe?g|gif|ico)$/.test(file),
+        !/\.(md|png|jpe?g|gif|ico|woff2)$/.test(file),
     );
 }
 

@@ -14,6 +14,11 @@ export function timeOffsetOf(message: MessageRow, conversation: ConversationRow)
   return message.start_time === null ? null : seconds(conversation.start_time, message.start_time);
 }
 
+/** Seconds from the conversation's start to the message's end, when the message has one. */
+export function endOffsetOf(message: MessageRow, conversation: ConversationRow): number | null {
+  return message.end_time === null ? null : seconds(conversation.start_time, message.end_time);
+}
+
 export function presentMember(member: MemberRow) {
   return { id: member.id, name: member.name, ...(member.email !== null && { email: member.email }) };
 }

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export interface PageAsset {
   body: Buffer;
   contentType: string;
-  /** Short content hash, used to make asset URLs change when the file does. */
+  /** Short content hash, used to make asset URLs change when the file does, and as the ETag. */
   version: string;
+  /** When the file was built, for Last-Modified. */
+  modified: Date;
 }
 
 const PUBLIC_DIR = join(import.meta.dirname, "..", "..", "..", "public");
@@ -28,7 +30,7 @@ export class PageAssets {
       try {
         const body = readFileSync(join(dir, name));
         const version = createHash("sha256").update(body).digest("hex").slice(0, 12);
-        this.assets.set(name, { body, contentType, version });
+        this.assets.set(name, { body, contentType, version, modified: statSync(join(dir, name)).mtime });
       } catch {
         this.missing.push(name);
       }

@@ -1,5 +1,5 @@
 import type { ConversationInFull } from "../conversations/conversations.service.ts";
-import { assigneeMemberOf, timeOffsetOf } from "../conversations/conversations.presenter.ts";
+import { assigneeMemberOf, endOffsetOf, timeOffsetOf } from "../conversations/conversations.presenter.ts";
 import { INSIGHT_TYPES, type InsightType } from "../conversations/conversations.schemas.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
@@ -65,6 +65,7 @@ export function pageViewOf(rows: ConversationInFull, settings: ExperienceSetting
         // A line not yet processed shows its raw sender's name.
         speakerName: speaker ? speaker.name : message.from_name,
         offset: timeOffsetOf(message, conversation),
+        endOffset: endOffsetOf(message, conversation),
         startTime: message.start_time,
         hidden: message.hidden === 1,
       };

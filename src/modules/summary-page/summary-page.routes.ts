@@ -4,35 +4,63 @@ import { DomainError } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
+import { captionCues, cuesToSrt, cuesToWebVtt, downloadName, pageToText } from "../../pages/exports.ts";
 import { pageToJson, pageToMarkdown } from "../../pages/page-data.ts";
 import { renderLinkProblemPage } from "../../pages/render-error-page.ts";
 import { renderPage } from "../../pages/render-page.ts";
 import { SummaryLinkGone } from "../experiences/experiences.service.ts";
-import type { PageAssets } from "./page-assets.ts";
+import { safeFontFamily } from "../../pages/theme.ts";
+import type { PageView } from "../../pages/view-model.ts";
+import { assetRoutes, type AssetRouteDeps } from "./asset.routes.ts";
 import { pageEditRoutes, type PageEditRouteDeps } from "./page-edits.routes.ts";
 import type { SummaryPageService } from "./summary-page.service.ts";
 
-export interface SummaryPageRouteDeps extends PageEditRouteDeps {
+export interface SummaryPageRouteDeps extends PageEditRouteDeps, AssetRouteDeps {
   summaryPage: SummaryPageService;
-  pageAssets: PageAssets;
 }
 
-type Format = "html" | "json" | "md";
+type DataFormat = "json" | "md" | "txt";
+type Format = "html" | DataFormat;
+type ExportFormat = "md" | "txt" | "vtt" | "srt" | "json";
 
-/** One answer under /s/, each of its three forms made only when it is the one asked for. */
-interface PageAnswer {
+/** One answer under /s/ in its data forms, each made only when it is the one asked for. */
+interface DataAnswer {
   status: number;
   frameAncestors: string[];
   json(): unknown;
   markdown(): string;
+  text(): string;
+}
+
+/** A data answer that is also a page. */
+interface PageAnswer extends DataAnswer {
   html(styleNonce: string): string;
 }
 
-/** `TOKEN`, `TOKEN.json` or `TOKEN.md`, and the format asked for by suffix or Accept. */
+/** What a link's downloads are, and the content type of each. */
+const EXPORTS: Record<ExportFormat, string> = {
+  md: "text/markdown; charset=utf-8",
+  txt: "text/plain; charset=utf-8",
+  vtt: "text/vtt; charset=utf-8",
+  srt: "application/x-subrip; charset=utf-8",
+  json: "application/json; charset=utf-8",
+};
+
+/** A download's body, or null for captions of a transcript without times. */
+function exportOf(view: PageView, format: ExportFormat): string | null {
+  if (format === "md") return pageToMarkdown(view);
+  if (format === "txt") return pageToText(view);
+  if (format === "json") return `${JSON.stringify(pageToJson(view), null, 2)}\n`;
+  const cues = captionCues(view);
+  if (cues.length === 0) return null;
+  return format === "vtt" ? cuesToWebVtt(cues) : cuesToSrt(cues);
+}
+
+/** `TOKEN`, `TOKEN.json`, `TOKEN.md` or `TOKEN.txt`, and the format asked for by suffix or Accept. */
 function parseLinkPath(link: string, accept: string | undefined): { token: string; format: Format } {
-  const match = /^(.*?)(?:\.(json|md))?$/.exec(link);
+  const match = /^(.*?)(?:\.(json|md|txt))?$/.exec(link);
   const token = match?.[1] ?? link;
-  const suffix = match?.[2] as "json" | "md" | undefined;
+  const suffix = match?.[2] as DataFormat | undefined;
   if (suffix) return { token, format: suffix };
   const wants = (accept ?? "").toLowerCase();
   if (wants.includes("text/html") || wants === "") return { token, format: "html" };
@@ -41,20 +69,31 @@ function parseLinkPath(link: string, accept: string | undefined): { token: strin
   return { token, format: "html" };
 }
 
-function send(reply: FastifyReply, format: Format, answer: PageAnswer): FastifyReply {
-  const { frameAncestors } = answer;
+function sendData(reply: FastifyReply, format: DataFormat, answer: DataAnswer): FastifyReply {
   reply.status(answer.status);
-  if (format === "json") {
-    setPageSecurityHeaders(reply, { frameAncestors });
-    return reply.type("application/json; charset=utf-8").send(answer.json());
-  }
-  if (format === "md") {
-    setPageSecurityHeaders(reply, { frameAncestors });
-    return reply.type("text/markdown; charset=utf-8").send(answer.markdown());
-  }
+  setPageSecurityHeaders(reply, { frameAncestors: answer.frameAncestors });
+  if (format === "json") return reply.type(EXPORTS.json).send(answer.json());
+  if (format === "md") return reply.type(EXPORTS.md).send(answer.markdown());
+  return reply.type(EXPORTS.txt).send(answer.text());
+}
+
+function send(reply: FastifyReply, format: Format, answer: PageAnswer): FastifyReply {
+  if (format !== "html") return sendData(reply, format, answer);
   const nonce = styleNonce();
-  setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors });
+  reply.status(answer.status);
+  setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors: answer.frameAncestors });
   return reply.type("text/html; charset=utf-8").send(answer.html(nonce));
+}
+
+/** An answer that is only a message. */
+function messageAnswer(status: number, message: string, frameAncestors: string[]): DataAnswer {
+  return {
+    status,
+    frameAncestors,
+    json: () => ({ message }),
+    markdown: () => `${message}\n`,
+    text: () => `${message}\n`,
+  };
 }
 
 /**
@@ -67,33 +106,16 @@ function linkProblem(error: unknown): PageAnswer | null {
   if (!gone && !(error instanceof DomainError && error.code === "not_found")) return null;
   const message = gone ? error.message : "Summary link not found";
   return {
-    status: statusOf(error),
-    frameAncestors: [],
-    json: () => ({ message }),
-    markdown: () => `${message}\n`,
+    ...messageAnswer(statusOf(error), message, []),
     html: (nonce) => renderLinkProblemPage(gone ? error.reason : "not_found", nonce),
   };
 }
 
-/** Registers the page's assets, the page a link opens (HTML, JSON or Markdown) and the edits made through it. */
+/** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
 export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps): Promise<void> {
-  const { summaryPage, pageAssets } = deps;
+  const { summaryPage, pageAssets, webFonts } = deps;
 
-  app.get(
-    "/assets/:name",
-    { schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 64 }) }) } },
-    async (request, reply) => {
-      const asset = pageAssets.get(request.params.name);
-      if (!asset) return reply.status(404).send({ message: "Asset not found" });
-      const versioned = (request.query as Record<string, unknown>).v === asset.version;
-      return reply
-        .header("content-type", asset.contentType)
-        .header("x-content-type-options", "nosniff")
-        .header("cache-control", versioned ? "public, max-age=31536000, immutable" : "public, max-age=300")
-        .header("etag", `"${asset.version}"`)
-        .send(asset.body);
-    },
-  );
+  assetRoutes(app, deps);
 
   // Every answer under /s/ already carries the page headers (app.ts); a page's own CSP replaces them.
   await app.register((scope, _options, registered) => {
@@ -114,19 +136,60 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
           throw error;
         }
         const { view, frameAncestors } = page;
+        const family = format === "html" ? safeFontFamily(view.branding.fontFamily) : null;
+        const font = family === null ? null : await webFonts.stylesheetFor(family);
         return send(reply, format, {
           status: 200,
           frameAncestors,
           json: () => pageToJson(view),
           markdown: () => pageToMarkdown(view),
+          text: () => pageToText(view),
           html: (nonce) =>
             renderPage(view, {
               styleNonce: nonce,
               scriptUrl: pageAssets.urlFromPage("page.js"),
               stylesheetUrl: pageAssets.urlFromPage("page.css"),
+              fontStylesheetUrl: font === null ? null : `../assets/fonts/${font}`,
               selfPath: token,
             }),
         });
+      },
+    );
+
+    links.get(
+      "/s/:token/export.:format",
+      {
+        schema: {
+          hide: true,
+          params: Type.Object({
+            token: Type.String(),
+            format: Type.Union(Object.keys(EXPORTS).map((format) => Type.Literal(format))),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const format = request.params.format as ExportFormat;
+        // A problem is told in the download's own kind: JSON for JSON, Markdown for Markdown, else text.
+        const problemFormat = format === "json" || format === "md" ? format : "txt";
+        let page;
+        try {
+          page = await summaryPage.open(request.params.token, request.host);
+        } catch (error) {
+          const problem = linkProblem(error);
+          if (problem) return sendData(reply, problemFormat, problem);
+          throw error;
+        }
+        const { view, frameAncestors } = page;
+        const body = exportOf(view, format);
+        if (body === null) {
+          const untimed = "This conversation's lines have no times, so it has no captions";
+          return sendData(reply, problemFormat, messageAnswer(409, untimed, frameAncestors));
+        }
+        setPageSecurityHeaders(reply, { frameAncestors });
+        return reply
+          .type(EXPORTS[format])
+          .header("content-disposition", `attachment; filename="${downloadName(view.title, format)}"`)
+          .send(body);
       },
     );
 

@@ -1,0 +1,68 @@
+/** The action-item part of `npm run eval`: detections scored against the hand-labelled gold items. */
+import { analyzeConversation } from "../src/analysis/analyze.ts";
+import {
+  addCounts,
+  NO_COUNTS,
+  precision,
+  precisionWithoutNeutral,
+  recall,
+  scoreActions,
+  type ActionCounts,
+} from "./metrics/actions.ts";
+import { detectedActions, type Meeting } from "./qmsum.ts";
+
+export interface ActionRow {
+  name: string;
+  clear: ActionCounts;
+  all: ActionCounts;
+}
+
+/** One row for a labelled meeting, none for a meeting without gold labels. */
+export function evaluateActions(meeting: Meeting): ActionRow[] {
+  if (meeting.goldActions === null) return [];
+  const detections = detectedActions(meeting, analyzeConversation(meeting.input));
+  return [
+    {
+      name: meeting.name,
+      clear: scoreActions(detections, meeting.goldActions, "clear"),
+      all: scoreActions(detections, meeting.goldActions, "all"),
+    },
+  ];
+}
+
+const fixed = (value: number): string => value.toFixed(2);
+
+function overall(label: string, rows: readonly ActionRow[]): string {
+  const clear = rows.map((r) => r.clear).reduce(addCounts, NO_COUNTS);
+  const all = rows.map((r) => r.all).reduce(addCounts, NO_COUNTS);
+  const agreement = all.pairs === 0 ? "–" : fixed(all.sameType / all.pairs);
+  return (
+    `| ${label.padEnd(26)} | ${String(clear.detections).padStart(10)} | ${fixed(precision(clear))} (${fixed(precisionWithoutNeutral(clear))}) | ` +
+    `${fixed(recall(clear))} (${clear.matchedGold}/${clear.gold})`.padEnd(13) +
+    ` | ${fixed(precision(all)).padEnd(5)} | ${`${fixed(recall(all))} (${all.matchedGold}/${all.gold})`.padEnd(13)} | ${agreement.padStart(9)} |`
+  );
+}
+
+/** The action-item section: per meeting of the split, the split overall, and the train meetings it was tuned on. */
+export function reportActions(
+  split: string,
+  rows: readonly ActionRow[],
+  tuningRows: readonly ActionRow[],
+): string[] {
+  const lines = [
+    `Action items and follow-ups vs the hand-labelled gold items (datasets/qmsum/ACTIONS.md; ${rows.length} ${split} meetings).`,
+    "A detection (an action item or follow-up) matches a gold item when it rests on the item's turn or one of its",
+    "alsoAt turns. Clear-only precision in brackets leaves out detections that match only a borderline item.",
+    "Type agreement: matched pairs whose action-item/follow-up type equals the gold type.",
+    "",
+    "| meetings                   | detections | P clear     | R clear       | P all | R all         | type agr. |",
+    "| -------------------------- | ---------- | ----------- | ------------- | ----- | ------------- | --------- |",
+    ...rows.map((row) => overall(row.name, [row])),
+    overall(`${split} overall`, rows),
+  ];
+  if (tuningRows.length > 0) {
+    lines.push(overall("train overall (tuned on)", tuningRows));
+    lines.push(overall("all labelled meetings", [...rows, ...tuningRows]));
+  }
+  return lines;
+}
