@@ -8,6 +8,7 @@ import {
   COMMITMENT_FIRST_WORDS,
   DANGLING_ENDS,
   ERRAND_VERBS,
+  WORK_VERBS,
   EMPTY_OBJECTS,
   GENERIC_OBLIGATION,
   FOLLOW_UP,
@@ -16,6 +17,7 @@ import {
   LEAD_INS,
   LATER,
   NEGATION,
+  NOT_TASK_OPENINGS,
   NOW,
   OBLIGATION_VERBS,
   OPENERS,
@@ -41,7 +43,7 @@ export type Assignee = { kind: "speaker" } | { kind: "name"; name: string } | nu
  * Who a task statement is about: the speaker ("I'll …"), a named person ("Dana will …"), the group ("we
  * should …", "let's …"), "you" ("you're gonna …"), or someone asked ("can you …").
  */
-export type TaskSubject = "speaker" | "name" | "group" | "you" | "request";
+export type TaskSubject = "speaker" | "name" | "group" | "you" | "request" | "instruction";
 
 /** A task statement: how firmly it was said, who does it, and whether it was asked of someone. */
 export interface FoundAction {
@@ -177,16 +179,19 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
   ): FoundAction => ({
     score: score * hedge,
     assignee,
-    request: subject === "request",
+    request: subject === "request" || subject === "instruction",
     subject,
     verb: verb.verb,
     verbIndex: verb.index,
     tentative: hedged || weak,
-    vague: hasEmptyObject(words, verb.index),
+    // "… but I'll try." says nothing of what is tried.
+    vague:
+      hasEmptyObject(words, verb.index) || (verb.verb === "try" && verb.index + 1 >= words.tokens.length),
   });
-  // Conditions ("If we wanna use …, you can buy …") and long monologues are not task statements.
+  // Conditions ("If we wanna use …, you can buy …"), reasons ("'cause I have to focus on …") and long
+  // monologues are not task statements.
   const first = n.find((w) => !OPENERS.has(w)) ?? "";
-  const conditional = first === "if" || first === "unless" || n.length > MAX_ACTION_WORDS;
+  const conditional = NOT_TASK_OPENINGS.has(first) || n.length > MAX_ACTION_WORDS;
   // A cut-off sentence ("I'll rerun it with") does not say what the task is.
   if (DANGLING_ENDS.has(n[n.length - 1] ?? "")) return null;
   for (let i = 0; i < n.length && !conditional; i++) {
@@ -242,7 +247,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
   const instruction = imperativeVerb(sentence, words);
   return instruction === null
     ? null
-    : found("request", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), instruction);
+    : found("instruction", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), instruction);
 }
 
 /**
@@ -280,7 +285,9 @@ function imperativeVerb(sentence: Sentence, words: Words): { verb: string; index
 function isTaskVerb(words: Words, verb: { verb: string; index: number }): boolean {
   const phrase = words.normals.slice(verb.index, verb.index + 5).join(" ");
   if (verb.verb === "ask") return ASK_SOMEONE.test(phrase);
-  return !NON_TASK_VERBS.has(verb.verb) || PHRASAL_TASK.test(phrase);
+  // The stem too: "I'll be talking about the components" is "talk".
+  const stem = words.tokens[verb.index]?.stem ?? verb.verb;
+  return (!NON_TASK_VERBS.has(verb.verb) && !NON_TASK_VERBS.has(stem)) || PHRASAL_TASK.test(phrase);
 }
 
 /**
@@ -297,14 +304,13 @@ export function isLaterTask(
   context: TaskContext,
 ): boolean {
   const text = sentence.text;
+  // "Maybe we'll discuss them in next meeting", "we have to choose later on": the group's agenda, not work.
+  if (action.subject === "group" && isProcedure(words, action.verbIndex)) return false;
   if (LATER.test(text)) return true;
   if (FOLLOW_UP.test(text) || ASK_SOMEONE.test(text)) return true;
   if (RATING.test(text) || NOW.test(text) || isProcedure(words, action.verbIndex)) return false;
   // "we might try to keep the same network but train it on more data": an experiment to run, however hedged.
-  if (
-    action.subject !== "request" &&
-    words.normals.slice(action.verbIndex - 2, action.verbIndex + 1).includes("try")
-  )
+  if (!action.request && words.normals.slice(action.verbIndex - 2, action.verbIndex + 1).includes("try"))
     return !CONDITION.test(text);
   switch (action.subject) {
     case "speaker":
@@ -313,10 +319,15 @@ export function isLaterTask(
     case "group":
       // "we'll order two more headsets" decides on work; "we'll use infrared" on the thing designed.
       return !action.tentative && ERRAND_VERBS.has(action.verb);
+    case "instruction":
+      // "Just bring more designs on the market" argues; an instruction at the close hands out work.
+      return context.closing && !CONDITION.test(text);
     case "you":
     case "request":
       // "You can throw Homer when you're frustrated": a condition makes it a description.
       if (CONDITION.test(text)) return false;
+      // "You can adjust the angle": "you can" hands out only work done outside the meeting.
+      if (action.subject === "you" && action.tentative && !WORK_VERBS.has(action.verb)) return false;
       // "Bob, can you send the contract to legal?", "could you check the figures?": asked by name, or an
       // errand asked for; "you're gonna have to write a program" describes.
       return (
@@ -332,6 +343,8 @@ function isProcedure(words: Words, verbIndex: number): boolean {
   const verb = words.normals[verbIndex] ?? "";
   const next = words.normals.slice(verbIndex + 1, verbIndex + 3).join(" ");
   if (verb === "look") return next.startsWith("at");
+  // "I'm gonna write that down" in the meeting; "write up the results" is work.
+  if (verb === "write") return /^(?:it |that |this )?down/.test(next);
   // "we need to take into account …" weighs something in the discussion.
   if (verb === "take") return next === "into account";
   return PROCEDURE_VERBS.has(verb);

@@ -97,6 +97,9 @@ export const SUBJECT_PRONOUNS = words(`
 
 export const NEGATION = words(`not n't never no`);
 
+/** First words (after openers) of a condition or a reason, which states no task: "if …", "'cause I have to …". */
+export const NOT_TASK_OPENINGS = words(`if unless because cause 'cause since`);
+
 /** Words that make what follows a relative clause ("that we're going to use"), not a commitment. */
 export const RELATIVE = words(`that which what who where how whatever`);
 
@@ -139,7 +142,7 @@ export const LEAD_INS: ReadonlySet<string> = new Set([...OPENERS, ...words(`mayb
 
 /** Phrasal verbs that name a task although their verb alone does not ("come up with", "put together"). */
 export const PHRASAL_TASK =
-  /^(?:come up with|go through|(?:put|get) (?:\w+ )?together|find out|set up|write up|look into|look up|(?:talk|speak) to (?:our|the|your|my|a|an) )/;
+  /^(?:come up with|think(?:ing)? about|go through|(?:put|get) (?:\w+ )?together|find out|set up|write up|look into|look up|(?:talk|speak) to (?:our|the|your|my|a|an) )/;
 
 /**
  * Verbs that, opening a clause, give an instruction for after the meeting when a time after it comes with
@@ -174,7 +177,7 @@ export const NON_TASK_VERBS = words(`
   be see know think guess say mean like love want wish hope agree believe suppose assume imagine
   remember forget hear wait pass stop leave move begin start go come continue proceed recap keep put
   call end finish happen seem feel get have talk mention note add point answer ask thank wrap skip
-  bear deal admit spoil allow pause resume freeze expect wonder lose bet let
+  bear deal admit spoil allow pause resume freeze expect wonder lose bet let receive
 `);
 
 /** Objects that say nothing on their own: "let's take it", "can you read that?". */
@@ -237,7 +240,7 @@ export const NOW =
  */
 export const PROCEDURE_VERBS = words(`
   show explain present draw read tell describe summarize summarise introduce open close save click plug
-  hand repeat clarify elaborate look give start use discuss decide inform
+  hand repeat clarify elaborate look give start use discuss decide inform choose walk stay
 `);
 
 /** A condition inside a sentence ("… if you're gonna do digits again", "… when you're frustrated"). */
@@ -249,6 +252,9 @@ export const ERRAND_VERBS = words(`
   investigate test run fix update finish arrange review collect print install circulate distribute
   submit upload download report organise organize sort contact phone visit
 `);
+
+/** Work that "you can …" hands out at the close of a meeting: errands, and "look at", "work on", "find". */
+export const WORK_VERBS: ReadonlySet<string> = new Set([...ERRAND_VERBS, ...words(`look work find think`)]);
 
 /** A rating given in the meeting: "I'll give it a three". */
 export const RATING = /\bgive (?:it|that|this|them) (?:a|an) \w+\b/i;
