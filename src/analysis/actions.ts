@@ -4,29 +4,20 @@ import {
   ABILITY,
   ASK_SOMEONE,
   COMMITMENT,
-  CONDITION,
   COMMITMENT_FIRST_WORDS,
   DANGLING_ENDS,
-  ERRAND_VERBS,
-  WORK_VERBS,
   EMPTY_OBJECTS,
   GENERIC_OBLIGATION,
-  FOLLOW_UP,
   HEDGES,
   IMPERATIVE_VERBS,
   LEAD_INS,
-  LATER,
   NEGATION,
   NOT_TASK_OPENINGS,
-  NOW,
   OBLIGATION_VERBS,
   OPENERS,
   PHRASAL_TASK,
   NON_TASK_VERBS,
-  NOT_NAMES,
   NOT_REQUEST_BEFORE,
-  PROCEDURE_VERBS,
-  RATING,
   RELATIVE,
   REQUEST_MODALS,
   START_VERBS,
@@ -34,7 +25,9 @@ import {
   WISH,
   WH_WORDS,
 } from "./lexicon.ts";
+import { addressedName, nameBefore } from "./names.ts";
 import type { Sentence, Token, Words } from "./nlp.ts";
+import type { TaskContext } from "./task-timing.ts";
 
 /** "speaker" for first-person commitments, a name as written, or null (group or unknown). */
 export type Assignee = { kind: "speaker" } | { kind: "name"; name: string } | null;
@@ -60,14 +53,6 @@ export interface FoundAction {
   vague: boolean;
 }
 
-/** The share of a meeting's messages before its closing part, where work is handed out ("you'll work on …"). */
-export const CLOSING_SHARE = 0.85;
-
-/** Where in the meeting a sentence was said: the last part is where work is handed out. */
-export interface TaskContext {
-  closing: boolean;
-}
-
 /** Words between a subject's modal and its verb that say who of them: "we can all give some thought". */
 const QUANTIFIERS = new Set(["all", "both", "each"]);
 
@@ -79,9 +64,6 @@ const TIME_PHRASE_POS = new Set(["ADP", "DET", "ADJ", "NOUN"]);
 
 /** Longer sentences are monologues that mention tasks rather than state one. */
 const MAX_ACTION_WORDS = 45;
-
-/** A capitalised word alone, as names are written ("Dana"). */
-const NAME = /^[A-Z][a-z]+$/;
 
 /** Index just after a commitment phrase starting at i ("will", "am going to", "need to"), or -1. */
 function commitmentEnd(normals: readonly string[], i: number): number {
@@ -126,38 +108,6 @@ function verbAfter(words: Words, from: number): { verb: string; index: number } 
       return { verb: token.normal, index: i };
     }
     return null;
-  }
-  return null;
-}
-
-/** A capitalised name right before position i ("Dana will …"), skipping sentence-initial pronouns. */
-function nameBefore(words: Words, i: number): string | null {
-  const token = words.tokens[i - 1];
-  if (token === undefined || token.pos !== "PROPN" || !NAME.test(token.value)) return null;
-  if (NOT_NAMES.test(token.value)) return null;
-  const before = words.tokens[i - 2];
-  if (before !== undefined && before.pos === "PROPN" && NAME.test(before.value)) {
-    return `${before.value} ${token.value}`;
-  }
-  return token.value;
-}
-
-/** A vocative name in a request: "Dana, can you …", "… by Friday, Sam?" (next to a comma or the end). */
-export function addressedName(sentence: Sentence): string | null {
-  const tokens = sentence.tokens;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token === undefined || token.pos !== "PROPN" || !NAME.test(token.value)) continue;
-    if (NOT_NAMES.test(token.value)) continue;
-    const before = tokens[i - 1]?.value;
-    const after = tokens[i + 1]?.value;
-    if (
-      (i === 0 || before === ",") &&
-      (after === "," || after === "?" || after === "." || after === undefined)
-    ) {
-      return token.value;
-    }
-    if (before === "," && (after === "?" || after === "." || after === undefined)) return token.value;
   }
   return null;
 }
@@ -288,66 +238,6 @@ function isTaskVerb(words: Words, verb: { verb: string; index: number }): boolea
   // The stem too: "I'll be talking about the components" is "talk".
   const stem = words.tokens[verb.index]?.stem ?? verb.verb;
   return (!NON_TASK_VERBS.has(verb.verb) && !NON_TASK_VERBS.has(stem)) || PHRASAL_TASK.test(phrase);
-}
-
-/**
- * Whether a task statement is work to do after this point, by the guideline of datasets/qmsum/ACTIONS.md:
- * a follow-up or a time after the meeting always is; a rating, or something done "now" or with a verb of
- * meeting procedure ("show", "explain", "look at") is not. Otherwise the speaker's firm commitments and
- * named people's tasks are; the group's "we should …" is an opinion or a requirement of the thing designed;
- * "you …" and requests are work handed out only near the end of the meeting.
- */
-export function isLaterTask(
-  action: FoundAction,
-  sentence: Sentence,
-  words: Words,
-  context: TaskContext,
-): boolean {
-  const text = sentence.text;
-  // "Maybe we'll discuss them in next meeting", "we have to choose later on": the group's agenda, not work.
-  if (action.subject === "group" && isProcedure(words, action.verbIndex)) return false;
-  if (LATER.test(text)) return true;
-  if (FOLLOW_UP.test(text) || ASK_SOMEONE.test(text)) return true;
-  if (RATING.test(text) || NOW.test(text) || isProcedure(words, action.verbIndex)) return false;
-  // "we might try to keep the same network but train it on more data": an experiment to run, however hedged.
-  if (!action.request && words.normals.slice(action.verbIndex - 2, action.verbIndex + 1).includes("try"))
-    return !CONDITION.test(text);
-  switch (action.subject) {
-    case "speaker":
-    case "name":
-      return !action.tentative && !action.vague;
-    case "group":
-      // "we'll order two more headsets" decides on work; "we'll use infrared" on the thing designed.
-      return !action.tentative && ERRAND_VERBS.has(action.verb);
-    case "instruction":
-      // "Just bring more designs on the market" argues; an instruction at the close hands out work.
-      return context.closing && !CONDITION.test(text);
-    case "you":
-    case "request":
-      // "You can throw Homer when you're frustrated": a condition makes it a description.
-      if (CONDITION.test(text)) return false;
-      // "You can adjust the angle": "you can" hands out only work done outside the meeting.
-      if (action.subject === "you" && action.tentative && !WORK_VERBS.has(action.verb)) return false;
-      // "Bob, can you send the contract to legal?", "could you check the figures?": asked by name, or an
-      // errand asked for; "you're gonna have to write a program" describes.
-      return (
-        context.closing ||
-        action.assignee !== null ||
-        (action.subject === "request" && ERRAND_VERBS.has(action.verb))
-      );
-  }
-}
-
-/** "look at", "show", "explain", "give your presentation": done in the meeting; "look into", "look up" are not. */
-function isProcedure(words: Words, verbIndex: number): boolean {
-  const verb = words.normals[verbIndex] ?? "";
-  const next = words.normals.slice(verbIndex + 1, verbIndex + 3).join(" ");
-  if (verb === "look") return next.startsWith("at");
-  // "I'm gonna write that down" in the meeting; "write up the results" is work.
-  if (verb === "write") return /^(?:it |that |this )?down/.test(next);
-  // "we need to take into account …" weighs something in the discussion.
-  if (verb === "take") return next === "into account";
-  return PROCEDURE_VERBS.has(verb);
 }
 
 /** True when nothing after the task verb says what it is done to ("let's take it", "can you read that?"). */

@@ -3,14 +3,7 @@
  * with its confidence; questions are then ranked and capped. The rules are in actions.ts and questions.ts,
  * their words in lexicon.ts, their scores in insight-scores.ts.
  */
-import {
-  CLOSING_SHARE,
-  findAction,
-  isLaterTask,
-  speakerCommitment,
-  type Assignee,
-  type TaskContext,
-} from "./actions.ts";
+import { findAction, speakerCommitment, type Assignee } from "./actions.ts";
 import { resolveDueDate } from "./dates.ts";
 import {
   ACTION_DATED_BONUS,
@@ -31,6 +24,7 @@ import { ASK_SOMEONE, CUT_OFF_MODALS, DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } fr
 import { wordsOf, type Sentence } from "./nlp.ts";
 import { importantQuestions, isQuestion, type AskedQuestion } from "./questions.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
+import { CLOSING_SHARE, isLaterTask, type TaskContext } from "./task-timing.ts";
 import { tidySentence } from "./tidy.ts";
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 

@@ -10,7 +10,7 @@ import {
   TAG_QUESTION,
   WH_WORDS,
 } from "./lexicon.ts";
-import { addressedName } from "./actions.ts";
+import { addressedName } from "./names.ts";
 import { wordsOf, type Sentence, type Token, type Words } from "./nlp.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
 
