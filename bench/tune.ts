@@ -6,7 +6,7 @@
  *
  * Usage: node --import tsx bench/tune.ts [passes]
  */
-import { prepareSentences } from "../src/analysis/analyze.ts";
+import { prepareSentences, speakersOf } from "../src/analysis/analyze.ts";
 import { DEFAULT_SEGMENTATION_OPTIONS } from "../src/analysis/segmentation.ts";
 import { DEFAULT_SUMMARY_OPTIONS, summaryItems, type SummaryOptions } from "../src/analysis/summary.ts";
 import { findTopics } from "../src/analysis/topics.ts";
@@ -19,7 +19,7 @@ const meetings = loadSplit("train").map((m) => {
   return {
     input: m.input,
     sentences,
-    topics: findTopics(sentences, ids, DEFAULT_SEGMENTATION_OPTIONS),
+    topics: findTopics(sentences, ids, speakersOf(m.input), DEFAULT_SEGMENTATION_OPTIONS),
     reference: m.referenceSummary,
   };
 });

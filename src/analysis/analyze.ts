@@ -1,7 +1,6 @@
-import type { AnalysisInput, AnalysisResult, InsightItem } from "./types.ts";
+import type { AnalysisInput, AnalysisResult } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
-import { resolveDueDate } from "./dates.ts";
-import { classifySentence } from "./insights.ts";
+import { findInsights } from "./insights.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
 import { DEFAULT_SUMMARY_OPTIONS, summaryItems, type SummaryOptions } from "./summary.ts";
 import { DEFAULT_SEGMENTATION_OPTIONS, segmentBoundaries, type SegmentationOptions } from "./segmentation.ts";
@@ -28,7 +27,7 @@ export function prepareSentences(input: AnalysisInput): Sentence[] {
 }
 
 /** Who said each message (the member, else the name shown), for the segmentation's speaker-change signal. */
-function speakersOf(input: AnalysisInput): (string | null)[] {
+export function speakersOf(input: AnalysisInput): (string | null)[] {
   return input.messages.map((m) => m.memberId ?? m.speakerName);
 }
 
@@ -39,44 +38,6 @@ export function topicSegmentStarts(
   sentences: readonly Sentence[] = prepareSentences(input),
 ): number[] {
   return segmentBoundaries(sentences, speakersOf(input), options);
-}
-
-function referenceTime(input: AnalysisInput, messageIndex: number): Date {
-  const message = input.messages[messageIndex];
-  return new Date(message?.startTime ?? input.conversationStartTime);
-}
-
-function insightsOf(input: AnalysisInput, sentences: readonly Sentence[]): InsightItem[] {
-  const insights: InsightItem[] = [];
-  const seen = new Set<string>();
-  for (const sentence of sentences) {
-    const found = classifySentence(sentence);
-    const message = input.messages[sentence.messageIndex];
-    if (found === null || message === undefined) continue;
-    const key = `${found.type}:${found.text.toLowerCase()}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const assigneeName =
-      found.assignee === null
-        ? null
-        : found.assignee.kind === "speaker"
-          ? message.speakerName
-          : found.assignee.name;
-    insights.push({
-      type: found.type,
-      text: found.text,
-      score: found.score,
-      messageIds: [message.id],
-      memberId: message.memberId,
-      assigneeName,
-      assigneeMemberId: found.assignee?.kind === "speaker" ? message.memberId : null,
-      dueBy:
-        found.type === "question"
-          ? null
-          : resolveDueDate(sentence.text, referenceTime(input, sentence.messageIndex)),
-    });
-  }
-  return insights;
 }
 
 /**
@@ -92,5 +53,5 @@ export function analyzeConversation(
   const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);
 
   const summary = summaryItems(input, sentences, topics, options.summary);
-  return { summary, topics, insights: insightsOf(input, sentences) };
+  return { summary, topics, insights: findInsights(input, sentences) };
 }

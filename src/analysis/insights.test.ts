@@ -43,18 +43,6 @@ describe("action items", () => {
     expect(item?.dueBy).toBe("2024-02-08T00:00:00.000Z");
   });
 
-  it("reads a request to someone as an action item (IS1005c)", () => {
-    expect(typesOf("Could you re could you redesign your board ?")).toEqual(["action_item"]);
-  });
-
-  it("reads a group decision as an action item without an assignee (ES2013b)", () => {
-    const [item] = insightsOf(
-      "Uh but then I do think we need to discuss the speech um recognition possibility .",
-    );
-    expect(item?.type).toBe("action_item");
-    expect(item?.assigneeName).toBeNull();
-  });
-
   it("ignores 'let's say', 'let's get started' and other meeting procedure (ES2003a, TS3006a)", () => {
     expect(
       typesOf("For instance , um let's say oh oh um , or um you know you press uh say the play button"),
@@ -111,20 +99,13 @@ describe("action items: precision rules", () => {
     expect(typesOf("Let's do speech .")).toEqual([]);
   });
 
-  it("keeps a task whose verb ends the sentence and a first-person 'look it up' (Bmr003, TS3006b)", () => {
-    expect(typesOf("We ought to st we ought to standardize .")).toEqual(["action_item"]);
+  it("keeps a first-person 'look it up' (TS3006b)", () => {
     expect(typesOf("Yeah . I will look it up .")).toEqual(["action_item"]);
   });
 
   it("reads an unaddressed 'you have to' as a description, not a task (ES2002b, TS3005a)", () => {
     expect(typesOf("You have to push it together .")).toEqual([]);
     expect(typesOf("You have to find your other remote control if you want to search .")).toEqual([]);
-  });
-
-  it("keeps an instruction with 'you should' (TS3005a)", () => {
-    expect(typesOf("You should make sure that you have every button they need on it .")).toEqual([
-      "action_item",
-    ]);
   });
 
   it("does not take a relative clause without 'that' for a task (TS3005a, TS3005b)", () => {
@@ -167,60 +148,5 @@ describe("follow-ups", () => {
 
   it("does not take a statement about the past for a follow-up", () => {
     expect(typesOf("We sent it to them last week and they liked it .")).toEqual([]);
-  });
-});
-
-describe("questions", () => {
-  it("finds inverted and wh-questions (Bmr020, ES2015b, ES2002d)", () => {
-    expect(typesOf("Are we gonna do it altogether or separately ?")).toEqual(["question"]);
-    expect(typesOf("Do you know if anywhere else has it ?")).toEqual(["question"]);
-    expect(typesOf("What about the digital pens , did you find them easy enough to use ?")).toEqual([
-      "question",
-    ]);
-  });
-
-  it("ignores tag and back-channel questions (TS3006d, Bro012, Bed013)", () => {
-    expect(typesOf("It's called the Real Remote , right ?")).toEqual([]);
-    expect(
-      typesOf(
-        "Yeah . Yeah , and it 's hard to improve on the {disfmarker} on the best case , cuz it 's already so good , right ?",
-      ),
-    ).toEqual([]);
-    expect(typesOf("Is it ?")).toEqual([]);
-  });
-
-  it("does not read a statement opening with a wh-word as a question (ES2006a)", () => {
-    expect(typesOf("What we're aiming to do is to create a new remote control for a television .")).toEqual(
-      [],
-    );
-  });
-
-  it("ignores half-statements said with a rising tone (TS3005b, ES2002b, Bmr003)", () => {
-    expect(typesOf("Forty five plus , or ?")).toEqual([]);
-    expect(typesOf("L_C_D_ screen as in touch screen ?")).toEqual([]);
-    expect(typesOf("Where you can activate it and deactivate it ?")).toEqual([]);
-    expect(typesOf("It 's very badly designed ?")).toEqual([]);
-    expect(typesOf("Have a nice lunch , huh ?")).toEqual([]);
-  });
-
-  it("finds questions after openers, wh-modifiers, negated and determiner subjects (Bmr003, Bmr010)", () => {
-    expect(typesOf("How many are there , one to five ?")).toEqual(["question"]);
-    expect(typesOf("Are those delays adjustable ?")).toEqual(["question"]);
-    expect(typesOf("So does that make sense ?")).toEqual(["question"]);
-    expect(typesOf("What if you wanna edit it ?")).toEqual(["question"]);
-    expect(typesOf("You drew it a long time ago ?")).toEqual(["question"]);
-    expect(typesOf("Isn't that great ?")).toEqual(["question"]);
-  });
-
-  it("still ignores a negated tag after a statement (ES2008d, Bro010)", () => {
-    expect(typesOf("It it might be , 'cause that's our corporate colour , isn't it ?")).toEqual([]);
-    expect(typesOf("I 'm sorry , there 's {disfmarker} it 's an OR at the output , isn't it ?")).toEqual([]);
-  });
-
-  it("scores a full question above a short one", () => {
-    const [long] = insightsOf("What about the digital pens , did you find them easy enough to use ?");
-    const [short] = insightsOf("Is it yellow and blue ?");
-    expect(long?.score).toBeGreaterThan(short?.score ?? 1);
-    expect(long?.score).toBeLessThanOrEqual(1);
   });
 });

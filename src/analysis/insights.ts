@@ -1,8 +1,10 @@
 /**
- * One sentence → at most one insight: a follow-up, an action item or a question, with its confidence.
- * The rules are in actions.ts and questions.ts, their words in lexicon.ts, their scores in insight-scores.ts.
+ * A conversation's insights: each sentence gives at most one (a follow-up, an action item or a question)
+ * with its confidence; questions are then ranked and capped. The rules are in actions.ts and questions.ts,
+ * their words in lexicon.ts, their scores in insight-scores.ts.
  */
 import { findAction, speakerCommitment, type Assignee } from "./actions.ts";
+import { resolveDueDate } from "./dates.ts";
 import {
   ACTION_DATED_BONUS,
   ACTION_LONG_BONUS,
@@ -18,14 +20,16 @@ import {
   QUESTION_MARKED_BONUS,
   TASK_SCORE,
 } from "./insight-scores.ts";
-import { DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
+import { ASK_SOMEONE, CUT_OFF_MODALS, DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
 import { wordsOf, type Sentence } from "./nlp.ts";
-import { isQuestion } from "./questions.ts";
+import { importantQuestions, isQuestion, type AskedQuestion } from "./questions.ts";
+import type { AnalysisInput, InsightItem } from "./types.ts";
+import { CLOSING_SHARE, isLaterTask, type TaskContext } from "./task-timing.ts";
 import { tidySentence } from "./tidy.ts";
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 
 /** What the rules found in one sentence, before ids and dates are attached. */
-export interface SentenceInsight {
+interface SentenceInsight {
   type: InsightType;
   text: string;
   score: number;
@@ -40,18 +44,30 @@ const MIN_ACTION_WORDS = 5;
 
 /**
  * Classifies one sentence as a follow-up, an action item or a question (in that order of precedence),
- * or null. Rules over wink POS tags; scores are rule confidences in 0..1.
+ * or null. Rules over wink POS tags; scores are rule confidences in 0..1. A task must be work to do after
+ * this point (isLaterTask); `context` says whether the sentence is in the closing part of the meeting.
  */
-export function classifySentence(sentence: Sentence): SentenceInsight | null {
+function classifySentence(
+  sentence: Sentence,
+  context: TaskContext = { closing: false },
+): SentenceInsight | null {
   const words = wordsOf(sentence);
   if (words.normals.length < MIN_INSIGHT_WORDS) return null;
   const text = tidySentence(sentence.text.trim());
   const question = isQuestion(sentence, words);
-  const found = findAction(sentence, words);
-  // "Do you have to hand it around?" asks about an obligation; only requests are both.
-  const action = found !== null && question.strong && !found.request ? null : found;
+  const found = findAction(sentence, words, context);
+  // "Do you have to hand it around?" asks about an obligation, "Hynek will try to push for …?" checks a
+  // plan; only requests are both.
+  const asked = question.strong || sentence.text.trim().endsWith("?");
+  const candidate = found !== null && asked && !found.request ? null : found;
+  const action = candidate !== null && isLaterTask(candidate, sentence, words, context) ? candidate : null;
   const dated = DATE_WORDS.test(sentence.text);
-  if (FOLLOW_UP.test(sentence.text) && (action !== null || FUTURE_MARKERS.test(sentence.text))) {
+  const followUp = FOLLOW_UP.test(sentence.text) || (action !== null && ASK_SOMEONE.test(sentence.text));
+  // A follow-up phrase with no task around it needs a future ("we'll do this off-line") and an ending
+  // ("The next meeting will" has none).
+  const promised =
+    FUTURE_MARKERS.test(sentence.text) && !question.strong && !CUT_OFF_MODALS.has(words.normals.at(-1) ?? "");
+  if (followUp && (action !== null || promised)) {
     const assignee = action?.assignee ?? speakerCommitment(words);
     return {
       type: "follow_up",
@@ -82,4 +98,50 @@ export function classifySentence(sentence: Sentence): SentenceInsight | null {
     return { type: "question", text, score: clampScore(score), assignee: null };
   }
   return null;
+}
+
+function referenceTime(input: AnalysisInput, messageIndex: number): Date {
+  const message = input.messages[messageIndex];
+  return new Date(message?.startTime ?? input.conversationStartTime);
+}
+
+/**
+ * The insights of a conversation: every action item and follow-up in conversation order, then the
+ * questions worth showing, most important first (importantQuestions). One insight per distinct text and type.
+ */
+export function findInsights(input: AnalysisInput, sentences: readonly Sentence[]): InsightItem[] {
+  const insights: InsightItem[] = [];
+  const questions: AskedQuestion[] = [];
+  const seen = new Set<string>();
+  const closingFrom = CLOSING_SHARE * input.messages.length;
+  for (const sentence of sentences) {
+    const found = classifySentence(sentence, { closing: sentence.messageIndex >= closingFrom });
+    const message = input.messages[sentence.messageIndex];
+    if (found === null || message === undefined) continue;
+    const key = `${found.type}:${found.text.toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const assigneeName =
+      found.assignee === null
+        ? null
+        : found.assignee.kind === "speaker"
+          ? message.speakerName
+          : found.assignee.name;
+    const insight: InsightItem = {
+      type: found.type,
+      text: found.text,
+      score: found.score,
+      messageIds: [message.id],
+      memberId: message.memberId,
+      assigneeName,
+      assigneeMemberId: found.assignee?.kind === "speaker" ? message.memberId : null,
+      dueBy:
+        found.type === "question"
+          ? null
+          : resolveDueDate(sentence.text, referenceTime(input, sentence.messageIndex)),
+    };
+    if (found.type === "question") questions.push({ insight, sentence });
+    else insights.push(insight);
+  }
+  return [...insights, ...importantQuestions(questions, input, sentences)];
 }

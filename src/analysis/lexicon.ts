@@ -77,6 +77,12 @@ export const OPENERS = words(
   `so or and but okay ok yeah yes well right now then also alright oh anyway actually hey`,
 );
 
+/** Words of a reply that answer nothing on their own ("yeah", "okay", "mm", "sure"). */
+export const BACKCHANNEL: ReadonlySet<string> = new Set([
+  ...OPENERS,
+  ...words(`no yep yup nope sure mm hmm uh um huh exactly true indeed`),
+]);
+
 export const WH_WORDS = words(`what why how when where who whom whose which`);
 
 /** Auxiliaries and modals that open an inverted question ("do you …", "is it …"). */
@@ -91,6 +97,9 @@ export const SUBJECT_PRONOUNS = words(`
 
 export const NEGATION = words(`not n't never no`);
 
+/** First words (after openers) of a condition or a reason, which states no task: "if …", "'cause I have to …". */
+export const NOT_TASK_OPENINGS = words(`if unless because cause 'cause since`);
+
 /** Words that make what follows a relative clause ("that we're going to use"), not a commitment. */
 export const RELATIVE = words(`that which what who where how whatever`);
 
@@ -100,8 +109,11 @@ export const FRAGMENT_STARTS = words(`that to if unless because cause for within
 /** Words a cut-off sentence ends on ("I'll rerun it with", "You should just give it to."). */
 export const DANGLING_ENDS = words(`
   the a an and or but of with to for from at by into about than that because if
-  my our your their his its is are was i we they he she very
+  my our your their his its is are was i we they he she very will would can could should
 `);
+
+/** Modals a cut-off sentence ends on ("The next meeting will"). */
+export const CUT_OFF_MODALS = words(`will would can could should shall must might may`);
 
 /** Back-channel and tag questions: "right?", "you know?", "isn't it?", "sorry?". */
 export const TAG_QUESTION =
@@ -114,12 +126,42 @@ export const RHETORICAL_CHECK = /^(?:you know what i mean|do you know what i mea
 
 /** Modal phrases that turn "I"/"we"/"you"/a name into someone committing to (or being asked for) a task. */
 export const COMMITMENT =
-  /^(?:will|shall|must|should|(?:am|are|is) going to|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to)$/;
+  /^(?:will|shall|must|should|(?:am|are|is) (?:just )?(?:going to|gonna)|(?:have|has|need|needs|ought) to|got to|'ve got to|have got to|wanna|want to|can|could|might|may)$/;
 
 /** First words of every COMMITMENT phrase (wink's normal forms: "'ll" → "will", "'ve" → "have"). */
 export const COMMITMENT_FIRST_WORDS = words(
-  `will shall must should am are is have has need needs ought got 've`,
+  `will shall must should am are is have has need needs ought got 've wanna want can could might may`,
 );
+
+/** Verbs before the task's own verb: "gonna have to explain", "wanna start including", "try to get". */
+export const OBLIGATION_VERBS = words(`have need got`);
+export const START_VERBS = words(`start begin try continue`);
+
+/** Words before the verb of an instruction or a "you can …" that hands out work ("so maybe please just …"). */
+export const LEAD_INS: ReadonlySet<string> = new Set([...OPENERS, ...words(`maybe perhaps please just`)]);
+
+/** Phrasal verbs that name a task although their verb alone does not ("come up with", "put together"). */
+export const PHRASAL_TASK =
+  /^(?:come up with|think(?:ing)? about|go through|(?:put|get) (?:\w+ )?together|find out|set up|write up|look into|look up|(?:talk|speak) to (?:our|the|your|my|a|an) )/;
+
+/**
+ * Verbs that, opening a clause, give an instruction for after the meeting when a time after it comes with
+ * them or the meeting is closing ("Maybe for next meeting send me your presentation", "check out the
+ * corporate website").
+ */
+export const IMPERATIVE_VERBS = words(`
+  send email mail forward check prepare bring fill write research contact call ask
+  make find read finish
+`);
+
+/** "wanna", "want to": a plan for "we", a hypothetical for "you" ("say you wanna pick up the phone"). */
+export const WISH = /^(?:wanna|want to)$/;
+
+/** Commitment phrases that state a wish or an opinion unless a time after the meeting comes with them. */
+export const WEAK_COMMITMENT = /^(?:should|must|wanna|want to|ought to|can|could|might|may)$/;
+
+/** "can", "could": said to "you" mid-sentence they describe what is possible ("so you can plug it in"). */
+export const ABILITY = /^(?:can|could)$/;
 
 /** Obligations that, said to an unnamed "you", describe how things work rather than ask for a task. */
 export const GENERIC_OBLIGATION = /^(?:have to|'ve got to|have got to|got to|must)$/;
@@ -135,7 +177,7 @@ export const NON_TASK_VERBS = words(`
   be see know think guess say mean like love want wish hope agree believe suppose assume imagine
   remember forget hear wait pass stop leave move begin start go come continue proceed recap keep put
   call end finish happen seem feel get have talk mention note add point answer ask thank wrap skip
-  bear deal admit spoil allow pause resume freeze expect wonder
+  bear deal admit spoil allow pause resume freeze expect wonder lose bet let receive
 `);
 
 /** Objects that say nothing on their own: "let's take it", "can you read that?". */
@@ -150,12 +192,76 @@ export const HEDGES = /\b(?:maybe|perhaps|probably|possibly|i think|i guess|i su
 export const NOT_NAMES =
   /^(?:I|Okay|Ok|Yeah|Yes|No|Oh|So|Well|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December)$/;
 
-/** Phrases that promise a later exchange rather than a piece of work. */
-export const FOLLOW_UP =
-  /\b(?:follow(?:ing)?[\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out|let (?:you|him|her|them|everyone|everybody|us) know|(?:send|e-?mail|forward|mail) (?:it |that |this |them )?(?:to )?(?:you|him|her|them|everyone|everybody|round|around|out)\b|(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:later|offline|after the meeting|next (?:time|meeting|week))|(?:in|at|for|before) the next meeting|next meeting|(?:do|take|discuss) (?:this|that|it) off-?line)\b/i;
+const PEOPLE = "(?:you|him|her|them|everyone|everybody|us|me)";
+
+/**
+ * Phrases that promise a later exchange rather than a piece of work (Symbl's follow-ups): get back to
+ * someone, contact or ask someone, set up a meeting, send or share something with someone, the minutes.
+ */
+export const FOLLOW_UP = new RegExp(
+  `\\b(?:${[
+    // get back to someone
+    "follow(?:ing)?[\\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out",
+    `(?<!to )let ${PEOPLE} know`,
+    // send or share something with someone
+    `(?:send|e-?mail|forward|mail) (?:it |that |this |them |those )?(?:to )?(?:${PEOPLE}|round|around|out)\\b`,
+    `(?:give|pass|get) (?:it|that|this|them|those)(?: out)? to ${PEOPLE}`,
+    "send (?:you |him |her |them )?(?:an |a |the )?e-?mail|e-?mail (?:me|us|the)\\b",
+    "(?:share|circulate) (?:it|that|this|them|those|the \\w+) with|be sent (?:a|the)\\b",
+    "(?:put|get|send|share|circulate|post|upload|write|do)(?:ting|ing)? (?:(?:up |together )?(?:the|my|our|some|these|those|all the) )?(?:minutes|notes)",
+    // contact someone
+    "(?:talk|speak) to (?:our|the|your|my|a|an) (?!meeting|group|team)\\w+",
+    "(?:call|phone|contact|ring|ask) (?:the|our|your|a|an) (?!question)\\w+ (?:department|team|office|people|folks|manager|group)",
+    // set up a meeting
+    "(?:set up|setting up|schedule|arrange|arranging|book) (?:a|another|the next|the) (?:meeting|call|time)|meet (?:again|next)",
+    "(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:offline|after the meeting|next (?:time|week))",
+    "(?:do|take|discuss) (?:this|that|it) off-?line",
+  ].join("|")})\\b`,
+  "i",
+);
 
 /** Words that say something is still to come, which a follow-up phrase needs when it states no task. */
 export const FUTURE_MARKERS = /\b(?:will|'ll|going to|let's|need to|should)\b/i;
+
+/**
+ * Times after the meeting that make a statement a plan rather than an opinion ("next week", "by
+ * Thursday", "for the next meeting", "after lunch", "the upcoming days", "later on in the month").
+ */
+export const LATER =
+  /\b(?:next (?:meeting|time|week|month|session|phase|stage|experiments?|few days|couple of (?:days|weeks))|(?:this|the) (?:coming|upcoming) (?:days|weeks?)|upcoming days|tomorrow|tonight|(?:on|by|before|until|till|next|this|for) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:monday|tuesday|wednesday|thursday|friday)|(?<!earlier |last )this week|end of (?:the|this|next) (?:week|month|day)|after (?:the meeting|this meeting|lunch|the break)|later (?:on|today|this week|in the (?:week|month))|(?:in|within) (?:a|one|two|the next) (?:weeks?|days?|months?))\b/i;
+
+/** Moments inside the meeting: what happens "now", "in a second" or "first" is meeting procedure. */
+export const NOW =
+  /\b(?:now|right away|in a (?:second|sec|minute|moment|bit)|first|at the moment|this meeting|today|on the (?:white ?)?board|whiteboard|(?:next|this) slide)\b/i;
+
+/**
+ * Verbs of things done in the meeting itself ("I'll show you the agenda", "let's look at the flat case",
+ * "could you explain that", "can you hand me over this?"), which are tasks only with a time after the meeting.
+ */
+export const PROCEDURE_VERBS = words(`
+  show explain present draw read tell describe summarize summarise introduce open close save click plug
+  hand repeat clarify elaborate look give start use discuss decide inform choose walk stay
+`);
+
+/** A condition inside a sentence ("… if you're gonna do digits again", "… when you're frustrated"). */
+export const CONDITION = /\b(?:if|whenever|unless|in case)\b/i;
+
+/** Work that is done outside a meeting ("order", "email", "book"), unlike design choices ("use", "make"). */
+export const ERRAND_VERBS = words(`
+  order book schedule send email mail forward prepare write check contact call ask bring research
+  investigate test run fix update finish arrange review collect print install circulate distribute
+  submit upload download report organise organize sort contact phone visit
+`);
+
+/** Work that "you can …" hands out at the close of a meeting: errands, and "look at", "work on", "find". */
+export const WORK_VERBS: ReadonlySet<string> = new Set([...ERRAND_VERBS, ...words(`look work find think`)]);
+
+/** A rating given in the meeting: "I'll give it a three". */
+export const RATING = /\bgive (?:it|that|this|them) (?:a|an) \w+\b/i;
+
+/** Asking someone outside the conversation ("ask finance for …", "ask the manufacturing department"): a follow-up. */
+export const ASK_SOMEONE =
+  /\bask (?!(?:you|u|me|us|a|the|any|some|my|your|our|his|her|their|one|another|two|questions?|about|whether|if|what|how|why|who|when|where|for|that|this|it)\b)\w+|\bask the \w+ (?:department|team|office|people|folks)\b/i;
 
 /** Words that tie a task to a date ("by Friday", "next week", "end of the month"). */
 export const DATE_WORDS =

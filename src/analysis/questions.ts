@@ -1,14 +1,18 @@
 /** Whether a sentence asks a question a reader can answer, rather than a tag, a check or a half-statement. */
 import {
   AUX_STARTS,
+  BACKCHANNEL,
   FRAGMENT_STARTS,
+  MEETING_STOP_WORDS,
   OPENERS,
   RHETORICAL_CHECK,
   SUBJECT_PRONOUNS,
   TAG_QUESTION,
   WH_WORDS,
 } from "./lexicon.ts";
-import type { Sentence, Token, Words } from "./nlp.ts";
+import { addressedName } from "./names.ts";
+import { wordsOf, type Sentence, type Token, type Words } from "./nlp.ts";
+import type { AnalysisInput, InsightItem } from "./types.ts";
 
 /** Shorter sentences ask too little to list ("Is it?", "Why not?"). */
 const MIN_QUESTION_WORDS = 4;
@@ -96,4 +100,81 @@ export function isQuestion(sentence: Sentence, words: Words): { question: boolea
   const first = words.normals[0] ?? "";
   const inverted = AUX_STARTS.has(first) && SUBJECT_PRONOUNS.has(words.normals[1] ?? "");
   return { question: marked || (inverted && words.normals.length >= MIN_UNMARKED_QUESTION_WORDS), strong };
+}
+
+/** A page lists at most this many questions: the most important ones. */
+const MAX_QUESTIONS = 10;
+
+/**
+ * A question shorter than this (openers aside) with fewer than two content words asks too little to list:
+ * "Which one was mine?", "So does that make sense?"; "Are those delays adjustable?" stays.
+ */
+const MIN_SHOWN_WORDS = 5;
+const MIN_SHOWN_CONTENT_WORDS = 2;
+
+/**
+ * How much more a question matters when it gets an answer or is put to someone, added to its score (the
+ * confidence that it is a question, which the API shows) to rank the questions.
+ */
+const ANSWERED_WEIGHT = 0.3;
+const ADDRESSED_WEIGHT = 0.1;
+
+/** A reply of fewer words than this, back-channels aside ("Yeah, yeah."), answers nothing. */
+const MIN_ANSWER_WORDS = 3;
+
+/** A question as found in its sentence, before ranking. */
+export interface AskedQuestion {
+  insight: InsightItem;
+  sentence: Sentence;
+}
+
+const TO_LISTENER = new Set(["you", "your", "anyone", "anybody", "everyone", "everybody"]);
+
+function contentWords(words: Words): number {
+  return words.tokens.filter((t) => !t.stop && !MEETING_STOP_WORDS.has(t.normal) && /^[a-z]/.test(t.normal))
+    .length;
+}
+
+/**
+ * The questions worth showing, most important first, at most MAX_QUESTIONS: questions that ask about
+ * something (five words, or two content words), ranked higher when they get an answer (the question ends its
+ * message and the next message is someone else's, with some words beyond "yeah") and when they are put to
+ * someone (a name, "you", "anyone"). Ties keep conversation order.
+ */
+export function importantQuestions(
+  asked: readonly AskedQuestion[],
+  input: AnalysisInput,
+  sentences: readonly Sentence[],
+): InsightItem[] {
+  const replyWords = new Map<number, number>();
+  for (const sentence of sentences) {
+    const said = wordsOf(sentence).normals.filter((w) => !BACKCHANNEL.has(w)).length;
+    replyWords.set(sentence.messageIndex, (replyWords.get(sentence.messageIndex) ?? 0) + said);
+  }
+  const speaker = (index: number) => {
+    const message = input.messages[index];
+    return message?.memberId ?? message?.speakerName ?? null;
+  };
+  const ranked = asked.flatMap(({ insight, sentence }) => {
+    const words = wordsOf(sentence);
+    const length = words.normals.length - openerLength(words.normals);
+    if (length < MIN_SHOWN_WORDS && contentWords(words) < MIN_SHOWN_CONTENT_WORDS) return [];
+    const at = sentence.messageIndex;
+    const endsMessage = sentences[sentence.index + 1]?.messageIndex !== at;
+    const asker = speaker(at);
+    const answerer = speaker(at + 1);
+    const answered =
+      endsMessage &&
+      asker !== null &&
+      answerer !== null &&
+      answerer !== asker &&
+      (replyWords.get(at + 1) ?? 0) >= MIN_ANSWER_WORDS;
+    const addressed = addressedName(sentence) !== null || words.normals.some((w) => TO_LISTENER.has(w));
+    const importance = insight.score + (answered ? ANSWERED_WEIGHT : 0) + (addressed ? ADDRESSED_WEIGHT : 0);
+    return [{ insight, importance, order: sentence.index }];
+  });
+  return ranked
+    .sort((a, b) => b.importance - a.importance || a.order - b.order)
+    .slice(0, MAX_QUESTIONS)
+    .map((question) => question.insight);
 }

@@ -110,4 +110,35 @@ describe.each(await dialects())("insights follow renamed and merged members on %
     const samantha = { id: sam, name: "Samantha Lee" };
     await expectEverywhere(samantha, { id: bob, name: "Bob" }, samantha, samantha);
   });
+
+  it("gives a request by first name to the one member with that first name, and to nobody when two share it", async () => {
+    const { server, token, api } = suite;
+    const { conversationId } = await server.ingest(token, {
+      name: "Year end",
+      messages: timedLines([
+        ["Bob Okafor", "I have the draft accounts for the year here."],
+        ["Carol Diaz", "Bob, can you ask finance for the tax tables by Thursday?"],
+        ["Sam Lee", "The invoices are still missing for March."],
+        ["Sam Park", "Then the auditors will ask about them."],
+        ["Carol Diaz", "Sam, can you send the invoices to the auditors by Friday?"],
+      ]),
+    });
+    const base = `/v1/conversations/${conversationId}`;
+    const { members } = (await api.get<Body.MemberList>(`${base}/members`)).body;
+    const bob = members.find((m) => m.name === "Bob Okafor");
+    const { followUps } = (await api.get<Body.FollowUpList>(`${base}/follow-ups`)).body;
+    const { actionItems } = (await api.get<Body.ActionItemList>(`${base}/action-items`)).body;
+    const { questions } = (await api.get<Body.QuestionList>(`${base}/questions`)).body;
+
+    // Asking finance is contacting someone: a follow-up, for Bob Okafor, due on the Thursday after the
+    // meeting (Monday 2026-11-02).
+    const taxTables = followUps.find((i) => i.text.startsWith("Bob, can you ask finance"));
+    expect(taxTables).toMatchObject({ assignee: { id: bob?.id, name: "Bob Okafor" } });
+    expect(taxTables?.dueBy).toBe("2026-11-05T00:00:00.000Z");
+    // Two members are called Sam: the request keeps the name as written and links no member.
+    const invoices = actionItems.find((i) => i.text.startsWith("Sam, can you send the invoices"));
+    expect(invoices?.assignee).toEqual({ name: "Sam" });
+    // Requests are tasks, not questions.
+    expect(questions.map((q) => q.text)).toEqual([]);
+  });
 });

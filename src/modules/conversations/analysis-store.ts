@@ -159,14 +159,17 @@ function knownMember(insight: InsightItem, members: MemberRow[]): string | null 
 
 /**
  * The member an insight is for: the speaker of a first-person commitment, else the member the text names
- * (case-insensitive, the earliest first); null for the group, unnamed requests and people who are not
- * members. Stored as a reference, so renames and merges reach the insight.
+ * (case-insensitive): by full name, or by first name when exactly one member has it ("Bob, can you …" →
+ * "Bob Okafor"); null for the group, unnamed requests, people who are not members and first names that two
+ * members share. Stored as a reference, so renames and merges reach the insight.
  */
 function assigneeMember(insight: InsightItem, members: MemberRow[]): string | null {
   if (insight.assigneeMemberId !== null && members.some((member) => member.id === insight.assigneeMemberId))
     return insight.assigneeMemberId;
   const name = insight.assigneeName?.toLowerCase();
-  return name === undefined
-    ? null
-    : (members.find((member) => member.name.toLowerCase() === name)?.id ?? null);
+  if (name === undefined) return null;
+  const named = members.find((member) => member.name.toLowerCase() === name);
+  if (named) return named.id;
+  const sharingFirstName = members.filter((member) => member.name.toLowerCase().split(/\s+/)[0] === name);
+  return sharingFirstName.length === 1 ? (sharingFirstName[0]?.id ?? null) : null;
 }
