@@ -1,5 +1,6 @@
 /** The action-item part of `npm run eval`: detections scored against the hand-labelled gold items. */
 import { analyzeConversation } from "../src/analysis/analyze.ts";
+import type { AnalysisResult } from "../src/analysis/types.ts";
 import {
   addCounts,
   NO_COUNTS,
@@ -8,6 +9,7 @@ import {
   recall,
   scoreActions,
   type ActionCounts,
+  type GoldAction,
 } from "./metrics/actions.ts";
 import { detectedActions, type Meeting } from "./qmsum.ts";
 
@@ -17,17 +19,24 @@ export interface ActionRow {
   all: ActionCounts;
 }
 
+/** A labelled meeting's detections in an analysis, scored clear-only and clear + borderline. */
+export function scoreMeeting(
+  meeting: Meeting & { goldActions: GoldAction[] },
+  result: AnalysisResult,
+): ActionRow {
+  const detections = detectedActions(meeting, result);
+  return {
+    name: meeting.name,
+    clear: scoreActions(detections, meeting.goldActions, "clear"),
+    all: scoreActions(detections, meeting.goldActions, "all"),
+  };
+}
+
 /** One row for a labelled meeting, none for a meeting without gold labels. */
 export function evaluateActions(meeting: Meeting): ActionRow[] {
-  if (meeting.goldActions === null) return [];
-  const detections = detectedActions(meeting, analyzeConversation(meeting.input));
-  return [
-    {
-      name: meeting.name,
-      clear: scoreActions(detections, meeting.goldActions, "clear"),
-      all: scoreActions(detections, meeting.goldActions, "all"),
-    },
-  ];
+  const { goldActions } = meeting;
+  if (goldActions === null) return [];
+  return [scoreMeeting({ ...meeting, goldActions }, analyzeConversation(meeting.input))];
 }
 
 const fixed = (value: number): string => value.toFixed(2);

@@ -8,13 +8,13 @@
  * --verbose lists every detection (✓ clear, ~ borderline, ✗ neither) and every missed gold item.
  */
 import { analyzeConversation } from "../src/analysis/analyze.ts";
+import { scoreMeeting } from "./eval-actions.ts";
 import {
   addCounts,
   NO_COUNTS,
   precision,
   precisionWithoutNeutral,
   recall,
-  scoreActions,
   type ActionCounts,
 } from "./metrics/actions.ts";
 import { detectedActions, loadSplit } from "./qmsum.ts";
@@ -47,15 +47,13 @@ for (const meeting of meetings) {
   questionCounts.push(questions);
   if (meeting.goldActions === null) continue;
   labelled++;
-  const detections = detectedActions(meeting, result);
-  const clear = scoreActions(detections, meeting.goldActions, "clear");
-  const all = scoreActions(detections, meeting.goldActions, "all");
+  const gold = meeting.goldActions;
+  const { clear, all } = scoreMeeting({ ...meeting, goldActions: gold }, result);
   clearTotal = addCounts(clearTotal, clear);
   allTotal = addCounts(allTotal, all);
   questionTotal += questions;
   lines.push(row(meeting.name, clear, all, questions));
   if (!verbose) continue;
-  const gold = meeting.goldActions;
   const onTurn = (turn: number) => gold.filter((g) => g.turn === turn || g.alsoAt.includes(turn));
   for (const insight of result.insights) {
     if (insight.type === "question") continue;
@@ -65,7 +63,7 @@ for (const meeting of meetings) {
     const who = insight.assigneeName ?? "-";
     lines.push(`    ${mark} ${turn} [${insight.type} ${insight.score} ${who}] ${insight.text}`);
   }
-  const found = new Set(detections.map((d) => d.turn));
+  const found = new Set(detectedActions(meeting, result).map((d) => d.turn));
   for (const item of gold)
     if (![item.turn, ...item.alsoAt].some((turn) => found.has(turn)))
       lines.push(`    MISSED ${item.turn} (${item.confidence} ${item.type}) ${item.quote}`);
