@@ -194,6 +194,18 @@ export async function buildApp(deps: AppDeps) {
       services.webhooks.start();
     });
   }
+  // close() ends the connections that are idle when it is called; one whose answer was still being made
+  // or sent then stays open after it, for Node's keep-alive timeout (72 s), so each is ended as its
+  // answer finishes.
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook("onResponse", (_request, _reply, done) => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+    done();
+  });
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
     await services.webhooks.stop();

@@ -252,13 +252,17 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     await page.context().close();
   });
 
-  it("shows the 410 page for an expired link", async () => {
+  it("shows the 410 page for an expired link, its card clear of a phone's edges", async () => {
     const url = await createLink(meetingId, { name: "verbose-text-summary", summaryURLExpiresIn: 60 });
     clock.advance(61);
     const { page, status } = await open(url);
     expect(status).toBe(410);
     expect(await page.locator("h1").innerText()).toBe("This link has expired");
     expect(await page.content()).not.toContain("ES2006a");
+    await page.setViewportSize({ width: 390, height: 844 });
+    const card = await page.locator("main").boundingBox();
+    expect(card?.x).toBeGreaterThanOrEqual(12);
+    expect((card?.x ?? 0) + (card?.width ?? 0)).toBeLessThanOrEqual(390 - 12);
     await page.context().close();
   });
 
