@@ -80,7 +80,7 @@ let metaCer: unknown = null;
  * words land in the layer and go with it. A new instance costs a few milliseconds. The model's metaCER
  * loader re-encodes its module-level JSON on every call (growing it each time), so it is read once too.
  */
-function freshNlp(): WinkMethods {
+export function freshNlp(pipe: string[] = ["sbd", "pos"]): WinkMethods {
   pristineCore ??= (model.core as () => CoreModel)();
   metaCer ??= (model.metaCER as () => unknown)();
   const features: Record<string, CoreFeature> = {};
@@ -95,7 +95,7 @@ function freshNlp(): WinkMethods {
           };
   }
   const core: CoreModel = { ...pristineCore, features };
-  return winkNLP({ ...model, core: () => core, metaCER: () => metaCer }, ["sbd", "pos"]);
+  return winkNLP({ ...model, core: () => core, metaCER: () => metaCer }, pipe);
 }
 
 /**
