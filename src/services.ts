@@ -11,6 +11,7 @@ import { AppsRepository } from "./modules/apps/apps.repository.ts";
 import { AppsService } from "./modules/apps/apps.service.ts";
 import { TokenService } from "./modules/auth/tokens.ts";
 import { ConversationsRepository } from "./modules/conversations/conversations.repository.ts";
+import { ConversationIntelligenceService } from "./modules/conversations/conversation-intelligence.service.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
 import { ExperiencesRepository } from "./modules/experiences/experiences.repository.ts";
 import { ExperiencesService } from "./modules/experiences/experiences.service.ts";
@@ -106,6 +107,7 @@ export function createServices(deps: ServiceDeps) {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     conversations,
+    conversationIntelligence: new ConversationIntelligenceService(conversations),
     experiences,
     summaryPage: new SummaryPageService({ experiences, conversations, apps }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
