@@ -107,7 +107,7 @@ export function createServices(deps: ServiceDeps) {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     conversations,
-    conversationIntelligence: new ConversationIntelligenceService(conversations),
+    conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
     experiences,
     summaryPage: new SummaryPageService({ experiences, conversations, apps }),
     pageEdits: new PageEditsService({ conversations, ingestion }),

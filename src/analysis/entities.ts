@@ -36,11 +36,22 @@ const WINK_TYPES: Record<string, [EntityType, string]> = {
 
 /** A last word that makes a run of proper nouns an organisation ("Acme Inc.", "Northwind Bank"). */
 const ORGANIZATION_END =
-  /^(?:Inc\.?|Ltd\.?|LLC|Corp\.?|Corporation|Company|Co\.?|GmbH|Group|University|College|Bank|Labs|Technologies|Systems|Foundation|Institute|Agency|Partners|Associates|Airlines|Hospital)$/;
+  /^(?:Inc\.?|Ltd\.?|LLC|Corp\.?|Corporation|Company|Co\.?|GmbH|Group|University|College|Bank|Labs|Technologies|Systems|Foundation|Institute|Agency|Partners|Associates|Airlines|Hospital|Committee|Board|Council|Association|Party|Department|Ministry|Commission|Museum|Festival|Union)$/;
 /** A word before a run of proper nouns that makes it a place ("in London", "near Lyon"). */
 const PLACE_BEFORE = /^(?:in|near|around|across|outside|inside)$/i;
 /** A word as names are written: "Dana", "O'Neil". */
 const NAME_WORD = /^[A-Z][a-z]+(?:['’][A-Z]?[a-z]+)?$/;
+/** Capitalised words that wink tags as proper nouns in speech but that name no one: fillers, greetings. */
+const NOT_A_NAME =
+  /^(?:U+[hm]+|M+|Mm+|H+m+|Huh|Whee|Nuh|Yeah|Yep|Nope|Alright|Okay|Oh|Ah|Eh|Th|Wow|Hey|Hi|Hello|Bye|Boy|God|Gosh|Right|Sure|Thanks|None|Name|Speaker|Recorder)$/;
+/** Nationalities and languages ("English", "Spaniards"): neither a person nor a place. */
+const DEMONYM = /(?:ish|ese|ian|ean|ans|ards|ettes)$|^(?:Dutch|French|Greek|Thai|Swiss)$/;
+/** Words before a name that make it a person: a title or a verb of talking to someone. */
+const PERSON_BEFORE =
+  /^(?:Mr\.?|Mrs\.?|Ms\.?|Dr\.?|Prof\.?|with|ask|asked|tell|told|call|called|email|emailed|thank|thanks|cc)$/i;
+/** Words after a name that make it a person: it speaks ("Keith said"). */
+const PERSON_AFTER =
+  /^(?:'s|’s|said|says|thinks|thought|mentioned|asked|told|suggested|agreed|wants|wanted)$/i;
 
 /** Digits of an amount or number as a plain number ("$2,500" → "2500", "15%" → "15"), when it has some. */
 function plainNumber(value: string): string | undefined {
@@ -74,20 +85,32 @@ interface Mention {
   value: string;
 }
 
+interface RunContext {
+  before: string | undefined;
+  after: string | undefined;
+  knownNames: Set<string>;
+}
+
 /**
  * A run of capitalised proper nouns as an organisation (by its last word), a place (after "in", "near" …)
- * or a person (one to three name-like words, at a sentence's start only when a member bears the name).
+ * or a person: a member's name anywhere, else one to three name-like words in a context only a person has
+ * (PERSON_BEFORE, PERSON_AFTER). Fillers, nationalities and "the …" are none of them.
  */
-function classifyRun(words: string[], before: string | undefined, atStart: boolean, knownNames: Set<string>) {
+function classifyRun(words: string[], context: RunContext) {
   const value = words.join(" ");
   const last = words[words.length - 1] ?? "";
+  const { before, after } = context;
   if (words.length > 1 && ORGANIZATION_END.test(last)) return { type: "organization" as const, value };
-  if (!words.every((word) => NAME_WORD.test(word))) return null;
-  const known = words.some((word) => knownNames.has(word.toLowerCase()));
+  const nameLike = words.every(
+    (word) => NAME_WORD.test(word) && !NOT_A_NAME.test(word) && !DEMONYM.test(word),
+  );
+  if (!nameLike || before?.toLowerCase() === "the") return null;
+  const known = words.some((word) => context.knownNames.has(word.toLowerCase()));
   if (before !== undefined && PLACE_BEFORE.test(before) && !known)
     return { type: "location" as const, value };
-  if (words.length <= 3 && (!atStart || known)) return { type: "person" as const, value };
-  return null;
+  const inPersonContext =
+    (before !== undefined && PERSON_BEFORE.test(before)) || (after !== undefined && PERSON_AFTER.test(after));
+  return known || (words.length <= 3 && inPersonContext) ? { type: "person" as const, value } : null;
 }
 
 /* eslint-disable @typescript-eslint/unbound-method -- wink's its.* helpers are stateless functions typed as methods */
@@ -108,7 +131,6 @@ function mentionsIn(nlp: ReturnType<typeof freshNlp>, text: string, knownNames: 
   });
   const values = doc.tokens().out(its.value);
   const tags = doc.tokens().out(its.pos);
-  const starts = new Set((doc.sentences().out(its.span) as unknown as [number, number][]).map(([s]) => s));
   let t = 0;
   while (t < values.length) {
     const isRunWord = (i: number) =>
@@ -122,7 +144,11 @@ function mentionsIn(nlp: ReturnType<typeof freshNlp>, text: string, knownNames: 
     }
     const from = t;
     while (isRunWord(t) || (t > from && ORGANIZATION_END.test(values[t] ?? "") && !covered.has(t))) t++;
-    const run = classifyRun(values.slice(from, t), values[from - 1], starts.has(from), knownNames);
+    const run = classifyRun(values.slice(from, t), {
+      before: values[from - 1],
+      after: values[t],
+      knownNames,
+    });
     if (run) mentions.push({ ...run, subType: run.type });
   }
   return mentions;

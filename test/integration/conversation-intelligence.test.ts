@@ -121,7 +121,7 @@ describe.each(await dialects())("the rest of Symbl's conversation API on %s", (d
   it("finds entities in the transcript with their normalised values and message ids", async () => {
     const { conversationId } = await suite.server.ingest(suite.token, {
       messages: timedLines([
-        ["Ann Lee", "We hear Priya from Acme Inc. will pay $2,500 by Friday."],
+        ["Ann Lee", "We spoke with Priya from Acme Inc., who will pay $2,500 by Friday."],
         ["Bob Stone", "Good, I'll tell the team in London tomorrow."],
       ]),
     });
