@@ -234,7 +234,7 @@ describe.each(await dialects())("the rest of Symbl's conversation API on %s", (d
       [{ name: 5 }, "name must be string"],
       [{ name: "   " }, "name must not be blank"],
       [{ metadata: ["a"] }, "metadata must be object"],
-      [{}, "body"],
+      [{}, "send name or metadata"],
     ];
     for (const [body, wording] of refusals) {
       const answer = await suite.api.put<Body.ErrorBody>(path, body);

@@ -121,13 +121,14 @@ export class ConversationsService {
 
   /**
    * Renames the conversation and/or replaces its metadata; answers the conversation as it now is. Throws
-   * invalid for a blank name, not_found.
+   * invalid for a blank name or neither change, not_found.
    */
   async updateConversation(
     appId: string,
     conversationId: string,
     change: { name?: string | undefined; metadata?: Record<string, unknown> | undefined },
   ) {
+    if (change.name === undefined && change.metadata === undefined) throw invalid("send name or metadata");
     const name = change.name?.trim();
     if (name === "") throw invalid("name must not be blank");
     return this.transaction(async ({ conversations }) => {
