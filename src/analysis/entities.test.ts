@@ -13,23 +13,23 @@ describe("findEntities", () => {
       ],
       ["Dana Scully", "Lee"],
     );
-    const brief = entities.map((e) => [e.type, e.subType, e.value, e.normalizedValue, e.messageIds]);
+    const brief = entities.map((e) => [e.type, e.subType, e.text, e.value, e.messageIds]);
     expect(brief).toEqual(
       expect.arrayContaining([
-        ["person", "person", "Dana", undefined, ["1", "3"]],
-        ["organization", "organization", "Acme Inc.", undefined, ["1", "3"]],
+        ["person", "person", "Dana", "Dana", ["1", "3"]],
+        ["organization", "organization", "Acme Inc.", "Acme Inc.", ["1", "3"]],
         ["money", "currency", "$2,500", "2500", ["1"]],
         ["datetime", "date", "next Friday", "2026-11-13", ["1"]],
         ["datetime", "time", "3pm", "2026-11-02T15:00:00.000Z", ["1"]],
-        ["person", "person", "Priya", undefined, ["2"]],
-        ["location", "location", "London", undefined, ["2"]],
+        ["person", "person", "Priya", "Priya", ["2"]],
+        ["location", "location", "London", "London", ["2"]],
         ["number", "percent", "15%", "15", ["2"]],
         ["number", "cardinal", "20", "20", ["2"]],
         ["datetime", "date", "tomorrow", "2026-11-03", ["3"]],
       ]),
     );
     expect(brief.map(([, , value]) => value)).not.toContain("Okay");
-    const dana = entities.find((e) => e.value === "Dana");
+    const dana = entities.find((e) => e.text === "Dana");
     expect(dana?.category).toBe("Managed");
     expect(dana?.messageRefs[1]).toEqual({
       id: "3",

@@ -17,8 +17,10 @@ export interface FoundEntity {
   type: EntityType;
   subType: string;
   category: "Managed";
+  /** The normalised value (an ISO-8601 date, a plain number) when one exists, else the text. */
   value: string;
-  normalizedValue?: string;
+  /** As said, the first time. */
+  text: string;
   messageRefs: { id: string; text: string; offset?: number }[];
   messageIds: string[];
 }
@@ -158,8 +160,8 @@ function mentionsIn(nlp: ReturnType<typeof freshNlp>, text: string, knownNames: 
 /**
  * The people, organisations, places, dates and times, amounts of money and numbers the lines name, each
  * once with every line it occurs in, in order of first mention. `knownNames` are the members' names: a
- * member's name is a person wherever it stands. Dates are ISO-8601 (a day alone as YYYY-MM-DD), amounts
- * and numbers plain numbers when written in digits.
+ * member's name is a person wherever it stands. `value` is normalised where it can be: dates ISO-8601 (a
+ * day alone as YYYY-MM-DD), amounts and numbers plain numbers when written in digits.
  */
 export function findEntities(lines: EntityLine[], knownNames: string[]): FoundEntity[] {
   const names = new Set(knownNames.flatMap((name) => name.toLowerCase().split(/\s+/)).filter(Boolean));
@@ -177,8 +179,8 @@ export function findEntities(lines: EntityLine[], knownNames: string[]): FoundEn
           type: mention.type,
           subType: mention.subType,
           category: "Managed",
-          value: mention.value,
-          ...(normalizedValue !== undefined && { normalizedValue }),
+          value: normalizedValue ?? mention.value,
+          text: mention.value,
           messageRefs: [],
           messageIds: [],
         };

@@ -40,8 +40,9 @@ describe("speakerAnalytics", () => {
       overlap: {
         overlapDuration: 2,
         overlappingMembers: [
-          { id: "b", name: "Bob", percent: 100, seconds: 2 },
-          { id: "c", name: "Cy", percent: 50, seconds: 1 },
+          // 2 s of Ann's 21 and Bob's 6; 1 s of Ann's 21 and Cy's 3.
+          { id: "b", name: "Bob", percent: 7.407, seconds: 2 },
+          { id: "c", name: "Cy", percent: 4.167, seconds: 1 },
         ],
       },
       // 20–32 beats 0–10.
@@ -55,8 +56,8 @@ describe("speakerAnalytics", () => {
       overlap: {
         overlapDuration: 4,
         overlappingMembers: [
-          { id: "a", name: "Ann", userId: "ann@example.com", percent: 50, seconds: 2 },
-          { id: "c", name: "Cy", percent: 75, seconds: 3 },
+          { id: "a", name: "Ann", userId: "ann@example.com", percent: 7.407, seconds: 2 },
+          { id: "c", name: "Cy", percent: 33.333, seconds: 3 },
         ],
       },
     });
@@ -68,8 +69,8 @@ describe("speakerAnalytics", () => {
       overlap: {
         overlapDuration: 3,
         overlappingMembers: [
-          { id: "a", percent: 33.333, seconds: 1 },
-          { id: "b", percent: 100, seconds: 3 },
+          { id: "a", percent: 4.167, seconds: 1 },
+          { id: "b", percent: 33.333, seconds: 3 },
         ],
       },
     });

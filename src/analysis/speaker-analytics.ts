@@ -39,7 +39,6 @@ export interface MemberAnalytics extends AnalyticsPerson {
 }
 
 export interface SpeakerAnalytics {
-  type: "default";
   metrics: { type: MetricType; percent: number; seconds: number }[];
   members: MemberAnalytics[];
 }
@@ -112,7 +111,8 @@ function longestMonologues(lines: AnalyticsLine[], timed: boolean) {
 /**
  * Speaker analytics as Symbl answered them. Talk time is the time in which at least one member speaks;
  * a member's share is of that time, their listen time the rest of it; overlap is time in which two or more
- * members speak, its conversation share a share of talk time. Silence runs from the earlier of the start and
+ * members speak, its conversation share a share of talk time, and the share of a pair's overlap the share
+ * of the two members' talk time together, as Symbl's docs define it. Silence runs from the earlier of the start and
  * the first line to the later of the conversation's end and the last line. Only lines with a start and an
  * end count for time; when none has both, every time-based figure is left out and words remain.
  */
@@ -131,7 +131,7 @@ export function speakerAnalytics(input: AnalyticsInput): SpeakerAnalytics {
     words: wordsOf(spoken, member.id),
     longestMonologue: monologues.get(member.id) ?? { words: 0, ...(timed && { seconds: 0 }), messageIds: [] },
   });
-  if (!timed) return { type: "default", metrics: [], members: input.members.map(base) };
+  if (!timed) return { metrics: [], members: input.members.map(base) };
 
   const talk = new Map(
     input.members.map((member) => [
@@ -165,7 +165,6 @@ export function speakerAnalytics(input: AnalyticsInput): SpeakerAnalytics {
   const span = last - first;
 
   return {
-    type: "default",
     metrics: [
       {
         type: "total_silence",
@@ -201,7 +200,8 @@ export function speakerAnalytics(input: AnalyticsInput): SpeakerAnalytics {
                     id: other.id,
                     name: other.name,
                     ...(other.userId !== undefined && { userId: other.userId }),
-                    percent: percentOf(together, overlapped),
+                    // Symbl's wording: of the talk time of both members.
+                    percent: percentOf(together, seconds + lengthOf(talk.get(other.id) ?? [])),
                     seconds: round(together),
                   },
                 ]

@@ -130,15 +130,15 @@ describe.each(await dialects())("the rest of Symbl's conversation API on %s", (d
       suite.api.get<Body.EntityList>(`/v1/conversations/${conversationId}/entities`),
     ]);
     const [first, second] = messages.body.messages.map((m) => m.id);
-    const brief = entities.body.entities.map((e) => [e.type, e.value, e.normalizedValue, e.messageIds]);
+    const brief = entities.body.entities.map((e) => [e.type, e.text, e.value, e.messageIds]);
     // The meeting starts on Monday 2 November 2026.
     expect(brief).toEqual(
       expect.arrayContaining([
-        ["person", "Priya", undefined, [first]],
-        ["organization", "Acme Inc.", undefined, [first]],
+        ["person", "Priya", "Priya", [first]],
+        ["organization", "Acme Inc.", "Acme Inc.", [first]],
         ["money", "$2,500", "2500", [first]],
         ["datetime", "Friday", "2026-11-06", [first]],
-        ["location", "London", undefined, [second]],
+        ["location", "London", "London", [second]],
         ["datetime", "tomorrow", "2026-11-03", [second]],
       ]),
     );

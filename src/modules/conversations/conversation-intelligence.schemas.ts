@@ -33,11 +33,17 @@ export const Entity = Type.Object({
     description: "e.g. date, time, duration for datetime; cardinal, percent for number",
   }),
   category: Type.Literal("Managed"),
-  value: Type.String({ description: "the text as said, the same in every match" }),
-  normalizedValue: Type.Optional(
-    Type.String({ description: "ISO-8601 for dates and times; a plain number for money and numbers" }),
+  value: Type.String({
+    description: "normalised where it can be (ISO-8601 dates and times, plain numbers), else the text",
+  }),
+  text: Type.String({ description: "as said" }),
+  messageRefs: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      text: Type.String(),
+      offset: Type.Optional(Type.Integer({ description: "where the value starts in the line's text" })),
+    }),
   ),
-  messageRefs: Type.Array(Type.Object({ id: Type.String(), text: Type.String() })),
   messageIds: Type.Array(Type.String()),
 });
 export const EntityList = Type.Object({ entities: Type.Array(Entity) });
@@ -61,7 +67,7 @@ export const AnalyticsMember = Type.Object({
           id: Type.String(),
           name: Type.String(),
           userId: Type.Optional(Type.String()),
-          percent: Type.Number(),
+          percent: Type.Number({ description: "of the two members' talk time together" }),
           seconds: Type.Number(),
         }),
       ),
@@ -78,7 +84,6 @@ export const AnalyticsMember = Type.Object({
 });
 
 export const Analytics = Type.Object({
-  type: Type.Literal("default"),
   metrics: Type.Array(
     Type.Object({
       type: Type.Enum(["total_silence", "total_talk_time", "total_overlap"]),
