@@ -27,6 +27,8 @@ import { PageAssets } from "./modules/summary-page/page-assets.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
+import { TrackersRepository } from "./modules/trackers/trackers.repository.ts";
+import { TrackersService } from "./modules/trackers/trackers.service.ts";
 import { hostOf } from "./urls.ts";
 
 export interface ServiceDeps {
@@ -46,6 +48,7 @@ export function repositoriesOf(db: Kysely<Database>) {
     experiences: new ExperiencesRepository(db),
     jobs: new JobsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),
+    trackers: new TrackersRepository(db),
   };
 }
 
@@ -108,6 +111,7 @@ export function createServices(deps: ServiceDeps) {
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     conversations,
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
+    trackers: new TrackersService({ trackers: repositories.trackers, transaction, conversations, clock }),
     experiences,
     summaryPage: new SummaryPageService({ experiences, conversations, apps }),
     pageEdits: new PageEditsService({ conversations, ingestion }),

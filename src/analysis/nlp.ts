@@ -49,7 +49,8 @@ const FIRST_PERSON_AM = /^i['’]m$/i;
 const stemWord = (model.addons.stem as (word: string) => string | undefined) ?? ((word: string) => word);
 const stemCache = new Map<string, string>();
 
-function stemOf(normal: string): string {
+/** The Porter2 stem of a lowercased word, cached. */
+export function stemOf(normal: string): string {
   let stem = stemCache.get(normal);
   if (stem === undefined) {
     stem = stemWord(normal) ?? normal;

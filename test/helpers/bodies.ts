@@ -9,6 +9,7 @@ import type * as conversations from "../../src/modules/conversations/conversatio
 import type * as experiences from "../../src/modules/experiences/experiences.schemas.ts";
 import type * as ingestion from "../../src/modules/ingestion/ingestion.schemas.ts";
 import type { MessageSaved as MessageSavedSchema } from "../../src/modules/summary-page/page-edits.schemas.ts";
+import type * as trackers from "../../src/modules/trackers/trackers.schemas.ts";
 
 export type Token = Static<typeof TokenResponse>;
 export type Accepted = Static<typeof ingestion.ProcessResponse>;
@@ -29,6 +30,10 @@ export type EntityList = Static<typeof intelligence.EntityList>;
 export type Analytics = Static<typeof intelligence.Analytics>;
 export type Transcript = Static<typeof intelligence.Transcript>;
 export type ConversationUpdated = Static<typeof intelligence.ConversationUpdated>;
+export type TrackerAnswer = Static<typeof trackers.TrackerAnswer>;
+export type TrackerList = Static<typeof trackers.TrackerList>;
+export type TrackerDeleted = Static<typeof trackers.TrackerDeleted>;
+export type DetectedTrackers = Static<typeof trackers.DetectedTrackers>;
 export type ExperienceCreated = Static<typeof experiences.ExperienceCreated>;
 export type Experience = Static<typeof experiences.ExperienceSummary>;
 export type ExperienceList = Static<typeof experiences.ExperienceList>;
