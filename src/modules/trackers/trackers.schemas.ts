@@ -9,22 +9,18 @@ const Phrase = Type.String({
   description: "letters, digits, spaces, periods, apostrophes and hyphens, starting with a letter or a digit",
 });
 
+const TrackerName = Type.String({ minLength: 1, maxLength: 200 });
+const Vocabulary = Type.Array(Phrase, { minItems: 1, maxItems: 50, uniqueItems: true });
+
 export const TrackerBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    vocabulary: Type.Array(Phrase, { minItems: 1, maxItems: 50, uniqueItems: true }),
-  },
+  { name: TrackerName, vocabulary: Vocabulary },
   { additionalProperties: false },
 );
 export type TrackerBody = Static<typeof TrackerBody>;
 
 /** PUT's body: Symbl's clients send the tracker's id back with it. */
 export const UpdateTrackerBody = Type.Object(
-  {
-    id: Type.Optional(Type.String({ maxLength: 64 })),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    vocabulary: Type.Array(Phrase, { minItems: 1, maxItems: 50, uniqueItems: true }),
-  },
+  { id: Type.Optional(Type.String({ maxLength: 64 })), name: TrackerName, vocabulary: Vocabulary },
   { additionalProperties: false },
 );
 export type UpdateTrackerBody = Static<typeof UpdateTrackerBody>;
