@@ -26,7 +26,8 @@ describe.each(await dialects())("trackers on %s", (dialect) => {
     ]);
     expect(bulk.status, bulk.text).toBe(201);
     const list = await api.get<Body.TrackerList>("/v1/manage/trackers");
-    expect(list.body.trackers.map((t) => t.name)).toEqual(["Pricing", "Voicemail", "Budget"]);
+    // Oldest first; trackers made by one request by name.
+    expect(list.body.trackers.map((t) => t.name)).toEqual(["Pricing", "Budget", "Voicemail"]);
     const byName = await api.get<Body.TrackerList>("/v1/manage/trackers?name=Budget");
     expect(byName.body.trackers.map((t) => t.name)).toEqual(["Budget"]);
 

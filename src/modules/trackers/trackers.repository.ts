@@ -19,7 +19,7 @@ export class TrackersRepository {
   list(appId: string, name?: string): Promise<TrackerRow[]> {
     let query = this.db.selectFrom("trackers").selectAll().where("app_id", "=", appId);
     if (name !== undefined) query = query.where("name", "=", name);
-    return query.orderBy("created_at").orderBy("id").execute();
+    return query.orderBy("created_at").orderBy("name").execute();
   }
 
   async count(appId: string): Promise<number> {

@@ -42,7 +42,7 @@ export class TrackersService {
     const name = checkedName(body.name);
     return this.deps.transaction(async ({ trackers }) => {
       await ensureRoom(trackers, appId, 1);
-      return this.insert(trackers, appId, name, body.vocabulary);
+      return this.insert(trackers, appId, name, body.vocabulary, this.deps.clock.now().toISOString());
     });
   }
 
@@ -53,16 +53,23 @@ export class TrackersService {
     if (repeated !== undefined) throw nameTaken(repeated);
     return this.deps.transaction(async ({ trackers }) => {
       await ensureRoom(trackers, appId, bodies.length);
+      const now = this.deps.clock.now().toISOString();
       const created = [];
       for (const [i, body] of bodies.entries()) {
-        created.push(await this.insert(trackers, appId, names[i] ?? body.name, body.vocabulary));
+        created.push(await this.insert(trackers, appId, names[i] ?? body.name, body.vocabulary, now));
       }
       return created;
     });
   }
 
-  private async insert(trackers: TrackersRepository, appId: string, name: string, vocabulary: string[]) {
-    const now = this.deps.clock.now().toISOString();
+  /** Inserts one tracker; the trackers of one request share `now`, so they list by name. */
+  private async insert(
+    trackers: TrackersRepository,
+    appId: string,
+    name: string,
+    vocabulary: string[],
+    now: string,
+  ) {
     const id = numericId();
     const row = {
       id,
