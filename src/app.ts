@@ -25,7 +25,9 @@ import { isUnderLinks, LINK_ERROR_HEADERS } from "./http/security-headers.ts";
 import { ErrorBody } from "./http/schemas.ts";
 import type { Server } from "./http/types.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { conversationIntelligenceRoutes } from "./modules/conversations/conversation-intelligence.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
+import { trackerRoutes } from "./modules/trackers/trackers.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
 import { summaryPageRoutes } from "./modules/summary-page/summary-page.routes.ts";
 import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
@@ -180,6 +182,8 @@ export async function buildApp(deps: AppDeps) {
     requireAccessToken(v1, services);
     await ingestionRoutes(v1, { ...services, clock, transcripts });
     conversationRoutes(v1, services);
+    conversationIntelligenceRoutes(v1, services);
+    trackerRoutes(v1, services);
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
   await app.register(async (scope) => summaryPageRoutes(scope as Server, services));

@@ -11,6 +11,7 @@ import { AppsRepository } from "./modules/apps/apps.repository.ts";
 import { AppsService } from "./modules/apps/apps.service.ts";
 import { TokenService } from "./modules/auth/tokens.ts";
 import { ConversationsRepository } from "./modules/conversations/conversations.repository.ts";
+import { ConversationIntelligenceService } from "./modules/conversations/conversation-intelligence.service.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
 import { ExperiencesRepository } from "./modules/experiences/experiences.repository.ts";
 import { ExperiencesService } from "./modules/experiences/experiences.service.ts";
@@ -26,6 +27,8 @@ import { PageAssets } from "./modules/summary-page/page-assets.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
+import { TrackersRepository } from "./modules/trackers/trackers.repository.ts";
+import { TrackersService } from "./modules/trackers/trackers.service.ts";
 import { hostOf } from "./urls.ts";
 
 export interface ServiceDeps {
@@ -45,6 +48,7 @@ export function repositoriesOf(db: Kysely<Database>) {
     experiences: new ExperiencesRepository(db),
     jobs: new JobsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),
+    trackers: new TrackersRepository(db),
   };
 }
 
@@ -106,6 +110,8 @@ export function createServices(deps: ServiceDeps) {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     conversations,
+    conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
+    trackers: new TrackersService({ trackers: repositories.trackers, transaction, conversations, clock }),
     experiences,
     summaryPage: new SummaryPageService({ experiences, conversations, apps }),
     pageEdits: new PageEditsService({ conversations, ingestion }),

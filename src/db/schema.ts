@@ -153,6 +153,16 @@ export interface WebhookEventsTable {
   created_at: string;
 }
 
+/** An app's named list of words and phrases; `vocabulary` is a JSON array of strings. */
+export interface TrackersTable {
+  id: string;
+  app_id: string;
+  name: string;
+  vocabulary: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   conversations: ConversationsTable;
@@ -165,9 +175,11 @@ export interface Database {
   insights: InsightsTable;
   experiences: ExperiencesTable;
   webhook_events: WebhookEventsTable;
+  trackers: TrackersTable;
 }
 
 export type AppRow = Selectable<AppsTable>;
+export type TrackerRow = Selectable<TrackersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type MessageRow = Selectable<MessagesTable>;

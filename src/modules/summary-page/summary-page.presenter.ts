@@ -1,5 +1,9 @@
 import type { ConversationInFull } from "../conversations/conversations.service.ts";
-import { assigneeMemberOf, endOffsetOf, timeOffsetOf } from "../conversations/conversations.presenter.ts";
+import {
+  assigneeMemberOf,
+  timeOffsetOf,
+  transcriptLineOf,
+} from "../conversations/conversations.presenter.ts";
 import { INSIGHT_TYPES, type InsightType } from "../conversations/conversations.schemas.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
@@ -93,20 +97,7 @@ export function pageViewOf(rows: ConversationInFull, settings: ExperienceSetting
         .filter((insight) => insight.type === type)
         .map((insight) => pageInsight(insight, type, membersById, members)),
     ),
-    messages: rows.messages.map((message) => {
-      const speaker = message.member_id ? membersById.get(message.member_id) : undefined;
-      return {
-        id: message.id,
-        text: message.text,
-        speakerId: speaker?.id ?? null,
-        // A line not yet processed shows its raw sender's name.
-        speakerName: speaker ? speaker.name : message.from_name,
-        offset: timeOffsetOf(message, conversation),
-        endOffset: endOffsetOf(message, conversation),
-        startTime: message.start_time,
-        hidden: message.hidden === 1,
-      };
-    }),
+    messages: rows.messages.map((message) => transcriptLineOf(message, conversation, membersById)),
     mediaUrl:
       settings.name === "video-summary"
         ? (settings.videoUrl ?? null)
