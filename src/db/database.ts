@@ -17,6 +17,7 @@ import * as jobFencing from "./migrations/004_job_fencing.ts";
 import * as insightMembers from "./migrations/005_insight_members.ts";
 import * as topicKinds from "./migrations/006_topic_kinds.ts";
 import * as analysisEngines from "./migrations/007_analysis_engines.ts";
+import * as linkLabels from "./migrations/008_link_labels.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "005_insight_members": insightMembers,
   "006_topic_kinds": topicKinds,
   "007_analysis_engines": analysisEngines,
+  "008_link_labels": linkLabels,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -131,6 +131,10 @@ export interface ExperiencesTable {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** The owner's name for the link; null when none was given. */
+  label: string | null;
+  /** The token's last four characters, to recognise its URL by; null for links older than 008_link_labels. */
+  token_hint: string | null;
 }
 
 /**

@@ -25,6 +25,8 @@ export type FollowUpList = Static<typeof conversations.FollowUpList>;
 export type ExperienceCreated = Static<typeof experiences.ExperienceCreated>;
 export type Experience = Static<typeof experiences.ExperienceSummary>;
 export type ExperienceList = Static<typeof experiences.ExperienceList>;
+export type ExperienceLink = Static<typeof experiences.ExperienceLink>;
+export type ExperienceLinkList = Static<typeof experiences.ExperienceLinkList>;
 export type MessageSaved = Static<typeof MessageSavedSchema>;
 /** The one error shape (src/http/errors.ts). */
 export interface ErrorBody {
