@@ -197,6 +197,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
     await services.webhooks.stop();
+    await services.linkViews.stop();
     await transcripts.close();
   });
 

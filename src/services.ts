@@ -14,6 +14,8 @@ import { ConversationsRepository } from "./modules/conversations/conversations.r
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
 import { ExperiencesRepository } from "./modules/experiences/experiences.repository.ts";
 import { ExperiencesService } from "./modules/experiences/experiences.service.ts";
+import { LinkViewsRepository } from "./modules/experiences/link-views.repository.ts";
+import { LinkViews } from "./modules/experiences/link-views.ts";
 import { IngestionService } from "./modules/ingestion/ingestion.service.ts";
 import { createJobProcessor } from "./modules/jobs/job-processor.ts";
 import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
@@ -43,6 +45,7 @@ export function repositoriesOf(db: Kysely<Database>) {
     apps: new AppsRepository(db),
     conversations: new ConversationsRepository(db),
     experiences: new ExperiencesRepository(db),
+    linkViews: new LinkViewsRepository(db),
     jobs: new JobsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),
   };
@@ -108,6 +111,7 @@ export function createServices(deps: ServiceDeps) {
     conversations,
     experiences,
     summaryPage: new SummaryPageService({ experiences, conversations, apps }),
+    linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),
     webFonts,

@@ -18,6 +18,7 @@ import * as insightMembers from "./migrations/005_insight_members.ts";
 import * as topicKinds from "./migrations/006_topic_kinds.ts";
 import * as analysisEngines from "./migrations/007_analysis_engines.ts";
 import * as linkLabels from "./migrations/008_link_labels.ts";
+import * as linkViews from "./migrations/009_link_views.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   "006_topic_kinds": topicKinds,
   "007_analysis_engines": analysisEngines,
   "008_link_labels": linkLabels,
+  "009_link_views": linkViews,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

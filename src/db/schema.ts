@@ -135,6 +135,17 @@ export interface ExperiencesTable {
   label: string | null;
   /** The token's last four characters, to recognise its URL by; null for links older than 008_link_labels. */
   token_hint: string | null;
+  /** Page views (HTML, GET) counted since 009_link_views; distinct viewers count one a day per viewer. */
+  view_count: number;
+  distinct_viewers: number;
+  last_viewed_at: string | null;
+}
+
+/** The viewers of a link counted on `day` (UTC), as keyed hashes; rows of earlier days are deleted. */
+export interface LinkViewersTable {
+  experience_id: string;
+  day: string;
+  viewer: string;
 }
 
 /**
@@ -168,6 +179,7 @@ export interface Database {
   topics: TopicsTable;
   insights: InsightsTable;
   experiences: ExperiencesTable;
+  link_viewers: LinkViewersTable;
   webhook_events: WebhookEventsTable;
 }
 

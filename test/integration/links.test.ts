@@ -1,5 +1,5 @@
 // Links an owner can act on: the create answer's id and label, the app-wide list, PATCH of label and
-// expiry. View counts are in link-views.test.ts; GET/PATCH /v1/app in app-settings.test.ts.
+// expiry. View counts are in link-views.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
@@ -48,6 +48,9 @@ describe.each(await dialects())("managing summary links on %s", (dialect) => {
       createdAt: clock.now().toISOString(),
       expiresAt: new Date(clock.now().getTime() + 2_592_000_000).toISOString(),
       hint: tokenOf(created.url).slice(-4),
+      views: 0,
+      distinctViewers: 0,
+      lastViewedAt: null,
     });
 
     // The hint names the link's URL and nothing more: the list never holds the token, and the hint opens nothing.

@@ -56,5 +56,8 @@ export function presentLink(row: ExperienceRow, now: Date): ExperienceLink {
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     hint: row.token_hint,
+    views: row.view_count,
+    distinctViewers: row.distinct_viewers,
+    lastViewedAt: row.last_viewed_at,
   };
 }

@@ -160,6 +160,11 @@ export const ExperienceLink = Type.Object({
     description:
       "the last 4 characters of the link's token, to recognise a URL you hold (never enough to open it); null for links made before hints were kept",
   }),
+  views: Type.Integer({ description: "times its page was opened (GET of the HTML page)" }),
+  distinctViewers: Type.Integer({
+    description: "viewers counted once a day each (a keyed hash of address and user agent, never stored)",
+  }),
+  lastViewedAt: Type.Union([Type.String(), Type.Null()]),
 });
 export const ExperienceLinkList = Type.Object({ experiences: Type.Array(ExperienceLink) });
 export type ExperienceLink = Static<typeof ExperienceLink>;

@@ -138,6 +138,9 @@ export class ExperiencesService {
       created_at: now.toISOString(),
       label: body.label?.trim() ?? null,
       token_hint: token.slice(-HINT_LENGTH),
+      view_count: 0,
+      distinct_viewers: 0,
+      last_viewed_at: null,
     });
     return { name: settings.name, url: this.linkUrl(token, settings.name, customDomain), id };
   }
