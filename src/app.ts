@@ -24,6 +24,7 @@ import {
 import { isUnderLinks, LINK_ERROR_HEADERS } from "./http/security-headers.ts";
 import { ErrorBody } from "./http/schemas.ts";
 import type { Server } from "./http/types.ts";
+import { appRoutes } from "./modules/apps/apps.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps) {
     requireAccessToken(v1, services);
     await ingestionRoutes(v1, { ...services, clock, transcripts });
     conversationRoutes(v1, services);
+    appRoutes(v1, services);
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
   await app.register(async (scope) => summaryPageRoutes(scope as Server, services));

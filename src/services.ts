@@ -28,7 +28,7 @@ import { PageAssets } from "./modules/summary-page/page-assets.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
-import { hostOf } from "./urls.ts";
+import { canonicalHost, hostOf } from "./urls.ts";
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -61,7 +61,8 @@ export function createServices(deps: ServiceDeps) {
   const repositories = repositoriesOf(database.db);
   const transaction = createTransaction(database.db, repositoriesOf);
 
-  const apps = new AppsService(repositories.apps, clock);
+  const publicHost = canonicalHost(hostOf(new URL(config.publicUrl))) ?? "";
+  const apps = new AppsService(repositories.apps, clock, publicHost);
   const webhookTargets = new WebhookTargets(new Set(config.webhookAllowHosts));
   const webhooks = new WebhookSender({
     events: repositories.webhookEvents,
