@@ -1,21 +1,16 @@
 // GET/PATCH /v1/app: the token's own app, with the rules `bin/recap apps update` applies (AppsService).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { suiteServer } from "../helpers/suite.ts";
 
 describe.each(await dialects())("the app's settings by API on %s", (dialect) => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(dialect);
 
   const owner = async (settings: { customDomain?: string } = {}) => {
-    const app = await server.newApp(settings);
-    return { ...app, api: apiClient(server.url, app.token) };
+    const app = await suite.server.newApp(settings);
+    return { ...app, api: apiClient(suite.server.url, app.token) };
   };
 
   it("shows the app's settings, never its secrets, and only to its token", async () => {
@@ -30,8 +25,8 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
     });
     expect(answer.text).not.toMatch(/whsec_|secret/i);
-    expect((await apiClient(server.url).get("/v1/app")).status).toBe(401);
-    expect((await apiClient(server.url).patch("/v1/app", { name: "Taken" })).status).toBe(401);
+    expect((await apiClient(suite.server.url).get("/v1/app")).status).toBe(401);
+    expect((await apiClient(suite.server.url).patch("/v1/app", { name: "Taken" })).status).toBe(401);
   });
 
   it("changes name, custom domain and frame ancestors in the CLI's canonical forms, and removes the domain with null", async () => {
@@ -50,7 +45,7 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
     };
     expect(changed.body).toMatchObject(expected);
     expect((await api.get<Body.AppSettings>("/v1/app")).body).toMatchObject(expected);
-    expect(await server.services.apps.getApp(appId)).toMatchObject(expected);
+    expect(await suite.server.services.apps.getApp(appId)).toMatchObject(expected);
 
     const removed = await api.patch<Body.AppSettings>("/v1/app", { customDomain: null, frameAncestors: [] });
     expect(removed.body).toMatchObject({ name: "Acme summaries", customDomain: null, frameAncestors: [] });
@@ -102,7 +97,7 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
   it("refuses (409) a custom domain another app holds, or the server's own host, and changes nothing", async () => {
     await owner({ customDomain: "taken.example.com" });
     const { api } = await owner();
-    const publicHost = new URL(server.config.publicUrl).hostname;
+    const publicHost = new URL(suite.server.config.publicUrl).hostname;
     const cases: [unknown, string][] = [
       [
         { customDomain: "TAKEN.example.com." },
@@ -129,19 +124,19 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
   it("rotates the webhook signing secret, showing the new one once, and changes only the token's app", async () => {
     const mine = await owner();
     const other = await owner();
-    const otherBefore = await server.services.apps.webhookSecret(other.appId);
-    const before = await server.services.apps.webhookSecret(mine.appId);
+    const otherBefore = await suite.server.services.apps.webhookSecret(other.appId);
+    const before = await suite.server.services.apps.webhookSecret(mine.appId);
     const rotated = await mine.api.patch<Body.AppSettings>("/v1/app", { rotateWebhookSecret: true });
     expect(rotated.status, rotated.text).toBe(200);
     expect(rotated.body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(rotated.body.webhookSecret).not.toBe(before);
-    expect(await server.services.apps.webhookSecret(mine.appId)).toBe(rotated.body.webhookSecret);
+    expect(await suite.server.services.apps.webhookSecret(mine.appId)).toBe(rotated.body.webhookSecret);
     expect((await mine.api.get<Body.AppSettings>("/v1/app")).body.webhookSecret).toBeUndefined();
-    expect(await server.services.apps.webhookSecret(other.appId)).toBe(otherBefore);
+    expect(await suite.server.services.apps.webhookSecret(other.appId)).toBe(otherBefore);
 
     // A bad setting beside the rotation refuses both.
     const refused = await mine.api.patch<Body.ErrorBody>("/v1/app", { rotateWebhookSecret: true, name: "" });
     expect(refused.status).toBe(400);
-    expect(await server.services.apps.webhookSecret(mine.appId)).toBe(rotated.body.webhookSecret);
+    expect(await suite.server.services.apps.webhookSecret(mine.appId)).toBe(rotated.body.webhookSecret);
   });
 });

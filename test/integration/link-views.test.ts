@@ -1,26 +1,21 @@
 // First-party view counts of summary links: what counts as a view, distinct viewers a day, what is stored.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClient, generateToken } from "../helpers/api.ts";
-import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { TestClock } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { suiteServer } from "../helpers/suite.ts";
 import { createLink, onServer, planningMeeting } from "../helpers/factories.ts";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) Chromium/140";
 const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1";
 
 describe.each(await dialects())("link view counts on %s", (dialect) => {
-  let server: TestServer;
-  let clock: TestClock;
-
-  beforeAll(async () => {
-    clock = new TestClock();
-    server = await startTestServer(dialect, { clock });
-  });
-  afterAll(() => server.close());
+  const clock = new TestClock();
+  const suite = suiteServer(dialect, { clock });
 
   const open = async (url: string, userAgent = BROWSER, init: RequestInit = {}) => {
-    const response = await fetch(onServer(server, url), {
+    const response = await fetch(onServer(suite.server, url), {
       ...init,
       headers: { "user-agent": userAgent, ...(init.headers as Record<string, string>) },
     });
@@ -29,16 +24,16 @@ describe.each(await dialects())("link view counts on %s", (dialect) => {
   };
   /** The link as the app-wide list shows it, once the recorded views are written. */
   const counted = async (token: string, id: string) => {
-    await server.services.linkViews.flush();
-    const answer = await apiClient(server.url, token).get<Body.ExperienceLinkList>("/v1/experiences");
+    await suite.server.services.linkViews.flush();
+    const answer = await apiClient(suite.server.url, token).get<Body.ExperienceLinkList>("/v1/experiences");
     const link = answer.body.experiences.find((item) => item.id === id);
     return { views: link?.views, distinctViewers: link?.distinctViewers, lastViewedAt: link?.lastViewedAt };
   };
 
   it("counts each GET of the page, viewers once a day each, and the last view; data forms and HEAD are not views", async () => {
-    const { appId, appSecret, token } = await server.newApp();
-    const id = await planningMeeting(server, token);
-    const link = await createLink(server, token, id, { name: "verbose-text-summary" });
+    const { appId, appSecret, token } = await suite.server.newApp();
+    const id = await planningMeeting(suite.server, token);
+    const link = await createLink(suite.server, token, id, { name: "verbose-text-summary" });
     expect(await counted(token, link.id)).toEqual({ views: 0, distinctViewers: 0, lastViewedAt: null });
 
     for (const agent of [BROWSER, BROWSER, PHONE]) expect(await open(link.url, agent)).toBe(200);
@@ -55,13 +50,13 @@ describe.each(await dialects())("link view counts on %s", (dialect) => {
     clock.advance(86_400);
     expect(await open(link.url, BROWSER)).toBe(200);
     expect(await open(link.url, BROWSER)).toBe(200);
-    const fresh = (await generateToken(server.url, appId, appSecret)).body.accessToken;
+    const fresh = (await generateToken(suite.server.url, appId, appSecret)).body.accessToken;
     expect(await counted(fresh, link.id)).toEqual({
       views: 5,
       distinctViewers: 3,
       lastViewedAt: clock.now().toISOString(),
     });
-    const stored = await server.database.db
+    const stored = await suite.server.database.db
       .selectFrom("link_viewers")
       .selectAll()
       .where("experience_id", "=", link.id)
@@ -73,12 +68,12 @@ describe.each(await dialects())("link view counts on %s", (dialect) => {
   });
 
   it("counts each link apart and never a view of a revoked or expired link (410)", async () => {
-    const { token } = await server.newApp();
-    const api = apiClient(server.url, token);
-    const id = await planningMeeting(server, token);
-    const kept = await createLink(server, token, id, { name: "verbose-text-summary" });
-    const revoked = await createLink(server, token, id, { name: "verbose-text-summary" });
-    const expiring = await createLink(server, token, id, {
+    const { token } = await suite.server.newApp();
+    const api = apiClient(suite.server.url, token);
+    const id = await planningMeeting(suite.server, token);
+    const kept = await createLink(suite.server, token, id, { name: "verbose-text-summary" });
+    const revoked = await createLink(suite.server, token, id, { name: "verbose-text-summary" });
+    const expiring = await createLink(suite.server, token, id, {
       name: "verbose-text-summary",
       summaryURLExpiresIn: 60,
     });
@@ -95,14 +90,14 @@ describe.each(await dialects())("link view counts on %s", (dialect) => {
   });
 
   it("drops the views of a link deleted before they were written, and writes the rest", async () => {
-    const { token } = await server.newApp();
-    const gone = await planningMeeting(server, token, "Deleted");
-    const stays = await planningMeeting(server, token, "Kept");
-    const deleted = await createLink(server, token, gone, { name: "verbose-text-summary" });
-    const kept = await createLink(server, token, stays, { name: "verbose-text-summary" });
+    const { token } = await suite.server.newApp();
+    const gone = await planningMeeting(suite.server, token, "Deleted");
+    const stays = await planningMeeting(suite.server, token, "Kept");
+    const deleted = await createLink(suite.server, token, gone, { name: "verbose-text-summary" });
+    const kept = await createLink(suite.server, token, stays, { name: "verbose-text-summary" });
     expect(await open(deleted.url)).toBe(200);
     expect(await open(kept.url)).toBe(200);
-    expect((await apiClient(server.url, token).delete(`/v1/conversations/${gone}`)).status).toBe(200);
+    expect((await apiClient(suite.server.url, token).delete(`/v1/conversations/${gone}`)).status).toBe(200);
     expect(await counted(token, kept.id)).toMatchObject({ views: 1, distinctViewers: 1 });
   });
 });

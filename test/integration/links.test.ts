@@ -1,38 +1,37 @@
 // Links an owner can act on: the create answer's id and label, the app-wide list, PATCH of label and
 // expiry. View counts are in link-views.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
-import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { TestClock } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { suiteServer } from "../helpers/suite.ts";
 import { createLink, onServer, planningMeeting } from "../helpers/factories.ts";
 
 const tokenOf = (url: string) => new URL(url).pathname.split("/").pop() ?? "";
 
 describe.each(await dialects())("managing summary links on %s", (dialect) => {
-  let server: TestServer;
-  let clock: TestClock;
-
-  beforeAll(async () => {
-    clock = new TestClock();
-    server = await startTestServer(dialect, { clock });
-  });
-  afterAll(() => server.close());
+  const clock = new TestClock();
+  const suite = suiteServer(dialect, { clock });
 
   const owner = async () => {
-    const { token } = await server.newApp();
-    return { token, api: apiClient(server.url, token), conversationId: await planningMeeting(server, token) };
+    const { token } = await suite.server.newApp();
+    return {
+      token,
+      api: apiClient(suite.server.url, token),
+      conversationId: await planningMeeting(suite.server, token),
+    };
   };
   const list = async (api: ReturnType<typeof apiClient>, query = "") => {
     const answer = await api.get<Body.ExperienceLinkList>(`/v1/experiences${query}`);
     expect(answer.status, answer.text).toBe(200);
     return answer.body.experiences;
   };
-  const pageStatus = async (url: string) => (await fetch(onServer(server, url))).status;
+  const pageStatus = async (url: string) => (await fetch(onServer(suite.server, url))).status;
 
   it("answers the created link's id beside Symbl's name and url, and lists it with its label and a hint", async () => {
     const { token, api, conversationId } = await owner();
-    const created = await createLink(server, token, conversationId, {
+    const created = await createLink(suite.server, token, conversationId, {
       name: "verbose-text-summary",
       label: "  For the board  ",
     });
@@ -56,7 +55,7 @@ describe.each(await dialects())("managing summary links on %s", (dialect) => {
     // The hint names the link's URL and nothing more: the list never holds the token, and the hint opens nothing.
     const token43 = tokenOf(created.url);
     expect((await api.get(`/v1/experiences`)).text).not.toContain(token43);
-    expect(await pageStatus(`${server.url}/s/${link?.hint ?? ""}`)).toBe(404);
+    expect(await pageStatus(`${suite.server.url}/s/${link?.hint ?? ""}`)).toBe(404);
     expect(await pageStatus(created.url)).toBe(200);
   });
 
@@ -120,9 +119,12 @@ describe.each(await dialects())("managing summary links on %s", (dialect) => {
 
   it("lists the app's links across conversations, newest first, by conversation, state and page", async () => {
     const { token, api, conversationId: first } = await owner();
-    const second = await planningMeeting(server, token, "Retrospective");
+    const second = await planningMeeting(suite.server, token, "Retrospective");
     const make = async (conversationId: string, body: Record<string, unknown>) => {
-      const link = await createLink(server, token, conversationId, { name: "verbose-text-summary", ...body });
+      const link = await createLink(suite.server, token, conversationId, {
+        name: "verbose-text-summary",
+        ...body,
+      });
       clock.advance(1);
       return link.id;
     };
@@ -149,7 +151,7 @@ describe.each(await dialects())("managing summary links on %s", (dialect) => {
   it("keeps each app's links to itself: another app's link is a 404 to change or revoke, and never listed", async () => {
     const mine = await owner();
     const theirs = await owner();
-    const link = await createLink(server, theirs.token, theirs.conversationId, {
+    const link = await createLink(suite.server, theirs.token, theirs.conversationId, {
       name: "verbose-text-summary",
       label: "theirs",
     });
@@ -172,7 +174,7 @@ describe.each(await dialects())("managing summary links on %s", (dialect) => {
 
   it("relabels a link, shortens its expiry (then 410), reopens it with no expiry, and refuses to change a revoked one", async () => {
     const { token, api, conversationId } = await owner();
-    const link = await createLink(server, token, conversationId, {
+    const link = await createLink(suite.server, token, conversationId, {
       name: "verbose-text-summary",
       summaryURLExpiresIn: 3600,
     });
