@@ -37,7 +37,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = {
+/** Every migration by name; they run in name order. */
+export const migrations: Record<string, Migration> = {
   "001_initial": initial,
   "002_insight_edits": insightEdits,
   "003_webhooks_and_rotation": webhooksAndRotation,
