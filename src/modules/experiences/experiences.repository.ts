@@ -41,8 +41,9 @@ export class ExperiencesRepository {
   /** The app's links across its conversations, newest first. States follow linkStatus (experiences.presenter.ts). */
   listOfApp(appId: string, filter: LinkFilter): Promise<ExperienceRow[]> {
     let query = this.db.selectFrom("experiences").selectAll().where("app_id", "=", appId);
-    if (filter.conversationId !== undefined)
+    if (filter.conversationId !== undefined) {
       query = query.where("conversation_id", "=", filter.conversationId);
+    }
     if (filter.state === "revoked") query = query.where("revoked_at", "is not", null);
     if (filter.state === "expired") {
       query = query

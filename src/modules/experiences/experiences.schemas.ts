@@ -1,5 +1,6 @@
 import { Type, type Static } from "typebox";
 import { DateTime } from "../../http/schemas.ts";
+import { ListQuery } from "../conversations/conversations.schemas.ts";
 /** The kinds of summary page a link can open: declared here, by the API contract, and imported elsewhere. */
 export const EXPERIENCE_KINDS = ["verbose-text-summary", "video-summary", "audio-summary"] as const;
 export type ExperienceKind = (typeof EXPERIENCE_KINDS)[number];
@@ -105,12 +106,11 @@ export const UpdateExperienceBody = Type.Object({
 });
 export type UpdateExperienceBody = Static<typeof UpdateExperienceBody>;
 
+/** Filters, and the same `limit` and `offset` as GET /v1/conversations. */
 export const LinkListQuery = Type.Object({
   conversationId: Type.Optional(Type.String({ maxLength: 64 })),
   state: Type.Optional(LinkStateSchema),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-  // Bounded so every database takes it as a 32-bit integer.
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+  ...ListQuery.properties,
 });
 export type LinkListQuery = Static<typeof LinkListQuery>;
 
