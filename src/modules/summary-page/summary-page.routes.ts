@@ -9,6 +9,7 @@ import { pageToJson, pageToMarkdown } from "../../pages/page-data.ts";
 import { renderLinkProblemPage } from "../../pages/render-error-page.ts";
 import { renderPage } from "../../pages/render-page.ts";
 import { SummaryLinkGone } from "../experiences/experiences.service.ts";
+import type { LinkViews } from "../experiences/link-views.ts";
 import { safeFontFamily } from "../../pages/theme.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import { assetRoutes, type AssetRouteDeps } from "./asset.routes.ts";
@@ -17,6 +18,7 @@ import type { SummaryPageService } from "./summary-page.service.ts";
 
 export interface SummaryPageRouteDeps extends PageEditRouteDeps, AssetRouteDeps {
   summaryPage: SummaryPageService;
+  linkViews: Pick<LinkViews, "record">;
 }
 
 type DataFormat = "json" | "md" | "txt";
@@ -113,7 +115,7 @@ function linkProblem(error: unknown): PageAnswer | null {
 
 /** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
 export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps): Promise<void> {
-  const { summaryPage, pageAssets, webFonts } = deps;
+  const { summaryPage, pageAssets, webFonts, linkViews } = deps;
 
   assetRoutes(app, deps);
 
@@ -138,6 +140,14 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
         const { view, frameAncestors } = page;
         const family = format === "html" ? safeFontFamily(view.branding.fontFamily) : null;
         const font = family === null ? null : await webFonts.stylesheetFor(family);
+        // A page view is a GET of the HTML page: data forms, HEAD and downloads are not views. Recording
+        // only adds to memory; LinkViews writes it after the answer, batched (docs/PAGES.md, View counts).
+        if (format === "html" && request.method === "GET") {
+          linkViews.record(page.linkId, {
+            address: request.ip,
+            userAgent: request.headers["user-agent"] ?? "",
+          });
+        }
         return send(reply, format, {
           status: 200,
           frameAncestors,

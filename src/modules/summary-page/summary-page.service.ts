@@ -7,6 +7,8 @@ import { pageViewOf } from "./summary-page.presenter.ts";
 
 /** What serving a page needs: its content and the origins that may frame it. */
 export interface OpenedPage {
+  /** The link's id, for its view count. */
+  linkId: string;
   view: PageView;
   /** The app's frame-ancestors origins, for the page's CSP. */
   frameAncestors: string[];
@@ -37,6 +39,6 @@ export class SummaryPageService {
       throw error;
     }
     const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
-    return { view: pageViewOf(rows, link.settings), frameAncestors };
+    return { linkId: link.id, view: pageViewOf(rows, link.settings), frameAncestors };
   }
 }
