@@ -13,6 +13,7 @@ const context = {
   stylesheetUrl: null,
   fontStylesheetUrl: null,
   selfPath: "TOKEN",
+  verbatim: false,
 };
 
 function view(overrides: Partial<PageView> = {}): PageView {
