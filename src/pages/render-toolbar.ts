@@ -64,7 +64,7 @@ function renderSearch(): Raw {
   // prettier-ignore
   return html`<form class="search" role="search" data-js hidden>
     <label for="search-input">Search the transcript</label>
-    <input id="search-input" type="search" autocomplete="off" />
+    <input id="search-input" type="search" autocomplete="off" placeholder="Search the transcript" />
     <span class="search-count" id="search-count" role="status" aria-live="polite"></span>
     <button type="button" class="control" data-action="search-prev" aria-label="Previous match">
       Previous
@@ -126,11 +126,14 @@ export function renderToolbar(
   return html`<div class="toolbar" id="toolbar">
     <div class="toolbar-row">
       ${renderOutline(view)} ${renderTextMode(context)}
+      <a class="to-top" href="#top">Back to top</a>
+    </div>
+    <div class="toolbar-row">
+      ${renderSearch()}
       <label class="only-matching" data-js hidden>
         <input type="checkbox" id="only-matching" /> Only matching lines
       </label>
-      <a class="to-top" href="#top">Back to top</a>
     </div>
-    ${renderSearch()} ${renderFilters(view, index)}
+    ${renderFilters(view, index)}
   </div>`;
 }

@@ -26,8 +26,9 @@ export function indexByMessage(view: PageView) {
 
 interface LineOptions {
   hasMedia: boolean;
-  verbatim: boolean;
   editable: boolean;
+  /** The text shown: the stored text, or its readable form. */
+  shown: string;
   /** The line goes on from the same speaker's previous line, so it shows no speaker heading of its own. */
   continued: boolean;
 }
@@ -41,7 +42,7 @@ function renderMessage(
   const offset = message.offset;
   const topics = index.topicsByMessage.get(message.id);
   const insights = index.insightsByMessage.get(message.id);
-  const shown = options.verbatim ? message.text : readableText(message.text);
+  const shown = options.shown;
   const classes = [
     "line",
     message.hidden && "is-hidden",
@@ -87,7 +88,8 @@ export function renderTranscript(view: PageView, context: PageContext, hasMedia:
   const { messages } = view;
   const index = indexByMessage(view);
   const editable = !view.readOnly;
-  const verbatim = context.verbatim;
+  const texts = messages.map((m) => (context.verbatim ? m.text : readableText(m.text)));
+  let previous: PageMessage | undefined;
   return html`<section
     class="card col-transcript"
     id="transcript"
@@ -100,9 +102,12 @@ export function renderTranscript(view: PageView, context: PageContext, hasMedia:
       messages.length > 0
         ? html`<ol class="lines" aria-labelledby="transcript-heading">
             ${messages.map((m, i) => {
-              const previous = messages[i - 1];
+              const shown = texts[i] ?? "";
+              // A line of marks only ("{vocalsound}") is left out of the cleaned text, so it does not part a
+              // speaker's lines.
               const continued = previous !== undefined && speakerKey(previous) === speakerKey(m);
-              return renderMessage(m, index, { hasMedia, verbatim, editable, continued });
+              if (shown !== "") previous = m;
+              return renderMessage(m, index, { hasMedia, editable, shown, continued });
             })}
           </ol>`
         : html`<p class="empty">This conversation has no messages.</p>`
