@@ -1,6 +1,6 @@
 /**
  * What the source transcripts (QMSum/AMI/ICSI) write besides the words: annotation marks and tokenizer
- * spacing. Shared by the analysis's cleaning (clean.ts) and the page's display text (pages/readable-text.ts).
+ * spacing. Shared by the analysis's cleaning (clean.ts) and the page's display text (pages/reading-text.ts).
  */
 
 /** Annotation marks: {vocalsound}, {disfmarker}, {gap}, {pause}, … */

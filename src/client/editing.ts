@@ -2,7 +2,7 @@
  * Inline edits on editable links, one handler per data-action, each saving through the link and updating
  * the page. The link's own path authorises every request (no cookie involved).
  */
-import { readableText } from "../pages/readable-text.ts";
+import { readingText } from "../pages/reading-text.ts";
 import { $, $$, announce } from "./dom.ts";
 
 const apiBase = location.pathname.replace(/\/+$/, "");
@@ -141,12 +141,12 @@ function editMessage(button: HTMLButtonElement): void {
     label: "Line text",
     multiline: true,
     stored: line.dataset.text,
-    shown: (value) => (verbatim() ? value : readableText(value)),
+    shown: (value) => (verbatim() ? value : readingText(value)),
     submit: async (value) => {
       await save(messagePath(line), { text: value });
-      if (verbatim() || readableText(value) === value) delete line.dataset.text;
+      if (verbatim() || readingText(value) === value) delete line.dataset.text;
       else line.dataset.text = value;
-      line.classList.toggle("is-sound", readableText(value) === "");
+      line.classList.toggle("is-sound", readingText(value) === "");
       window.setTimeout(() => document.dispatchEvent(new Event("recap:transcript-changed")), 0);
     },
   });

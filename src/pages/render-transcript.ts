@@ -1,6 +1,6 @@
 import { formatOffset, type PageContext, type PageMessage, type PageView } from "./view-model.ts";
 import { html, raw, type Raw } from "./escape.ts";
-import { readableText } from "./readable-text.ts";
+import { readingText } from "./reading-text.ts";
 import { renderToolbar } from "./render-toolbar.ts";
 
 // The transcript column: the toolbar and the lines. A long meeting has thousands of lines, so a line
@@ -88,7 +88,7 @@ export function renderTranscript(view: PageView, context: PageContext, hasMedia:
   const { messages } = view;
   const index = indexByMessage(view);
   const editable = !view.readOnly;
-  const texts = messages.map((m) => (context.verbatim ? m.text : readableText(m.text)));
+  const texts = messages.map((m) => (context.verbatim ? m.text : readingText(m.text)));
   let previous: PageMessage | undefined;
   return html`<section
     class="card col-transcript"

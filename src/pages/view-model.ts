@@ -93,7 +93,7 @@ export interface PageContext {
   fontStylesheetUrl: string | null;
   /** The link's own last path segment (its token), for the .md and .json alternates. */
   selfPath: string;
-  /** Show the transcript as stored (?text=verbatim) instead of cleaned for reading (readable-text.ts). */
+  /** Show the transcript as stored (?text=verbatim) instead of cleaned for reading (reading-text.ts). */
   verbatim: boolean;
 }
 

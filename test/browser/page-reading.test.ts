@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readableText } from "../../src/pages/readable-text.ts";
+import { readingText } from "../../src/pages/reading-text.ts";
 import { apiClient } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
@@ -83,7 +83,7 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
     const page = await open(readOnly);
     const line = markedLine();
     const shown = await page.locator(`#m-${line.id} .line-text`).innerText();
-    expect(shown).toBe(readableText(line.text));
+    expect(shown).toBe(readingText(line.text));
     expect(shown).not.toMatch(/\{[a-z_ ]+\}| '(?:s|m|re|ll)\b| [,.?!]/);
     const transcript = await page.locator(".lines").innerText();
     expect(transcript).not.toMatch(/\{(?:disfmarker|vocalsound|pause|gap)\}/);
@@ -98,6 +98,10 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
     await page.waitForURL(/text=verbatim/);
     expect(await page.locator(`#m-${line.id} .line-text`).innerText()).toBe(line.text);
     expect(await page.locator("[data-text-mode=verbatim]").getAttribute("aria-current")).toBe("page");
+    // Any other text mode is refused, naming the field.
+    const refused = await fetch(`${readOnly}?text=raw`);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toContain("text");
     // Search finds the stored text there.
     await page.fill("#search-input", "{disfmarker}");
     await page.press("#search-input", "Enter");
@@ -109,7 +113,7 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
     const page = await open(readOnly, { javaScriptEnabled: false });
     const line = markedLine();
     expect(await page.locator(".lines > li").count()).toBe(messages.length);
-    expect(await page.locator(`#m-${line.id} .line-text`).innerText()).toBe(readableText(line.text));
+    expect(await page.locator(`#m-${line.id} .line-text`).innerText()).toBe(readingText(line.text));
     expect(await page.locator("#search-input").isVisible()).toBe(false);
     await page.click(".outline summary");
     const chapter = page.locator(".outline a[data-goto]").last();

@@ -14,7 +14,7 @@ const DASH = "—";
  * ("yes , ok ." → "yes, ok."). Every word said stays; "" when the line holds only marks. The stored text
  * is never changed: search, edits, exports and the API use it.
  */
-export function readableText(text: string): string {
+export function readingText(text: string): string {
   const words = text.replace(INTERRUPTION, ` ${DASH} `).replace(ANNOTATION, " ").split(/\s+/);
   let t = "";
   for (const word of words) {
