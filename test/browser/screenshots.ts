@@ -1,7 +1,7 @@
 /**
  * Writes docs/page-text.png, docs/page-phone.png and docs/page-video.png: a long QMSum meeting (Bed015,
- * 1,257 lines) on a branded text page at 1366×900 and 390×844, scrolled into the transcript, and on a video
- * page. Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
+ * 1,257 lines) on a branded text page at 1366×900 and, scrolled into the transcript, at 390×844, and on a
+ * video page. Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
 import { join } from "node:path";
 import { startTestServer } from "../helpers/app.ts";
@@ -52,7 +52,7 @@ try {
     await page.goto(server.url + path.pathname + path.search);
     await page.waitForLoadState("networkidle").catch(() => undefined);
     if (file === "page-video.png") await page.locator(".chip-topic").first().click();
-    else {
+    if (file === "page-phone.png") {
       // Into the transcript, at its second chapter: the toolbar has stuck to the top.
       await page.locator(".outline summary").click();
       await page.locator(".outline a[data-goto]").nth(1).click();
