@@ -1,7 +1,6 @@
 // Reading a long meeting (QMSum Bed015, 1,257 lines) in Chromium: cleaned and verbatim text, the sticky
 // toolbar, the chapter outline, filters with next/previous and "only matching lines", back to top, edit
 // mode and the transcript as one tab stop. One file: the meeting is slow to ingest, so its tests share it.
-import { AxeBuilder } from "@axe-core/playwright";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +12,7 @@ import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, ingestMeeting, onServer } from "../helpers/factories.ts";
 import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium } from "./browser.ts";
+import { chromiumAvailable, launchChromium, seriousViolations } from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -71,6 +70,14 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
   const shownLines = (page: Page) =>
     page.evaluate(
       () => [...document.querySelectorAll<HTMLElement>(".line")].filter((l) => l.offsetParent).length,
+    );
+  /** Elements in the transcript that Tab stops at. */
+  const transcriptTabStops = (page: Page) =>
+    page.evaluate(
+      () =>
+        [...document.querySelectorAll<HTMLElement>(".lines, .lines *")].filter(
+          (e) => e.tabIndex >= 0 && e.offsetParent !== null,
+        ).length,
     );
   /** A stored line with annotation marks and split contractions: the cleaning has something to do. */
   const markedLine = () => {
@@ -199,12 +206,7 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
 
   it("is one tab stop, moved through with the arrow keys, Home and End", async () => {
     const page = await open(readOnly);
-    const stops = await page.evaluate(
-      () =>
-        [...document.querySelectorAll<HTMLElement>(".lines, .lines *")].filter(
-          (e) => e.tabIndex >= 0 && e.offsetParent !== null,
-        ).length,
-    );
+    const stops = await transcriptTabStops(page);
     expect(stops).toBe(1);
     await page.locator(".chip").last().focus();
     await page.keyboard.press("Tab");
@@ -251,12 +253,7 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
     expect(await page.locator("[data-action=edit-message]").count()).toBe(1);
     expect(await page.locator(`#m-${line.id} [data-action=edit-message]`).isVisible()).toBe(true);
     // The line, its Edit and its Hide: still a handful of stops, not thousands.
-    const stops = await page.evaluate(
-      () =>
-        [...document.querySelectorAll<HTMLElement>(".lines, .lines *")].filter(
-          (e) => e.tabIndex >= 0 && e.offsetParent !== null,
-        ).length,
-    );
+    const stops = await transcriptTabStops(page);
     expect(stops).toBe(3);
 
     // The editor holds the stored text, and a saved edit is stored as typed and shown cleaned.
@@ -305,11 +302,7 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
     it(`has no serious or critical accessibility violations (${name})`, { timeout: 180_000 }, async () => {
       const page = await open(url());
       await prepare(page);
-      const results = await new AxeBuilder({ page }).analyze();
-      const serious = results.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
-      expect(serious).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.context().close();
     });
   }
