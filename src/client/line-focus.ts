@@ -7,9 +7,14 @@ import { $, lines, shown } from "./dom.ts";
 
 let active: HTMLElement | null = null;
 
+/** The line in the tab order also carries the help on moving between lines. */
 function makeActive(line: HTMLElement): void {
-  if (active && active !== line) active.tabIndex = -1;
+  if (active && active !== line) {
+    active.tabIndex = -1;
+    active.removeAttribute("aria-describedby");
+  }
   line.tabIndex = 0;
+  line.setAttribute("aria-describedby", "lines-help");
   active = line;
 }
 
@@ -25,14 +30,13 @@ export function wireLineFocus(): void {
   if (!list) return;
   for (const line of lines()) line.tabIndex = -1;
   for (const time of list.querySelectorAll<HTMLElement>(".line a.time")) time.tabIndex = -1;
-  resetLineFocus();
   const help = document.createElement("p");
   help.id = "lines-help";
   help.className = "visually-hidden";
   help.textContent =
-    "One line at a time: Up and Down arrows move between lines, Home and End to the first and last.";
+    "Up and Down arrows move between lines, Home and End to the first and last, Enter follows the line's time.";
   list.before(help);
-  list.setAttribute("aria-describedby", help.id);
+  resetLineFocus();
 
   list.addEventListener("focusin", (event) => {
     const line = event.target instanceof Element ? event.target.closest<HTMLElement>(".line") : null;
