@@ -16,3 +16,17 @@ export function announce(message: string): void {
 }
 
 export const lines = () => $$<HTMLLIElement>(".line");
+
+/** Whether an element is laid out (not display: none, nor inside such). */
+export const shown = (element: HTMLElement) => element.offsetParent !== null;
+
+/** Scrolls a line into view (below the sticky toolbar), marks it and, if asked, focuses it. */
+export function showLine(
+  line: HTMLElement,
+  options: { focus?: boolean; block?: ScrollLogicalPosition } = {},
+) {
+  line.scrollIntoView({ block: options.block ?? "center", behavior: scrollBehavior() });
+  for (const other of $$(".line.is-target")) other.classList.remove("is-target");
+  line.classList.add("is-target");
+  if (options.focus) line.focus({ preventScroll: true });
+}

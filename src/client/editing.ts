@@ -2,7 +2,9 @@
  * Inline edits on editable links, one handler per data-action, each saving through the link and updating
  * the page. The link's own path authorises every request (no cookie involved).
  */
-import { $, $$, announce, lines } from "./dom.ts";
+import { readingText } from "../pages/reading-text.ts";
+import { $, $$, announce } from "./dom.ts";
+import { wireEditMode } from "./edit-mode.ts";
 
 const apiBase = location.pathname.replace(/\/+$/, "");
 const announceFailure = (error: unknown) =>
@@ -25,13 +27,21 @@ async function save(path: string, body: unknown): Promise<void> {
 function editInline(
   target: HTMLElement,
   trigger: HTMLElement,
-  options: { label: string; multiline?: boolean; submit: (value: string) => Promise<void> },
+  options: {
+    label: string;
+    multiline?: boolean;
+    /** The text to edit, when the page shows another form of it. */
+    stored?: string | undefined;
+    /** How a saved value is shown. */
+    shown?: (value: string) => string;
+    submit: (value: string) => Promise<void>;
+  },
 ): void {
   if (target.hidden) return;
   const form = document.createElement("form");
   form.className = "editor";
   const field = document.createElement(options.multiline ? "textarea" : "input");
-  field.value = target.textContent ?? "";
+  field.value = options.stored ?? target.textContent ?? "";
   field.setAttribute("aria-label", options.label);
   if (field instanceof HTMLTextAreaElement) field.rows = 3;
   const saveButton = document.createElement("button");
@@ -69,7 +79,7 @@ function editInline(
     options
       .submit(value)
       .then(() => {
-        target.textContent = value;
+        target.textContent = options.shown ? options.shown(value) : value;
         close();
         announce("Saved.");
       })
@@ -78,16 +88,6 @@ function editInline(
         announceFailure(error);
       });
   });
-}
-
-function controlButton(action: string, label: string, text: string): HTMLButtonElement {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "control";
-  button.dataset.action = action;
-  button.setAttribute("aria-label", label);
-  button.textContent = text;
-  return button;
 }
 
 const messagePath = (line: HTMLElement) => `/messages/${encodeURIComponent(line.id.slice(2))}`;
@@ -120,6 +120,9 @@ function renameMember(button: HTMLButtonElement): void {
   });
 }
 
+const verbatim = () => $('[data-text-mode="verbatim"][aria-current]') !== null;
+
+/** Edits a line's stored text (data-text where the page shows it cleaned), then shows it as the page does. */
 function editMessage(button: HTMLButtonElement): void {
   const line = button.closest<HTMLElement>(".line");
   const text = line && $(".line-text", line);
@@ -128,8 +131,13 @@ function editMessage(button: HTMLButtonElement): void {
   editInline(text, button, {
     label: "Line text",
     multiline: true,
+    stored: line.dataset.text,
+    shown: (value) => (verbatim() ? value : readingText(value)),
     submit: async (value) => {
       await save(messagePath(line), { text: value });
+      if (verbatim() || readingText(value) === value) delete line.dataset.text;
+      else line.dataset.text = value;
+      line.classList.toggle("is-sound", readingText(value) === "");
       window.setTimeout(() => document.dispatchEvent(new Event("recap:transcript-changed")), 0);
     },
   });
@@ -204,30 +212,10 @@ const EDIT_ACTIONS = new Map<string, (button: HTMLButtonElement) => void>([
   ["dismiss-insight", dismissInsight],
 ]);
 
-/** Transcript lines get their controls here rather than in the HTML: a long meeting has thousands. */
-function addLineControls(): void {
-  for (const line of lines()) {
-    const hidden = line.classList.contains("is-hidden");
-    const controls = document.createElement("span");
-    controls.className = "controls";
-    controls.append(
-      controlButton("edit-message", "Edit this line", "Edit"),
-      controlButton(
-        "toggle-hidden",
-        hidden ? "Restore this line" : "Hide this line",
-        hidden ? "Restore" : "Hide",
-      ),
-    );
-    $(".line-head", line)?.append(controls);
-  }
-}
-
 export function wireEditing(): void {
-  if (document.body.dataset.editable !== "true") return;
-  for (const button of $$("[data-action]")) {
-    if (button.closest("[data-js]") === null) button.hidden = false;
-  }
-  addLineControls();
+  const toggle = $<HTMLButtonElement>("#edit-toggle");
+  if (document.body.dataset.editable !== "true" || !toggle) return;
+  wireEditMode(toggle);
   document.addEventListener("click", (event) => {
     const button =
       event.target instanceof Element ? event.target.closest<HTMLButtonElement>("button[data-action]") : null;

@@ -13,6 +13,7 @@ const context = {
   stylesheetUrl: null,
   fontStylesheetUrl: null,
   selfPath: "TOKEN",
+  verbatim: false,
 };
 
 function view(overrides: Partial<PageView> = {}): PageView {
@@ -134,6 +135,35 @@ describe("the page", () => {
     expect(JSON.stringify(pageToJson(view()))).not.toContain("Secret");
     expect(pageToMarkdown(view())).not.toContain("Secret");
     expect(pageToMarkdown(view())).toContain("**Ann Lee** [0:00]: Hello");
+  });
+
+  it("shows lines cleaned for reading under one heading per speaker, or as stored with verbatim", () => {
+    const marked = "I 'm {disfmarker} sure , yes .";
+    const base = view();
+    const lines = [
+      { ...base.messages[0]!, id: "a", text: marked },
+      { ...base.messages[0]!, id: "b", text: "{vocalsound}" },
+      { ...base.messages[0]!, id: "c", text: "Next." },
+      { ...base.messages[0]!, id: "d", text: "Hi .", speakerId: "m2", speakerName: "Bob" },
+    ];
+    const line = (html: string, id: string) =>
+      new RegExp(`<li class="([^"]*)" id="m-${id}"([^>]*)>`).exec(html);
+    const cleaned = renderPage(view({ messages: lines }), context);
+    expect(cleaned).toContain('<p class="line-text">I&#39;m — sure, yes.</p>');
+    expect(line(cleaned, "a")?.[1]).toBe("line");
+    // A line of marks only is left out of the cleaned text, so the next line still goes on from "a".
+    expect(line(cleaned, "b")?.[1]).toBe("line is-continued is-sound");
+    expect(line(cleaned, "c")?.[1]).toBe("line is-continued");
+    expect(line(cleaned, "d")?.[1]).toBe("line");
+    // The editor gets the stored text where the page shows another; a read-only page does not carry it.
+    expect(line(cleaned, "a")?.[2]).toContain('data-text="I &#39;m {disfmarker} sure , yes ."');
+    expect(line(cleaned, "c")?.[2]).not.toContain("data-text");
+    expect(renderPage(view({ messages: lines, readOnly: true }), context)).not.toContain("data-text=");
+    const verbatim = renderPage(view({ messages: lines }), { ...context, verbatim: true });
+    expect(verbatim).toContain("I &#39;m {disfmarker} sure , yes .");
+    expect(verbatim).not.toContain("data-text=");
+    expect(line(verbatim, "b")?.[1]).toBe("line is-continued");
+    expect(verbatim).toMatch(/href="TOKEN\?text=verbatim"\s+data-text-mode="verbatim"\s+aria-current="page"/);
   });
 
   it("lists chapters in order with their start when known and share, then key phrases", () => {

@@ -87,6 +87,16 @@ function renderFooter(view: PageView, context: PageContext): Raw {
   </footer>`;
 }
 
+/**
+ * The switch into edit mode: an editable link reads like a read-only one until it is on (docs/PAGES.md,
+ * "Editing through a link").
+ */
+function renderEditMode(): Raw {
+  return html`<div class="edit-mode" data-js hidden>
+    <button type="button" class="control" id="edit-toggle" aria-pressed="false">Edit this summary</button>
+  </div>`;
+}
+
 /** Renders the whole summary page: it reads completely without the script, which only enhances it. */
 export function renderPage(fullView: PageView, context: PageContext): string {
   const view = fullView.readOnly ? withoutHiddenLines(fullView) : fullView;
@@ -104,6 +114,7 @@ export function renderPage(fullView: PageView, context: PageContext): string {
         <a class="skip-link" href="#transcript">Skip to the transcript</a>
         ${renderHeader(view, editable)}
         <main id="main">
+          ${editable && renderEditMode()}
           <div class="layout">
             <div class="col-overview">
               ${renderMedia(view)}
@@ -112,7 +123,7 @@ export function renderPage(fullView: PageView, context: PageContext): string {
               ${renderInsights(view, messagesById, editable)}
               ${renderTopics(view, messagesById)}
             </div>
-            ${renderTranscript(view, hasMedia)}
+            ${renderTranscript(view, context, hasMedia)}
           </div>
         </main>
         ${renderFooter(view, context)}

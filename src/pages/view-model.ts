@@ -93,6 +93,8 @@ export interface PageContext {
   fontStylesheetUrl: string | null;
   /** The link's own last path segment (its token), for the .md and .json alternates. */
   selfPath: string;
+  /** Show the transcript as stored (?text=verbatim) instead of cleaned for reading (reading-text.ts). */
+  verbatim: boolean;
 }
 
 export const INSIGHT_GROUPS: { type: InsightType; label: string; chip: string }[] = [

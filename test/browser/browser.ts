@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -126,4 +127,12 @@ export async function serveMedia(
     url: `http://127.0.0.1:${port}/meeting.wav`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** axe-core's serious and critical violations on the page as it is, one line each ("id: nodes (first)"). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
 }

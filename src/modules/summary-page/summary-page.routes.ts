@@ -114,6 +114,11 @@ function linkProblem(error: unknown): PageAnswer | null {
 }
 
 /** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
+/** The page's own options: `text=verbatim` shows the transcript as stored instead of cleaned for reading. */
+const PageQuery = Type.Object({
+  text: Type.Optional(Type.Union([Type.Literal("cleaned"), Type.Literal("verbatim")])),
+});
+
 export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps): Promise<void> {
   const { summaryPage, pageAssets, webFonts, linkViews } = deps;
 
@@ -125,7 +130,7 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
 
     links.get(
       "/s/:link",
-      { schema: { hide: true, params: Type.Object({ link: Type.String() }) } },
+      { schema: { hide: true, params: Type.Object({ link: Type.String() }), querystring: PageQuery } },
       async (request, reply) => {
         const { token, format } = parseLinkPath(request.params.link, request.headers.accept);
         reply.header("vary", "Accept");
@@ -161,6 +166,7 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
               stylesheetUrl: pageAssets.urlFromPage("page.css"),
               fontStylesheetUrl: font === null ? null : `../assets/fonts/${font}`,
               selfPath: token,
+              verbatim: request.query.text === "verbatim",
             }),
         });
       },
