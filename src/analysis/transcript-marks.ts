@@ -15,4 +15,8 @@ export const SPLIT_CONTRACTION = /^(?:n't|'s|'ll|'re|'ve|'d|'m)(?![A-Za-z0-9_])/
 /** Punctuation the source tokenizer writes as a word of its own (" ."), attached to the word before. */
 export const ATTACHED_PUNCTUATION = new Set([",", ".", ";", ":", "!", "?", "%"]);
 
+/** A quotation the source tokenizer wrote with spaced marks: ' say " form " here ' → ' say "form" here '. */
+export const SPACED_QUOTATION = /"\s+([^"]*?)\s+"/g;
+export const closeQuotation = (text: string) => text.replace(SPACED_QUOTATION, '"$1"');
+
 export const WORD_CHAR = /[A-Za-z0-9_]/;

@@ -10,6 +10,13 @@ describe("readingText", () => {
     expect(readingText("Mm - hmm .")).toBe("Mm-hmm.");
   });
 
+  it("closes the spaced quotation marks of the source (Bed015)", () => {
+    expect(readingText('The middle thing used to be " entities " , and " Harry " and " room " .')).toBe(
+      'The middle thing used to be "entities", and "Harry" and "room".',
+    );
+    expect(readingText('He said " yes')).toBe('He said " yes');
+  });
+
   it("keeps every word said, fillers and repeats included", () => {
     expect(readingText("Um , the the plan , uh , works .")).toBe("Um, the the plan, uh, works.");
   });

@@ -1,6 +1,7 @@
 import {
   ANNOTATION,
   ATTACHED_PUNCTUATION,
+  closeQuotation,
   INTERRUPTION,
   SPLIT_CONTRACTION,
   WORD_CHAR,
@@ -27,5 +28,5 @@ export function readingText(text: string): string {
     t += t === "" || attached ? word : ` ${word}`;
   }
   // The tokenizer's spaced hyphen inside a word: "Mm - hmm" → "Mm-hmm".
-  return t.replace(/(?<=\w) - (?=\w)/g, "-").replace(/\s*—$/, "");
+  return closeQuotation(t.replace(/(?<=\w) - (?=\w)/g, "-").replace(/\s*—$/, ""));
 }
