@@ -235,6 +235,24 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
     await page.context().close();
   });
 
+  it("reaches an insight's controls with Shift+Tab as with Tab when editing, and shows them", async () => {
+    const page = await open(editable);
+    await page.locator("#edit-toggle").click();
+    await page.locator(".insight").nth(1).locator("a").first().focus();
+    await page.keyboard.press("Shift+Tab");
+    const reached = await page.evaluate(() => {
+      const active = document.activeElement;
+      return {
+        action: active?.getAttribute("data-action"),
+        inFirstInsight: active?.closest(".insight") === document.querySelector(".insight"),
+        width: active?.getBoundingClientRect().width ?? 0,
+      };
+    });
+    expect(reached).toMatchObject({ action: "dismiss-insight", inFirstInsight: true });
+    expect(reached.width).toBeGreaterThan(20);
+    await page.context().close();
+  });
+
   it("reads like a read-only page until editing is turned on, then edits the line in focus", async () => {
     const page = await open(editable);
     const toggle = page.locator("#edit-toggle");
