@@ -21,10 +21,12 @@ function view(overrides: Partial<PageView> = {}): PageView {
     title: "Planning",
     startTime: "2026-11-02T15:00:00.000Z",
     endTime: "2026-11-02T15:42:00.000Z",
+    dated: true,
     attendees: [{ id: "m1", name: "Ann Lee", avatarUrl: null }],
     summary: [],
     topics: [],
     insights: [],
+    dismissedInsights: [],
     messages: [
       {
         id: "1",
