@@ -127,8 +127,8 @@ export function renderPage(fullView: PageView, context: PageContext): string {
         ${renderJumps(view)}
         <main id="main">
           <div class="layout">
+            ${renderMedia(view)}
             <div class="col-overview">
-              ${renderMedia(view)}
               ${renderAttendees(view, editable)}
               ${renderSummary(view, messagesById)}
               ${renderInsights(view, messagesById, editable)}
