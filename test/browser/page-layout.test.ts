@@ -217,7 +217,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
         const id = attendee.dataset.memberId ?? "";
         const avatar = getComputedStyle(attendee.querySelector(".avatar")!).backgroundColor;
         const lines = [...document.querySelectorAll(`.speaker[data-member-name="${CSS.escape(id)}"]`)];
-        const beside = new Set(lines.map((l) => getComputedStyle(l, "::before").backgroundColor));
+        const beside = new Set(lines.map((l) => getComputedStyle(l).borderLeftColor));
         return { avatar, beside: [...beside], lines: lines.length };
       }),
     );
