@@ -25,7 +25,9 @@ function sharesBy(lines: SpokenLine[], amountOf: (line: SpokenLine) => number): 
     total += amount;
     if (line.speakerId !== null) amounts.set(line.speakerId, (amounts.get(line.speakerId) ?? 0) + amount);
   }
-  return total > 0 ? new Map([...amounts].map(([id, amount]) => [id, amount / total])) : new Map();
+  const shares = new Map<string, number>();
+  if (total > 0) for (const [id, amount] of amounts) shares.set(id, amount / total);
+  return shares;
 }
 
 /**
