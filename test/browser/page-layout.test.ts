@@ -102,7 +102,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
   });
 
   for (const kind of ["video-summary", "audio-summary"] as const) {
-    it(`on a phone, holds the ${kind === "video-summary" ? "video" : "audio"} player in view while the transcript follows playback`, async () => {
+    it(`holds the ${kind === "video-summary" ? "video" : "audio"} player in view on a phone while the transcript follows playback, and on a wide screen`, async () => {
       const url = await createLink(bed015, {
         name: kind,
         ...(kind === "video-summary" ? { videoUrl: media.url } : { audioUrl: media.url }),
@@ -130,6 +130,14 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
         )
         .toBe(true);
       await page.context().close();
+
+      // On a wide screen the player stays at the top of the left column, all the way down the transcript.
+      const desktop = await open(url);
+      await desktop.evaluate(() => window.scrollTo(0, document.body.scrollHeight * 0.6));
+      await expect
+        .poll(() => box(desktop, ".media").then((b) => b.top >= 0 && b.bottom <= b.height))
+        .toBe(true);
+      await desktop.context().close();
     });
   }
 
