@@ -264,7 +264,11 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
             const own = style.backgroundColor === "rgba(0, 0, 0, 0)" ? behind : style.backgroundColor;
             return {
               selector,
-              edge: style.borderTopColor,
+              // A transparent or absent edge is no edge: the fill alone must then show.
+              edge:
+                style.borderTopWidth === "0px" || style.borderTopColor === "rgba(0, 0, 0, 0)"
+                  ? own
+                  : style.borderTopColor,
               fill: own,
               text: style.color,
               behind,
