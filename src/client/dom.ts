@@ -15,6 +15,17 @@ export function announce(message: string): void {
   window.setTimeout(() => (status.textContent = message), 30);
 }
 
+/** An edit control, as the server renders them (data-action names its handler in editing.ts). */
+export function controlButton(action: string, label: string, text: string): HTMLButtonElement {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "control";
+  button.dataset.action = action;
+  button.setAttribute("aria-label", label);
+  button.textContent = text;
+  return button;
+}
+
 export const lines = () => $$<HTMLLIElement>(".line");
 
 /** Whether an element is laid out (not display: none, nor inside such). */

@@ -3,17 +3,7 @@
  * and insight buttons show, and one set of line controls follows the line in focus or under the pointer, so
  * a long meeting does not get thousands of buttons (docs/PAGES.md, "Editing through a link").
  */
-import { $, $$, announce } from "./dom.ts";
-
-function controlButton(action: string, label: string, text: string): HTMLButtonElement {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "control";
-  button.dataset.action = action;
-  button.setAttribute("aria-label", label);
-  button.textContent = text;
-  return button;
-}
+import { $, $$, announce, controlButton } from "./dom.ts";
 
 /** The one set of line controls, moved to the line in focus (a long meeting has thousands of lines). */
 function lineControls(): HTMLElement {

@@ -3,7 +3,7 @@
  * the page. The link's own path authorises every request (no cookie involved).
  */
 import { readingText } from "../pages/reading-text.ts";
-import { $, $$, announce } from "./dom.ts";
+import { $, $$, announce, controlButton } from "./dom.ts";
 import { wireEditMode } from "./edit-mode.ts";
 
 const apiBase = location.pathname.replace(/\/+$/, "");
@@ -183,6 +183,46 @@ function editInsight(button: HTMLButtonElement): void {
   });
 }
 
+/** "Show all (n)" and "Dismissed (n)" follow the group's lists after an item moves between them. */
+function recount(group: HTMLElement): void {
+  const shown = $$(":scope > ul.items > li, :scope > details.more li", group).length;
+  const dismissed = $<HTMLDetailsElement>(":scope > details.dismissed", group);
+  const more = $(":scope > details.more .count", group);
+  if (more) more.textContent = `(${shown})`;
+  if (!dismissed) return;
+  const count = $$("li", dismissed).length;
+  const label = $(".count", dismissed);
+  if (label) label.textContent = `(${count})`;
+  dismissed.hidden = count === 0;
+}
+
+/** Puts an insight in its group's dismissed list or back in its shown list, with the controls it has there. */
+function moveInsight(item: HTMLElement, dismissed: boolean): void {
+  const group = item.closest<HTMLElement>(".insight-group");
+  const target = group && $(dismissed ? ":scope > details.dismissed ul" : ":scope > ul.items", group);
+  const controls = $(".controls", item);
+  if (!group || !controls) return;
+  controls.replaceChildren(
+    ...(dismissed
+      ? [controlButton("restore-insight", "Restore this insight", "Restore")]
+      : [
+          controlButton("edit-insight", "Edit this insight", "Edit"),
+          controlButton("dismiss-insight", "Dismiss this insight", "Dismiss"),
+        ]),
+  );
+  if (target) target.append(item);
+  else {
+    // The group showed none: its list comes back in place of the "none were found" note.
+    const list = document.createElement("ul");
+    list.className = "items";
+    list.append(item);
+    const empty = $(":scope > .empty", group);
+    if (empty) empty.replaceWith(list);
+    else $("h3", group)?.after(list);
+  }
+  recount(group);
+}
+
 function dismissInsight(button: HTMLButtonElement): void {
   const item = button.closest<HTMLElement>("[data-insight-id]");
   if (!item) return;
@@ -190,8 +230,8 @@ function dismissInsight(button: HTMLButtonElement): void {
     .then(() => {
       const next = item.nextElementSibling ?? item.previousElementSibling;
       const group = item.closest<HTMLElement>(".insight-group");
-      item.remove();
-      announce("Insight dismissed.");
+      moveInsight(item, true);
+      announce("Insight dismissed. It can be restored from the dismissed list.");
       const focusable: HTMLElement | null =
         next?.querySelector<HTMLElement>("a, button:not([hidden])") ??
         $<HTMLElement>("h3", group ?? document);
@@ -203,6 +243,18 @@ function dismissInsight(button: HTMLButtonElement): void {
     .catch(announceFailure);
 }
 
+function restoreInsight(button: HTMLButtonElement): void {
+  const item = button.closest<HTMLElement>("[data-insight-id]");
+  if (!item) return;
+  save(insightPath(item), { dismissed: false })
+    .then(() => {
+      moveInsight(item, false);
+      announce("Insight restored.");
+      $<HTMLElement>("[data-action=dismiss-insight]", item)?.focus();
+    })
+    .catch(announceFailure);
+}
+
 const EDIT_ACTIONS = new Map<string, (button: HTMLButtonElement) => void>([
   ["rename-conversation", renameConversation],
   ["rename-member", renameMember],
@@ -210,6 +262,7 @@ const EDIT_ACTIONS = new Map<string, (button: HTMLButtonElement) => void>([
   ["toggle-hidden", toggleHidden],
   ["edit-insight", editInsight],
   ["dismiss-insight", dismissInsight],
+  ["restore-insight", restoreInsight],
 ]);
 
 export function wireEditing(): void {

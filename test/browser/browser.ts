@@ -43,6 +43,14 @@ export function recordDialogs(page: Page): string[] {
   return dialogs;
 }
 
+/** axe-core's serious and critical violations on the page as it is now, one line each (none: an empty list). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
+}
+
 /** A mono 16-bit PCM WAV of `seconds` of a quiet tone, written by code. */
 /**
  * Waits until every image has loaded or failed and no media element is still loading, and then for two
@@ -127,12 +135,4 @@ export async function serveMedia(
     url: `http://127.0.0.1:${port}/meeting.wav`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** axe-core's serious and critical violations on the page as it is, one line each ("id: nodes (first)"). */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
 }

@@ -1,7 +1,8 @@
 /**
- * Writes docs/page-text.png, docs/page-phone.png and docs/page-video.png: a long QMSum meeting (Bed015,
- * 1,257 lines) on a branded text page at 1366×900 and, scrolled into the transcript, at 390×844, and on a
- * video page. Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
+ * Writes docs/page-text.png, docs/page-phone.png, docs/page-video.png and docs/page-phone-video.png: a long
+ * QMSum meeting (Bed015) on a branded text page at 1366×900 and, scrolled into the transcript, at 390×844;
+ * on a video page; and on a video page on a phone following playback.
+ * Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
 import { join } from "node:path";
 import { startTestServer } from "../helpers/app.ts";
@@ -31,23 +32,16 @@ try {
     });
     return ((await response.json()) as { url: string }).url;
   };
+  const video = await create({ name: "video-summary", videoUrl: media.url });
   const text = await create({ name: "verbose-text-summary", readOnly: true });
-  const shots: { file: string; url: string; width: number; height: number }[] = [
-    { file: "page-text.png", url: text, width: 1366, height: 900 },
-    { file: "page-phone.png", url: text, width: 390, height: 844 },
-    {
-      file: "page-video.png",
-      url: await create({ name: "video-summary", videoUrl: media.url }),
-      width: 1280,
-      height: 860,
-    },
+  const shots: [string, string, { width: number; height: number }][] = [
+    ["page-text.png", text, { width: 1366, height: 900 }],
+    ["page-phone.png", text, { width: 390, height: 844 }],
+    ["page-video.png", video, { width: 1280, height: 860 }],
+    ["page-phone-video.png", video, { width: 390, height: 844 }],
   ];
-  for (const { file, url, width, height } of shots) {
-    const page = await browser.newPage({
-      viewport: { width, height },
-      deviceScaleFactor: 1,
-      reducedMotion: "reduce",
-    });
+  for (const [file, url, viewport] of shots) {
+    const page = await browser.newPage({ viewport, deviceScaleFactor: 1, reducedMotion: "reduce" });
     const path = new URL(url);
     await page.goto(server.url + path.pathname + path.search);
     await page.waitForLoadState("networkidle").catch(() => undefined);
@@ -57,6 +51,11 @@ try {
       await page.locator(".outline summary").click();
       await page.locator(".outline a[data-goto]").nth(1).click();
       await page.waitForFunction(() => document.querySelector(".outline [aria-current]") !== null);
+    }
+    if (file === "page-phone-video.png") {
+      // Playing from 1:40 on a phone: the transcript follows under the held player.
+      await page.locator("#player").evaluate((p: HTMLMediaElement) => (p.currentTime = 100));
+      await page.locator(".line[aria-current=true]").waitFor();
     }
     await page.screenshot({ path: join(DOCS, file) });
     await page.close();
