@@ -34,12 +34,12 @@ function moveLineControls(controls: HTMLElement, line: HTMLElement): void {
  * pointer).
  */
 export function wireEditMode(toggle: HTMLButtonElement): void {
-  const buttons = $$("[data-action]").filter((button) => button.closest("[data-js]") === null);
   const controls = lineControls();
   const set = (on: boolean) => {
     toggle.setAttribute("aria-pressed", String(on));
     document.body.classList.toggle("is-editing", on);
-    for (const button of buttons) button.hidden = !on;
+    // Queried each time: edits add buttons (Restore after a dismissal, Edit and Dismiss after a restore).
+    for (const button of $$("[data-action]")) if (button.closest("[data-js]") === null) button.hidden = !on;
     if (!on) controls.remove();
     announce(on ? "Editing is on." : "Editing is off.");
   };

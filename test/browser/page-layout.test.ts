@@ -169,6 +169,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
     const group = page.locator("#action-items");
     const first = group.locator(":scope > ul.items > li").first();
     const id = await first.getAttribute("data-insight-id");
+    await page.locator("#edit-toggle").click();
     const listed = async () =>
       (
         await apiClient(server.url, token).get<{ actionItems: { id: string }[] }>(
@@ -177,13 +178,17 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
       ).body.actionItems.some((item) => item.id === id);
     expect(await listed()).toBe(true);
 
+    await first.hover();
     await first.getByRole("button", { name: "Dismiss this insight" }).click();
     const dismissed = group.locator("details.dismissed");
     await expect.poll(() => dismissed.locator("summary").innerText()).toBe("Dismissed (1)");
     expect(await listed()).toBe(false);
     await page.reload();
+    expect(await dismissed.isVisible()).toBe(false);
+    await page.locator("#edit-toggle").click();
     await dismissed.locator("summary").click();
     const item = dismissed.locator(`[data-insight-id="${id}"]`);
+    await item.hover();
     await item.getByRole("button", { name: "Restore this insight" }).click();
     await expect.poll(() => dismissed.isVisible()).toBe(false);
     expect(await group.locator(`:scope > ul.items > [data-insight-id="${id}"]`).count()).toBe(1);
@@ -255,7 +260,8 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
         await page.locator(".chip").first().waitFor();
         const measured = await page.evaluate(() => {
           const pick = (selector: string) => {
-            const element = document.querySelector<HTMLElement>(selector)!;
+            const all = [...document.querySelectorAll<HTMLElement>(selector)];
+            const element = all.find((e) => e.offsetParent !== null) ?? all[0]!;
             const style = getComputedStyle(element);
             let around: Element | null = element.parentElement;
             while (around && getComputedStyle(around).backgroundColor === "rgba(0, 0, 0, 0)")
