@@ -1,6 +1,6 @@
 /**
  * Writes docs/page-text.png and docs/page-video.png: a QMSum meeting on a branded text page and on a
- * video page. Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
+ * video page; and docs/console.png: the console's list of conversations. Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
 import { join } from "node:path";
 import { startTestServer } from "../helpers/app.ts";
@@ -17,7 +17,8 @@ const server = await startTestServer("sqlite", { env: catalogue.env });
 const media = await serveMedia(makeWav(120));
 const browser = await launchChromium();
 try {
-  const { token } = await server.newApp();
+  const { appId, appSecret, token } = await server.newApp();
+  await server.ingest(token, toProcessTextBody(loadMeeting("val", "IS1006a.json")));
   const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", MEETING)));
   const branding = {
     color: { background: "#10243e", topicsFilter: "#2f9e8f", insightsFilter: "#f2a541" },
@@ -44,6 +45,13 @@ try {
     await page.screenshot({ path: join(DOCS, file) });
     console.log(`wrote docs/${file}`);
   }
+  await page.goto(`${server.url}/console/sign-in`);
+  await page.getByLabel("App id").fill(appId);
+  await page.getByLabel("App secret").fill(appSecret);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.screenshot({ path: join(DOCS, "console.png") });
+  console.log("wrote docs/console.png");
 } finally {
   await browser.close();
   await media.close();
