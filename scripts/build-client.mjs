@@ -1,4 +1,4 @@
-// Bundles the summary page's browser script and stylesheet from src/client/ into public/ (git-ignored),
+// Bundles the summary page's and the console's browser scripts and stylesheets from src/client/ into public/ (git-ignored),
 // so a fresh clone builds them with `npm run build:client` (run before `npm start` and `npm test`).
 import { mkdirSync } from "node:fs";
 import process from "node:process";
@@ -10,7 +10,7 @@ const outdir = join(root, "public");
 mkdirSync(outdir, { recursive: true });
 
 await build({
-  entryPoints: { page: join(root, "src/client/page.ts") },
+  entryPoints: { page: join(root, "src/client/page.ts"), console: join(root, "src/client/console.ts") },
   bundle: true,
   minify: true,
   format: "iife",
@@ -20,10 +20,10 @@ await build({
   logLevel: "warning",
 });
 await build({
-  entryPoints: { page: join(root, "src/client/styles.css") },
+  entryPoints: { page: join(root, "src/client/styles.css"), console: join(root, "src/client/console.css") },
   bundle: true,
   minify: true,
   outdir,
   logLevel: "warning",
 });
-process.stdout.write("built public/page.js and public/page.css\n");
+process.stdout.write("built public/page.js, public/page.css, public/console.js and public/console.css\n");

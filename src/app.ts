@@ -3,7 +3,6 @@ import compress from "@fastify/compress";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import secureJson from "secure-json-parse";
 import Fastify, { errorCodes, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { Analyzer } from "./analysis/types.ts";
@@ -11,6 +10,7 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/database.ts";
 import { requireAccessToken } from "./http/auth.ts";
+import { parseJsonBody } from "./http/json-body.ts";
 import { registerInputRules } from "./http/input-rules.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
 import { registerRateLimits } from "./http/rate-limit.ts";
@@ -31,6 +31,8 @@ import { conversationRoutes } from "./modules/conversations/conversations.routes
 import { trackerRoutes } from "./modules/trackers/trackers.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
 import { summaryPageRoutes } from "./modules/summary-page/summary-page.routes.ts";
+import { consoleRoutes } from "./modules/console/console.routes.ts";
+import { ConsoleService } from "./modules/console/console.service.ts";
 import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
 import { invalid } from "./errors.ts";
 import { createTranscriptParser } from "./modules/ingestion/transcript-pool.ts";
@@ -97,30 +99,11 @@ export async function buildApp(deps: AppDeps) {
     }
   });
 
-  // Symbl's clients send a JSON content type on bodiless requests: an empty body is no body.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") return done(null, undefined);
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      return done(Object.assign(new Error("body is not valid JSON"), { statusCode: 400 }), undefined);
-    }
-    // As Fastify's own parser does: a `__proto__` or `constructor.prototype` key could poison objects later
-    // merged from the body, so it is refused rather than kept.
-    try {
-      if (typeof parsed === "object" && parsed !== null) {
-        secureJson.scan(parsed, { protoAction: "error", constructorAction: "error" });
-      }
-      done(null, parsed);
-    } catch {
-      done(
-        Object.assign(new Error("body must not contain a __proto__ or constructor.prototype property"), {
-          statusCode: 400,
-        }),
-        undefined,
-      );
+      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
   // Bodies are JSON; the transcript import adds its own types in its own scope. A body of any other
@@ -189,6 +172,14 @@ export async function buildApp(deps: AppDeps) {
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
   await app.register(async (scope) => summaryPageRoutes(scope as Server, services));
+  await app.register(async (scope) =>
+    consoleRoutes(scope as Server, {
+      ...services,
+      console: new ConsoleService({ ...services, transcripts, clock }),
+      secret: deps.secret,
+      bodyLimitBytes: config.bodyLimitBytes,
+    }),
+  );
 
   if (deps.runJobs ?? true) {
     app.addHook("onReady", async () => {

@@ -10,6 +10,7 @@ import { createTransaction } from "./db/transaction.ts";
 import { AppsRepository } from "./modules/apps/apps.repository.ts";
 import { AppsService } from "./modules/apps/apps.service.ts";
 import { TokenService } from "./modules/auth/tokens.ts";
+import { ConsoleSessions } from "./modules/console/console-sessions.ts";
 import { ConversationsRepository } from "./modules/conversations/conversations.repository.ts";
 import { ConversationIntelligenceService } from "./modules/conversations/conversation-intelligence.service.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
@@ -113,6 +114,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
+    consoleSessions: new ConsoleSessions(apps, clock),
     conversations,
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
     trackers: new TrackersService({ trackers: repositories.trackers, transaction, conversations, clock }),

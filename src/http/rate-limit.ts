@@ -1,20 +1,21 @@
 import { once } from "node:events";
 import { setTimeout } from "node:timers/promises";
 import rateLimit, { type FastifyRateLimitStore } from "@fastify/rate-limit";
-import type { FastifyBaseLogger } from "fastify";
+import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { Redis, type RedisOptions } from "ioredis";
 import type { Server } from "./types.ts";
 
 export interface RateLimitOptions {
   /** Requests a minute for each app on /v1 (keyed by the token's app) and each address elsewhere; 0 = off. */
   perMinute: number;
-  /** Requests a minute to POST /oauth2/token:generate from one address; 0 = off. */
+  /** Requests a minute to POST /oauth2/token:generate and the console's sign-in, together, from one address; 0 = off. */
   tokenPerMinute: number;
   /** Shared counters for several processes; null keeps them in this process. */
   redis: Redis | null;
 }
 
-const TOKEN_ROUTE = "/oauth2/token::generate";
+/** The routes that take app credentials: one address's attempts at either count against one limit. */
+const CREDENTIAL_ROUTES = new Set(["/oauth2/token::generate", "/console/sign-in"]);
 /** How long to stop asking Redis after it failed once; requests go through unlimited meanwhile. */
 const REDIS_PAUSE_MS = 5_000;
 
@@ -123,8 +124,10 @@ function storeOf(counters: RedisCounters): new () => FastifyRateLimitStore {
  */
 export async function registerRateLimits(app: Server, options: RateLimitOptions): Promise<void> {
   if (options.perMinute === 0 && options.tokenPerMinute === 0) return;
-  const limitOf = (url: string | undefined) =>
-    url === TOKEN_ROUTE ? options.tokenPerMinute : options.perMinute;
+  const takesCredentials = (request: FastifyRequest) =>
+    request.method === "POST" && CREDENTIAL_ROUTES.has(request.routeOptions.url ?? "");
+  const limitOf = (request: FastifyRequest) =>
+    takesCredentials(request) ? options.tokenPerMinute : options.perMinute;
   await app.register(rateLimit, {
     global: true,
     hook: "preHandler",
@@ -132,11 +135,11 @@ export async function registerRateLimits(app: Server, options: RateLimitOptions)
     ...(options.redis && { store: storeOf(new RedisCounters(options.redis, app.log, "recap-rate-")) }),
     skipOnError: true,
     keyGenerator: (request) => {
-      if (request.appId) return `app:${request.appId}`;
-      return request.routeOptions.url === TOKEN_ROUTE ? `token:${request.ip}` : `ip:${request.ip}`;
+      if (takesCredentials(request)) return `token:${request.ip}`;
+      return request.appId ? `app:${request.appId}` : `ip:${request.ip}`;
     },
-    max: (request) => limitOf(request.routeOptions.url),
-    allowList: (request) => limitOf(request.routeOptions.url) === 0,
+    max: (request) => limitOf(request),
+    allowList: (request) => limitOf(request) === 0,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       message: `Rate limit exceeded: at most ${context.max} requests a minute; retry in ${context.after}`,

@@ -2,6 +2,7 @@
  * Writes docs/page-text.png, docs/page-phone.png, docs/page-video.png and docs/page-phone-video.png: a long
  * QMSum meeting (Bed015) on a branded text page at 1366×900 and, scrolled into the transcript, at 390×844;
  * on a video page; and on a video page on a phone following playback.
+ * Also docs/console.png: the console's list of conversations.
  * Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
 import { join } from "node:path";
@@ -19,7 +20,8 @@ const server = await startTestServer("sqlite", { env: catalogue.env });
 const media = await serveMedia(makeWav(120));
 const browser = await launchChromium();
 try {
-  const { token } = await server.newApp();
+  const { appId, appSecret, token } = await server.newApp();
+  await server.ingest(token, toProcessTextBody(loadMeeting("val", "IS1006a.json")));
   const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", MEETING)));
   const branding = {
     color: { background: "#10243e", topicsFilter: "#2f9e8f", insightsFilter: "#f2a541" },
@@ -61,6 +63,13 @@ try {
     await page.close();
     console.log(`wrote docs/${file}`);
   }
+  await page.goto(`${server.url}/console/sign-in`);
+  await page.getByLabel("App id").fill(appId);
+  await page.getByLabel("App secret").fill(appSecret);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.screenshot({ path: join(DOCS, "console.png") });
+  console.log("wrote docs/console.png");
 } finally {
   await browser.close();
   await media.close();

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import type {
   ConversationRow,
   ConversationsTable,
@@ -60,16 +60,14 @@ export class ConversationsRepository {
     return this.db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
-  list(appId: string, limit: number, offset: number): Promise<ConversationRow[]> {
-    return this.db
-      .selectFrom("conversations")
-      .selectAll()
-      .where("app_id", "=", appId)
-      .orderBy("created_at", "desc")
-      .orderBy("id")
-      .limit(limit)
-      .offset(offset)
-      .execute();
+  /** The app's conversations, newest first; `nameContains` keeps those whose name contains it, in any case. */
+  list(appId: string, limit: number, offset: number, nameContains?: string): Promise<ConversationRow[]> {
+    let query = this.db.selectFrom("conversations").selectAll().where("app_id", "=", appId);
+    if (nameContains) {
+      const pattern = `%${nameContains.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+      query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+    }
+    return query.orderBy("created_at", "desc").orderBy("id").limit(limit).offset(offset).execute();
   }
 
   async update(id: string, changes: ConversationUpdate): Promise<void> {

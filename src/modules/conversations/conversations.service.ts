@@ -49,9 +49,21 @@ export class ConversationsService {
   }
 
   async listConversations(appId: string, limit: number, offset: number) {
-    const rows = await this.conversations.list(appId, limit, offset);
+    const listed = await this.listConversationRows(appId, { limit, offset });
+    return listed.map(({ conversation, members }) => presentConversation(conversation, members));
+  }
+
+  /** A page of the app's conversations with their members, newest first, optionally by part of the name. */
+  async listConversationRows(
+    appId: string,
+    page: { limit: number; offset: number; nameContains?: string | undefined },
+  ): Promise<{ conversation: ConversationRow; members: MemberRow[] }[]> {
+    const rows = await this.conversations.list(appId, page.limit, page.offset, page.nameContains);
     return Promise.all(
-      rows.map(async (row) => presentConversation(row, await this.conversations.listMembers(row.id))),
+      rows.map(async (conversation) => ({
+        conversation,
+        members: await this.conversations.listMembers(conversation.id),
+      })),
     );
   }
 

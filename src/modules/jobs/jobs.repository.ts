@@ -31,6 +31,19 @@ export class JobsRepository {
       .executeTakeFirst();
   }
 
+  /** The latest job of each of the app's conversations given that has one. */
+  async latestOfConversations(appId: string, conversationIds: string[]): Promise<Map<string, JobRow>> {
+    if (conversationIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .where("conversation_id", "in", conversationIds)
+      .orderBy("sequence")
+      .execute();
+    return new Map(rows.map((row) => [row.conversation_id, row]));
+  }
+
   /** The conversation's earliest job not yet started, if any: it will read the conversation as it is then. */
   findWaiting(conversationId: string): Promise<JobRow | undefined> {
     return this.db

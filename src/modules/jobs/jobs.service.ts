@@ -36,6 +36,12 @@ export class JobsService {
     return { id: job.id, status: job.status as JobStatus };
   }
 
+  /** The status of the latest job of each conversation given that has one. */
+  async latestStatuses(appId: string, conversationIds: string[]): Promise<Map<string, JobStatus>> {
+    const latest = await this.jobs.latestOfConversations(appId, conversationIds);
+    return new Map([...latest].map(([id, job]) => [id, job.status as JobStatus]));
+  }
+
   /**
    * Writes a scheduled job after the conversation's others, and its first webhook event, in the caller's
    * transaction (`within`), so the job exists exactly when what it processes does. Call `scheduled()` once

@@ -15,6 +15,8 @@ const PUBLIC_DIR = join(import.meta.dirname, "..", "..", "..", "public");
 const ASSETS: Record<string, string> = {
   "page.js": "text/javascript; charset=utf-8",
   "page.css": "text/css; charset=utf-8",
+  "console.js": "text/javascript; charset=utf-8",
+  "console.css": "text/css; charset=utf-8",
 };
 
 /**
@@ -39,6 +41,12 @@ export class PageAssets {
 
   get(name: string): PageAsset | undefined {
     return this.assets.get(name);
+  }
+
+  /** The asset's URL from this origin's root, or null when it was not built. */
+  path(name: string): string | null {
+    const asset = this.assets.get(name);
+    return asset ? `/assets/${name}?v=${asset.version}` : null;
   }
 
   /** The asset's URL relative to a page at …/s/{token}, or null when it was not built. */

@@ -1,0 +1,168 @@
+import cookie from "@fastify/cookie";
+import formbody from "@fastify/formbody";
+import multipart from "@fastify/multipart";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { DomainError, forbidden } from "../../errors.ts";
+import { statusOf } from "../../http/errors.ts";
+import { setPageSecurityHeaders } from "../../http/security-headers.ts";
+import type { Server } from "../../http/types.ts";
+import { deriveKey } from "../../keys.ts";
+import { renderConsoleError, type ConsoleAssets } from "../../pages/console/layout.ts";
+import { renderConversations, renderDeleteConfirmation } from "../../pages/console/render-conversations.ts";
+import { renderImport, renderJob } from "../../pages/console/render-import.ts";
+import { renderSignIn } from "../../pages/console/render-sign-in.ts";
+import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { ConversationParams } from "../conversations/conversations.schemas.ts";
+import { JobParams } from "../ingestion/ingestion.schemas.ts";
+import type { JobsService } from "../jobs/jobs.service.ts";
+import type { PageAssets } from "../summary-page/page-assets.ts";
+import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
+import { ImportRefused, type ConsoleService, type UploadedTranscript } from "./console.service.ts";
+import { ConversationsQuery, SignInBody } from "./console.schemas.ts";
+
+export interface ConsoleRouteDeps {
+  console: ConsoleService;
+  consoleSessions: ConsoleSessions;
+  conversations: ConversationsService;
+  jobs: JobsService;
+  pageAssets: PageAssets;
+  secret: string;
+  bodyLimitBytes: number;
+}
+
+const SESSION_COOKIE = "recap_console";
+const HTML = "text/html; charset=utf-8";
+/** Routes reached without a session: everything else sends a visitor without one to sign in. */
+const OPEN_ROUTES = new Set(["/", "/console", "/console/sign-in", "/console/sign-out"]);
+const hidden = { hide: true } as const;
+
+/**
+ * A state-changing request must come from a console page: the browser says so by Sec-Fetch-Site, or
+ * (an older browser) by an Origin equal to this server's. Either missing or different is refused, so a
+ * form on another site cannot post here even before SameSite=Strict keeps the cookie from it.
+ */
+function checkSameOrigin(request: FastifyRequest): void {
+  const site = request.headers["sec-fetch-site"];
+  if (site !== undefined) {
+    if (site !== "same-origin") throw forbidden("Refused a request that did not come from the console");
+    return;
+  }
+  if (request.headers.origin !== `${request.protocol}://${request.host}`) {
+    throw forbidden("Refused a request that did not come from the console");
+  }
+}
+
+/** The console at /console (docs/ARCHITECTURE.md, "Console"): HTML forms on the API's services. */
+export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promise<void> {
+  const { console: consoleService, consoleSessions, conversations, jobs } = deps;
+  const assets: ConsoleAssets = {
+    stylesheetUrl: deps.pageAssets.path("console.css"),
+    scriptUrl: deps.pageAssets.path("console.js"),
+  };
+  await app.register(cookie, { secret: deriveKey(deps.secret, "console-session") });
+  await app.register(formbody);
+  await app.register(multipart, { limits: { files: 1, fields: 4, fileSize: deps.bodyLimitBytes } });
+  app.decorateRequest("appId", "");
+
+  const cookieOptions = (request: FastifyRequest) => ({
+    path: "/console",
+    httpOnly: true,
+    sameSite: "strict" as const,
+    secure: request.protocol === "https",
+  });
+  const page = (reply: FastifyReply, html: string, status = 200) =>
+    reply.status(status).type(HTML).send(html);
+
+  app.addHook("onRequest", async (request, reply) => {
+    setPageSecurityHeaders(reply, { frameAncestors: [] });
+    if (request.method === "POST") checkSameOrigin(request);
+    const signed = request.cookies[SESSION_COOKIE];
+    const unsigned = signed === undefined ? null : request.unsignCookie(signed);
+    if (unsigned?.valid && unsigned.value !== null) {
+      request.appId = (await consoleSessions.appOf(unsigned.value)) ?? "";
+    }
+    if (!request.appId && !OPEN_ROUTES.has(request.routeOptions.url ?? "")) {
+      return reply.redirect("/console/sign-in", 303);
+    }
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+    const status = error instanceof DomainError ? statusOf(error) : (error.statusCode ?? 500);
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    const message = status >= 500 ? "Something failed on the server; try again." : error.message;
+    return page(reply, renderConsoleError(message, assets, request.appId !== ""), status);
+  });
+
+  app.get("/", { schema: hidden }, (_request, reply) => reply.redirect("/console", 303));
+  app.get("/console", { schema: hidden }, (request, reply) =>
+    reply.redirect(request.appId ? "/console/conversations" : "/console/sign-in", 303),
+  );
+
+  app.get("/console/sign-in", { schema: hidden }, (_request, reply) => page(reply, renderSignIn(assets)));
+  app.post("/console/sign-in", { schema: { ...hidden, body: SignInBody } }, async (request, reply) => {
+    const { appId, appSecret } = request.body;
+    const session = await consoleSessions.signIn(appId, appSecret);
+    if (session === null) {
+      return page(reply, renderSignIn(assets, { appId, error: "appId or appSecret is wrong" }), 401);
+    }
+    reply.setCookie(SESSION_COOKIE, session, {
+      ...cookieOptions(request),
+      signed: true,
+      maxAge: CONSOLE_SESSION_SECONDS,
+    });
+    return reply.redirect("/console/conversations", 303);
+  });
+  app.post("/console/sign-out", { schema: hidden }, (request, reply) =>
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(request)).redirect("/console/sign-in", 303),
+  );
+
+  app.get(
+    "/console/conversations",
+    { schema: { ...hidden, querystring: ConversationsQuery } },
+    async (request, reply) => {
+      const search = request.query.q?.trim() ?? "";
+      const listed = await consoleService.listConversations(request.appId, request.query.page ?? 1, search);
+      return page(reply, renderConversations(assets, listed, search));
+    },
+  );
+  app.get(
+    "/console/conversations/:conversationId/delete",
+    { schema: { ...hidden, params: ConversationParams } },
+    async (request, reply) => {
+      const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
+      return page(reply, renderDeleteConfirmation(assets, conversation));
+    },
+  );
+  app.post(
+    "/console/conversations/:conversationId/delete",
+    { schema: { ...hidden, params: ConversationParams } },
+    async (request, reply) => {
+      await conversations.deleteConversation(request.appId, request.params.conversationId);
+      return reply.redirect("/console/conversations", 303);
+    },
+  );
+
+  app.get("/console/import", { schema: hidden }, (_request, reply) => page(reply, renderImport(assets)));
+  app.post("/console/import", { schema: hidden }, async (request, reply) => {
+    let name = "";
+    let file: UploadedTranscript = { fileName: "", content: "" };
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        file = { fileName: part.filename, content: (await part.toBuffer()).toString("utf8") };
+      } else if (part.fieldname === "name") {
+        name = String(part.value);
+      }
+    }
+    try {
+      const { jobId } = await consoleService.importTranscript(request.appId, name, file);
+      return await reply.redirect(`/console/jobs/${jobId}`, 303);
+    } catch (error) {
+      if (!(error instanceof ImportRefused)) throw error;
+      const form = { name, errors: { [error.field]: error.message } };
+      return page(reply, renderImport(assets, form), error.status);
+    }
+  });
+  app.get("/console/jobs/:jobId", { schema: { ...hidden, params: JobParams } }, async (request, reply) =>
+    page(reply, renderJob(assets, await jobs.getJob(request.appId, request.params.jobId))),
+  );
+}

@@ -1,0 +1,17 @@
+import { Type } from "typebox";
+import { TokenRequest } from "../auth/auth.schemas.ts";
+import { TranscriptQuery } from "../ingestion/ingestion.schemas.ts";
+
+/** The sign-in form: the credentials the token route takes, with the same rules. */
+export const SignInBody = Type.Object({
+  appId: TokenRequest.properties.appId,
+  appSecret: TokenRequest.properties.appSecret,
+});
+
+export const ConversationsQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+});
+
+/** The import form's fields besides the file, with the transcript import's rules. */
+export const ImportFields = Type.Object({ name: TranscriptQuery.properties.name });

@@ -1,0 +1,128 @@
+import type { FastifySchemaValidationError } from "fastify/types/schema.js";
+import type { Clock } from "../../clock.ts";
+import { invalid } from "../../errors.ts";
+import { formatSchemaError } from "../../http/errors.ts";
+import { parseJsonBody } from "../../http/json-body.ts";
+import { createValidatorCompiler } from "../../http/validation.ts";
+import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { ProcessTextBody } from "../ingestion/ingestion.schemas.ts";
+import {
+  submissionFromText,
+  submissionFromTranscript,
+  type Accepted,
+  type IngestionService,
+  type Submission,
+} from "../ingestion/ingestion.service.ts";
+import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
+import type { JobsService } from "../jobs/jobs.service.ts";
+import type { ConversationListPage } from "../../pages/console/view-model.ts";
+import { ImportFields } from "./console.schemas.ts";
+
+/** Conversations on one page of the console's list. */
+export const CONSOLE_PAGE_SIZE = 20;
+
+/** A transcript file as uploaded: its name decides how it is read. */
+export interface UploadedTranscript {
+  fileName: string;
+  content: string;
+}
+
+/** A bad upload, naming the form field it is about (`file` or `name`); the message is the API's. */
+export class ImportRefused extends Error {
+  constructor(
+    readonly field: "file" | "name",
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+const compile = createValidatorCompiler();
+const bodyValidator = (schema: object) =>
+  compile({ schema, httpPart: "body", method: "POST", url: "/console/import" });
+const checkProcessText = bodyValidator(ProcessTextBody);
+const checkImportFields = bodyValidator(ImportFields);
+
+/** The API's message for a value the validator refused. */
+const messageOf = (errors: unknown) =>
+  formatSchemaError((errors ?? []) as FastifySchemaValidationError[], "body").message;
+
+/** What the console does beyond the API's own services: it reads and writes through them. */
+export class ConsoleService {
+  constructor(
+    private readonly deps: {
+      conversations: ConversationsService;
+      jobs: JobsService;
+      ingestion: IngestionService;
+      transcripts: TranscriptParser;
+      clock: Clock;
+    },
+  ) {}
+
+  /** One page (from 1) of the app's conversations, newest first, with members and job state. */
+  async listConversations(appId: string, page: number, nameContains?: string): Promise<ConversationListPage> {
+    const rows = await this.deps.conversations.listConversationRows(appId, {
+      limit: CONSOLE_PAGE_SIZE + 1,
+      offset: (page - 1) * CONSOLE_PAGE_SIZE,
+      nameContains: nameContains?.trim(),
+    });
+    const shown = rows.slice(0, CONSOLE_PAGE_SIZE);
+    const statuses = await this.deps.jobs.latestStatuses(
+      appId,
+      shown.map(({ conversation }) => conversation.id),
+    );
+    return {
+      conversations: shown.map(({ conversation, members }) => ({
+        id: conversation.id,
+        name: conversation.name,
+        startTime: conversation.start_time,
+        memberNames: members.map((member) => member.name),
+        jobState: statuses.get(conversation.id) ?? null,
+        analysedBy:
+          conversation.summary_engine === null
+            ? null
+            : conversation.summary_engine === "llm"
+              ? "llm"
+              : "local",
+      })),
+      page,
+      hasNext: rows.length > CONSOLE_PAGE_SIZE,
+    };
+  }
+
+  /**
+   * Imports a WebVTT (.vtt), SRT (.srt) or `process/text` JSON (.json) file as a new conversation named
+   * `name` (else the JSON's name), read and validated as the API reads them. Throws ImportRefused.
+   */
+  async importTranscript(appId: string, name: string, file: UploadedTranscript): Promise<Accepted> {
+    if (!checkImportFields({ name }))
+      throw new ImportRefused("name", messageOf(checkImportFields.errors), 400);
+    const submission = await this.submissionOf(file);
+    if (name.trim() !== "") submission.name = name;
+    return this.deps.ingestion.submit(appId, submission);
+  }
+
+  private async submissionOf(file: UploadedTranscript): Promise<Submission> {
+    const extension = /\.([a-z]+)$/i.exec(file.fileName)?.[1]?.toLowerCase();
+    try {
+      if (extension === "vtt" || extension === "srt") {
+        const cues = await this.deps.transcripts.parse(file.content);
+        return submissionFromTranscript(cues, this.deps.clock.now(), {});
+      }
+      if (extension === "json") {
+        const body = parseJsonBody(file.content);
+        if (!checkProcessText(body)) throw invalid(messageOf(checkProcessText.errors));
+        return submissionFromText(body as ProcessTextBody);
+      }
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode ?? 400;
+      throw new ImportRefused("file", (error as Error).message, status);
+    }
+    throw new ImportRefused(
+      "file",
+      "file must be a WebVTT (.vtt), SRT (.srt) or JSON (.json) transcript",
+      400,
+    );
+  }
+}

@@ -1,0 +1,88 @@
+import { html, type Raw } from "../escape.ts";
+import { PAGE_HEAD_META } from "../render-page.ts";
+
+/** The bundled stylesheet and script of the console (null when not built: the pages still work). */
+export interface ConsoleAssets {
+  stylesheetUrl: string | null;
+  scriptUrl: string | null;
+}
+
+export interface ConsolePage {
+  title: string;
+  assets: ConsoleAssets;
+  /** Shows the navigation and the sign-out button. */
+  signedIn: boolean;
+  /** Reloads the page every few seconds when the script cannot (a job still running). */
+  refreshWithoutScript?: boolean;
+  body: Raw;
+}
+
+/** A text, password, search or file input with its label, and the server's message about it when there is one. */
+export function field(options: {
+  label: string;
+  name: string;
+  type: string;
+  value?: string;
+  error?: string | undefined;
+  attributes?: Raw;
+}): Raw {
+  const id = `field-${options.name}`;
+  const errorId = `${id}-error`;
+  return html`<div class="field">
+    <label for="${id}">${options.label}</label>
+    <input
+      id="${id}"
+      name="${options.name}"
+      type="${options.type}"
+      ${options.value !== undefined ? html`value="${options.value}"` : ""}
+      ${options.error ? html`aria-invalid="true" aria-describedby="${errorId}"` : ""}
+      ${options.attributes ?? ""}
+    />
+    ${options.error && html`<p class="field-error" id="${errorId}">${options.error}</p>`}
+  </div>`;
+}
+
+/** Every console page: the same head, navigation and landmarks. */
+export function renderConsolePage(page: ConsolePage): string {
+  const { assets } = page;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        ${PAGE_HEAD_META}
+        <title>${page.title} · Recap console</title>
+        ${page.refreshWithoutScript && html`<noscript><meta http-equiv="refresh" content="3" /></noscript>`}
+        ${assets.stylesheetUrl && html`<link rel="stylesheet" href="${assets.stylesheetUrl}" />`}
+        ${assets.scriptUrl && html`<script src="${assets.scriptUrl}" defer></script>`}
+      </head>
+      <body>
+        <header class="console-header">
+          <a class="brand" href="/console">Recap console</a>
+          ${
+            page.signedIn &&
+            html`<nav aria-label="Console">
+                <a href="/console/conversations">Conversations</a>
+                <a href="/console/import">Import</a>
+              </nav>
+              <form method="post" action="/console/sign-out">
+                <button type="submit" class="secondary">Sign out</button>
+              </form>`
+          }
+        </header>
+        <main id="main">
+          <h1>${page.title}</h1>
+          ${page.body}
+        </main>
+      </body>
+    </html>`.html;
+}
+
+/** A refusal or failure as a console page, with the way back. */
+export function renderConsoleError(message: string, assets: ConsoleAssets, signedIn: boolean): string {
+  return renderConsolePage({
+    title: "Something went wrong",
+    assets,
+    signedIn,
+    body: html`<p class="notice" role="alert">${message}</p>
+      <p><a href="/console">Back to the console</a></p>`,
+  });
+}

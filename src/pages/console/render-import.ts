@@ -1,0 +1,59 @@
+import { html } from "../escape.ts";
+import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
+import type { JobState } from "./view-model.ts";
+
+/** The import form; `errors` are the server's messages, by field. */
+export function renderImport(
+  assets: ConsoleAssets,
+  form: { name?: string; errors?: { name?: string; file?: string } } = {},
+): string {
+  return renderConsolePage({
+    title: "Import a transcript",
+    assets,
+    signedIn: true,
+    body: html`<p>
+        A WebVTT or SRT file (a speaker is read from <code>&lt;v Name&gt;</code> or a
+        <code>Name:</code> prefix), or a JSON body of <code>POST /v1/process/text</code>.
+      </p>
+      <form method="post" action="/console/import" enctype="multipart/form-data" class="card">
+        ${field({
+          label: "Name",
+          name: "name",
+          type: "text",
+          value: form.name ?? "",
+          error: form.errors?.name,
+          attributes: html`maxlength="1000"`,
+        })}
+        ${field({
+          label: "Transcript file (.vtt, .srt or .json)",
+          name: "file",
+          type: "file",
+          error: form.errors?.file,
+          attributes: html`required accept=".vtt,.srt,.json,text/vtt,application/x-subrip,application/json"`,
+        })}
+        <button type="submit">Import</button>
+      </form>`,
+  });
+}
+
+const STATUS_TEXT: Record<JobState, string> = {
+  scheduled: "Waiting to be processed…",
+  in_progress: "Processing…",
+  completed: "Completed: the conversation is analysed.",
+  failed: "Failed: the conversation could not be processed.",
+};
+
+/** A job's progress; while it runs the page reloads itself (the script, or a refresh without it). */
+export function renderJob(assets: ConsoleAssets, job: { id: string; status: JobState }): string {
+  const finished = job.status === "completed" || job.status === "failed";
+  return renderConsolePage({
+    title: "Import",
+    assets,
+    signedIn: true,
+    refreshWithoutScript: !finished,
+    body: html`<div class="card" data-job-status="${job.status}" role="status" aria-live="polite">
+      <p class="state state-${job.status}">${STATUS_TEXT[job.status]}</p>
+      ${finished && html`<p><a href="/console/conversations">See it in your conversations</a></p>`}
+    </div>`,
+  });
+}

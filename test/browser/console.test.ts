@@ -1,0 +1,99 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { ROOT } from "../helpers/processes.ts";
+import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
+import { chromiumAvailable, launchChromium, seriousViolations } from "./browser.ts";
+
+const available = chromiumAvailable();
+
+describe.skipIf(!available)("the console in Chromium", () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, "public", "console.js")))
+      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    server = await startTestServer("sqlite");
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Checks the page as it is now with axe-core: no serious or critical violation. */
+  async function accessible(page: Page): Promise<void> {
+    expect(await seriousViolations(page), page.url()).toEqual([]);
+  }
+
+  it("signs in, imports a QMSum meeting, follows it to completed, lists it and deletes it", async () => {
+    const { appId, appSecret } = await server.newApp();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+
+    await page.goto(server.url);
+    expect(new URL(page.url()).pathname).toBe("/console/sign-in");
+    await accessible(page);
+
+    await page.getByLabel("App id").fill(appId);
+    await page.getByLabel("App secret").fill("not-the-secret");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.locator(".field-error").textContent()).toBe("appId or appSecret is wrong");
+    await accessible(page);
+
+    await page.getByLabel("App secret").fill(appSecret);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Conversations" }).waitFor();
+    await accessible(page);
+
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Import" }).click();
+    await page.getByLabel("Name").fill("Remote control design");
+    await page.getByLabel(/Transcript file/).setInputFiles({
+      name: "broken.json",
+      mimeType: "application/json",
+      buffer: Buffer.from('{"messages": []}'),
+    });
+    await page.getByRole("button", { name: "Import" }).click();
+    await expect
+      .poll(() => page.locator("#field-file-error").textContent())
+      .toBe("messages must NOT have fewer than 1 items");
+    await accessible(page);
+
+    const meeting = toProcessTextBody(loadMeeting("val", "ES2006a.json"));
+    await page.getByLabel(/Transcript file/).setInputFiles({
+      name: "ES2006a.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(meeting)),
+    });
+    await page.getByRole("button", { name: "Import" }).click();
+    // The script polls the job's page and swaps in its status, without a reload.
+    await page.getByText("Completed: the conversation is analysed.").waitFor({ timeout: 60_000 });
+    expect(new URL(page.url()).pathname).toMatch(/^\/console\/jobs\//);
+    await accessible(page);
+
+    await page.getByRole("link", { name: "See it in your conversations" }).click();
+    const row = page.getByRole("row", { name: /Remote control design/ });
+    await expect.poll(() => row.textContent()).toMatch(/Completed/);
+    expect(await row.textContent()).toMatch(/Analysed/);
+    await page.getByLabel("Search by name").fill("remote CONTROL");
+    await page.getByRole("button", { name: "Search" }).click();
+    await row.waitFor();
+
+    await row.getByRole("link", { name: /Delete/ }).click();
+    await page.getByRole("heading", { name: "Delete this conversation?" }).waitFor();
+    await accessible(page);
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByText("No conversations yet").waitFor();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+});

@@ -1,0 +1,194 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { ConsoleClient } from "../helpers/console.ts";
+import { dialects } from "../helpers/databases.ts";
+
+const STANDUP_VTT = readFileSync(join(import.meta.dirname, "..", "..", "examples", "standup.vtt"), "utf8");
+
+async function withServer(
+  dialect: "sqlite" | "postgres",
+  work: (server: TestServer) => Promise<void>,
+  options: Parameters<typeof startTestServer>[1] = {},
+): Promise<void> {
+  const server = await startTestServer(dialect, options);
+  try {
+    await work(server);
+  } finally {
+    await server.close();
+  }
+}
+
+async function signedIn(server: TestServer): Promise<{ client: ConsoleClient; token: string }> {
+  const { appId, appSecret, token } = await server.newApp();
+  const client = new ConsoleClient(server);
+  expect((await client.signIn(appId, appSecret)).status).toBe(303);
+  return { client, token };
+}
+
+describe.each(await dialects())("the console on %s", (dialect) => {
+  it("leads / to sign-in, and signs in with a strict, HttpOnly, expiring session cookie", async () => {
+    await withServer(dialect, async (server) => {
+      const root = await fetch(`${server.url}/`, { redirect: "manual" });
+      expect(root.status).toBe(303);
+      expect(root.headers.get("location")).toBe("/console");
+      const console = await fetch(`${server.url}/console`, { redirect: "manual" });
+      expect(console.headers.get("location")).toBe("/console/sign-in");
+
+      const { appId, appSecret } = await server.newApp();
+      const client = new ConsoleClient(server);
+      const answer = await client.signIn(appId, appSecret);
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get("location")).toBe("/console/conversations");
+      const cookie = answer.headers.get("set-cookie") ?? "";
+      expect(cookie).toMatch(/^recap_console=/);
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; SameSite=Strict/);
+      expect(cookie).toMatch(/; Max-Age=43200/);
+      expect(cookie).toMatch(/; Path=\/console/);
+      expect(cookie).not.toMatch(/; Secure/); // served over plain HTTP here
+      const list = await client.request("/console/conversations");
+      expect(list.status).toBe(200);
+      expect(list.headers.get("content-security-policy")).toContain("script-src 'self'");
+      expect(await list.text()).toContain("No conversations yet");
+
+      const out = await client.request("/console/sign-out", { method: "POST" });
+      expect(out.headers.get("set-cookie")).toMatch(/recap_console=;/);
+      expect((await client.request("/console/conversations")).headers.get("location")).toBe(
+        "/console/sign-in",
+      );
+    });
+  });
+
+  it("refuses a wrong secret with the token route's message and sets no cookie", async () => {
+    await withServer(dialect, async (server) => {
+      const { appId } = await server.newApp();
+      const answer = await new ConsoleClient(server).signIn(appId, "not-the-secret");
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("set-cookie")).toBeNull();
+      expect(await answer.text()).toContain("appId or appSecret is wrong");
+    });
+  });
+
+  it("limits sign-in attempts of one address with the token route's limit, counted together", async () => {
+    await withServer(
+      dialect,
+      async (server) => {
+        const { appId, appSecret } = await server.newApp();
+        const client = new ConsoleClient(server);
+        expect((await client.signIn(appId, "wrong")).status).toBe(401);
+        const token = await fetch(`${server.url}/oauth2/token:generate`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ type: "application", appId, appSecret }),
+        });
+        expect(token.status).toBe(200);
+        expect((await client.signIn(appId, "wrong")).status).toBe(401);
+        const limited = await client.signIn(appId, appSecret);
+        expect(limited.status).toBe(429);
+        expect(limited.headers.get("content-type")).toMatch(/^text\/html/);
+        expect(await limited.text()).toContain("at most 3 requests a minute");
+      },
+      { env: { RECAP_TOKEN_RATE_LIMIT_PER_MINUTE: "3" } },
+    );
+  });
+
+  it("ends a session after 12 hours, and at a secret rotation", async () => {
+    const clock = new TestClock();
+    await withServer(
+      dialect,
+      async (server) => {
+        const { appId, appSecret } = await server.newApp();
+        const client = new ConsoleClient(server);
+        await client.signIn(appId, appSecret);
+        clock.advance(12 * 3600 - 60);
+        expect((await client.request("/console/conversations")).status).toBe(200);
+        clock.advance(61);
+        const expired = await client.request("/console/conversations");
+        expect(expired.status).toBe(303);
+        expect(expired.headers.get("location")).toBe("/console/sign-in");
+
+        await client.signIn(appId, appSecret);
+        expect((await client.request("/console/conversations")).status).toBe(200);
+        await server.services.apps.rotateSecret(appId);
+        expect((await client.request("/console/conversations")).status).toBe(303);
+      },
+      { clock },
+    );
+  });
+
+  it("refuses a forged cross-site POST with 403 and changes nothing", async () => {
+    await withServer(dialect, async (server) => {
+      const { client, token } = await signedIn(server);
+      const { conversationId } = await server.ingest(token, {
+        name: "Kept",
+        messages: [{ payload: { content: "We keep this." }, from: { name: "Ana" } }],
+      });
+      const path = `/console/conversations/${conversationId}/delete`;
+      const forged = await client.request(path, {
+        method: "POST",
+        headers: { "sec-fetch-site": "cross-site" },
+      });
+      expect(forged.status).toBe(403);
+      const foreign = await client.request(path, {
+        method: "POST",
+        headers: { origin: "https://evil.example" },
+      });
+      expect(foreign.status).toBe(403);
+      const bare = await fetch(server.url + path, { method: "POST", headers: { cookie: client.cookie } });
+      expect(bare.status).toBe(403);
+      expect((await server.api(token, `/v1/conversations/${conversationId}`)).status).toBe(200);
+    });
+  });
+
+  it("imports a transcript, follows its job to completed, lists, searches and deletes it", async () => {
+    await withServer(dialect, async (server) => {
+      const { client, token } = await signedIn(server);
+      const imported = await client.import("Daily standup", "standup.vtt", STANDUP_VTT);
+      expect(imported.status).toBe(303);
+      const jobPath = imported.headers.get("location") ?? "";
+      expect(jobPath).toMatch(/^\/console\/jobs\//);
+      await server.services.jobRunner.runUntilIdle();
+      const job = await (await client.request(jobPath)).text();
+      expect(job).toContain("Completed");
+
+      const list = await (await client.request("/console/conversations?q=STANDUP")).text();
+      expect(list).toContain("Daily standup");
+      expect(list).toContain("Completed");
+      expect(list).toContain("Analysed");
+      expect(await (await client.request("/console/conversations?q=retro")).text()).toContain(
+        "No conversation's name contains",
+      );
+
+      const conversationId = /\/console\/conversations\/(\d+)\/delete/.exec(list)?.[1] ?? "";
+      const confirm = await client.request(`/console/conversations/${conversationId}/delete`);
+      expect(await confirm.text()).toContain("Delete this conversation?");
+      const deleted = await client.request(`/console/conversations/${conversationId}/delete`, {
+        method: "POST",
+      });
+      expect(deleted.status).toBe(303);
+      expect((await server.api(token, `/v1/conversations/${conversationId}`)).status).toBe(404);
+    });
+  });
+
+  it("answers a bad file with 400 and the API's message next to the field, storing nothing", async () => {
+    await withServer(dialect, async (server) => {
+      const { client, token } = await signedIn(server);
+      const bad = await client.import("Broken", "notes.json", JSON.stringify({ messages: [] }));
+      expect(bad.status).toBe(400);
+      const html = await bad.text();
+      expect(html).toMatch(/id="field-file-error">messages must NOT have fewer than 1 items</);
+      expect(html).toContain('value="Broken"');
+      const vtt = await client.import("Broken", "notes.vtt", "not a transcript");
+      expect(vtt.status).toBe(400);
+      expect(await vtt.text()).toContain("not a readable WebVTT or SRT transcript");
+      const kind = await client.import("Broken", "notes.docx", "hello");
+      expect(await kind.text()).toContain(
+        "file must be a WebVTT (.vtt), SRT (.srt) or JSON (.json) transcript",
+      );
+      const listed = await server.api(token, "/v1/conversations");
+      expect(((await listed.json()) as { conversations: unknown[] }).conversations).toEqual([]);
+    });
+  });
+});
