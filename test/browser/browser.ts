@@ -136,12 +136,3 @@ export async function serveMedia(
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
-
-/** axe-core's serious and critical violations on the page as it is now, one line each. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const { AxeBuilder } = await import("@axe-core/playwright");
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
-}

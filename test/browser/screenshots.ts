@@ -63,6 +63,7 @@ try {
     await page.close();
     console.log(`wrote docs/${file}`);
   }
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1 });
   await page.goto(`${server.url}/console/sign-in`);
   await page.getByLabel("App id").fill(appId);
   await page.getByLabel("App secret").fill(appSecret);
