@@ -18,6 +18,7 @@ import * as insightMembers from "./migrations/005_insight_members.ts";
 import * as topicKinds from "./migrations/006_topic_kinds.ts";
 import * as analysisEngines from "./migrations/007_analysis_engines.ts";
 import type { Database } from "./schema.ts";
+import { withStatementCache } from "./statement-cache.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
 
@@ -73,7 +74,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     // An idle connection the server drops (restart, failover) must not crash the process: the pool
