@@ -23,6 +23,7 @@ import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repositor
 import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
 import { WebhookSender } from "./modules/jobs/webhooks.ts";
 import { PageAssets } from "./modules/summary-page/page-assets.ts";
+import { PageCache } from "./modules/summary-page/page-cache.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
@@ -36,6 +37,9 @@ export interface ServiceDeps {
   analyzer: Analyzer;
   logger: FastifyBaseLogger;
 }
+
+/** What this process keeps of made summary pages (docs/PAGES.md, Caching). */
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Every repository, on the database or on one transaction: the only place that builds them. */
 export function repositoriesOf(db: Kysely<Database>) {
@@ -110,6 +114,7 @@ export function createServices(deps: ServiceDeps) {
     summaryPage: new SummaryPageService({ experiences, conversations, apps }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),
+    pageCache: new PageCache(PAGE_CACHE_BYTES),
     webFonts,
     ingestion,
     jobs,

@@ -17,6 +17,7 @@ import * as jobFencing from "./migrations/004_job_fencing.ts";
 import * as insightMembers from "./migrations/005_insight_members.ts";
 import * as topicKinds from "./migrations/006_topic_kinds.ts";
 import * as analysisEngines from "./migrations/007_analysis_engines.ts";
+import * as contentVersion from "./migrations/008_content_version.ts";
 import type { Database } from "./schema.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   "005_insight_members": insightMembers,
   "006_topic_kinds": topicKinds,
   "007_analysis_engines": analysisEngines,
+  "008_content_version": contentVersion,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -75,9 +75,15 @@ export class ConversationsService {
       .map((message) => presentMessage(message, conversation, byId));
   }
 
+  /** The conversation's content version (see lockForWrite); undefined when the app cannot see it. */
+  contentVersion(appId: string, conversationId: string): Promise<number | undefined> {
+    return this.conversations.contentVersion(appId, conversationId);
+  }
+
   async listMembers(appId: string, conversationId: string) {
-    await this.require(appId, conversationId);
-    return (await this.conversations.listMembers(conversationId)).map(presentMember);
+    const members = await this.conversations.listMembersOfApp(appId, conversationId);
+    if (members === undefined) throw notFound("conversation");
+    return members.map(presentMember);
   }
 
   /**
