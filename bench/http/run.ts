@@ -104,6 +104,7 @@ try {
   const env = recapEnv(dir, `sqlite:${dbFile}`, recapPort);
   const child = await startRecap(env, join(dir, "recap.log"));
   children.push(child);
+  const idleAfterStart = rssMb(child.pid ?? 0);
   const recap: RecapUnderTest = { child, ...(await seedRecap(`http://127.0.0.1:${recapPort}`, env)) };
   const firstStart = performance.now();
   const page = await getRaw(recap.url + recap.pagePath);
@@ -151,7 +152,7 @@ try {
     ],
   };
   const pid = child.pid ?? 0;
-  const rss = { idle: rssMb(pid), members: [] as number[], page: [] as number[] };
+  const rss = { seeded: rssMb(pid), members: [] as number[], page: [] as number[] };
   for (const targets of Object.values(groups)) for (const target of targets) await load(target, 2);
 
   const runs: Record<string, Record<string, Run[]>> = {};
@@ -205,7 +206,7 @@ try {
   }
   lines.push(
     `page first render after start: ${firstRender.toFixed(0)} ms; first render after a change: ${afterChange.toFixed(0)} ms (median of 5); ${page.body.length} bytes`,
-    `Recap RSS: idle ${rss.idle} MB; after members ${Math.max(...rss.members)} MB (max of rounds); after page ${Math.max(...rss.page)} MB`,
+    `Recap RSS: idle after start ${idleAfterStart} MB, after seeding ${rss.seeded} MB; after members ${Math.max(...rss.members)} MB (max of rounds); after page ${Math.max(...rss.page)} MB`,
   );
   const text = lines.join("\n") + "\n";
   process.stdout.write(text);

@@ -55,34 +55,38 @@ export function preferredEncoding(acceptEncoding: string | undefined, size: numb
  */
 export class PageCache {
   private readonly entries = new Map<string, Promise<Entry>>();
-  private readonly keysOfLink = new Map<string, Set<string>>();
+  /** Per link, the content version its entries show and their keys. */
+  private readonly ofLink = new Map<string, { version: number; keys: Set<string> }>();
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   /**
-   * A link's page under `version` (everything else its bytes depend on) in the encoding chosen for its
-   * size, made by `make` when this process has not made it yet (once, however many requests ask at the
-   * same time). Entries of the same link under another version are dropped.
+   * A link's page at a content version, in one form (everything else its bytes depend on: format, font,
+   * assets), in the encoding chosen for its size; made by `make` when this process has not made it yet
+   * (once, however many requests ask at the same time). Entries of the link at another version are dropped.
    */
   async get(
-    link: string,
-    version: string,
+    page: { link: string; version: number; form: string },
     make: () => Promise<MadePage>,
     encoding: (size: number) => Encoding,
   ): Promise<{ page: MadePage; bytes: Buffer; encoding: Encoding }> {
-    const key = `${link}\u0000${version}`;
+    const key = `${page.link}\u0000${page.version}\u0000${page.form}`;
     let entry = this.entries.get(key);
     if (entry === undefined) {
-      this.dropOtherVersions(link, key);
-      entry = make().then((page) => ({ page, encoded: new Map(), size: Buffer.byteLength(page.body) }));
+      const known = this.ofLink.get(page.link);
+      if (known !== undefined && known.version !== page.version) {
+        for (const stale of known.keys) this.forget(stale);
+      }
+      const link = this.ofLink.get(page.link) ?? { version: page.version, keys: new Set<string>() };
+      this.ofLink.set(page.link, link);
+      link.keys.add(key);
+      entry = make().then((made) => ({ page: made, encoded: new Map(), size: Buffer.byteLength(made.body) }));
       this.entries.set(key, entry);
-      const keys = this.keysOfLink.get(link) ?? new Set<string>();
-      this.keysOfLink.set(link, keys.add(key));
       entry.then(
         (made) => this.account(key, made.size),
-        () => this.forget(key, link),
+        () => this.forget(key),
       );
     } else {
       this.entries.delete(key);
@@ -100,26 +104,23 @@ export class PageCache {
     return { page: made.page, bytes: await bytes, encoding: chosen };
   }
 
-  private dropOtherVersions(link: string, key: string): void {
-    for (const other of this.keysOfLink.get(link) ?? []) if (other !== key) this.forget(other, link);
-  }
-
   private account(key: string, size: number): void {
     if (!this.entries.has(key)) return;
     this.sizes.set(key, (this.sizes.get(key) ?? 0) + size);
     this.bytes += size;
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes || oldest === key) break;
-      this.forget(oldest, oldest.slice(0, oldest.indexOf("\u0000")));
+      this.forget(oldest);
     }
   }
 
-  private forget(key: string, link: string): void {
+  private forget(key: string): void {
     this.entries.delete(key);
     this.bytes -= this.sizes.get(key) ?? 0;
     this.sizes.delete(key);
-    const keys = this.keysOfLink.get(link);
+    const link = key.slice(0, key.indexOf("\u0000"));
+    const keys = this.ofLink.get(link)?.keys;
     keys?.delete(key);
-    if (keys?.size === 0) this.keysOfLink.delete(link);
+    if (keys?.size === 0) this.ofLink.delete(link);
   }
 }

@@ -169,11 +169,10 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
           stylesheetUrl: pageAssets.urlFromPage("page.css"),
           selfPath: token,
         };
-        // Everything the bytes depend on besides the link: its content version, the form and the assets.
-        const version = [page.contentVersion, format, font, html.scriptUrl, html.stylesheetUrl].join(" ");
+        // Besides the link and its content version, the bytes depend on the format, the font and the assets.
+        const form = [format, font, html.scriptUrl, html.stylesheetUrl].join(" ");
         const made = await pageCache.get(
-          page.linkId,
-          version,
+          { link: page.linkId, version: page.contentVersion, form },
           () => makePage(page, format, html),
           (size) => preferredEncoding(request.headers["accept-encoding"], size),
         );
