@@ -95,6 +95,8 @@ async function renderAfterChange(recap: RecapUnderTest): Promise<number> {
   return median(times);
 }
 
+// Read before Recap starts: the commit it runs.
+const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
 const dir = mkdtempSync(join(tmpdir(), "recap-bench-http-"));
 const children: ChildProcess[] = [];
 try {
@@ -169,7 +171,6 @@ try {
     process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
 
-  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
   const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
   const lines = [
     `# npm run bench:http -- --rounds ${ROUNDS} --seconds ${SECONDS}`,
