@@ -46,6 +46,13 @@ export class ConversationsService {
     return conversation;
   }
 
+  /** Throws not_found when the app cannot see the conversation; reads nothing else. */
+  async requireVisible(appId: string, conversationId: string): Promise<void> {
+    if ((await this.conversations.contentVersion(appId, conversationId)) === undefined) {
+      throw notFound("conversation");
+    }
+  }
+
   async listConversations(appId: string, limit: number, offset: number) {
     const rows = await this.conversations.list(appId, limit, offset);
     return Promise.all(
