@@ -38,7 +38,7 @@ export interface ServiceDeps {
   logger: FastifyBaseLogger;
 }
 
-/** What this process keeps of made summary pages (docs/PAGES.md, Caching). */
+/** What this process keeps of made summary pages (docs/PAGES.md, Compression and caching). */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Every repository, on the database or on one transaction: the only place that builds them. */

@@ -49,9 +49,10 @@ export function preferredEncoding(acceptEncoding: string | undefined, size: numb
 
 /**
  * What summary links show, made once per content version and kept in this process (docs/PAGES.md,
- * Caching). Keys name everything a page's bytes depend on; the caller asks the database for the current
- * key on every request, so a stale entry is never found, only left to age out. Entries of one link
- * replace each other, and the least recently used go first once the cache holds `maxBytes`.
+ * What each process keeps of a page). Keys name everything a page's bytes depend on; the caller reads the
+ * link's state and the conversation's content version on every request, so a stale entry is never found.
+ * A link's entries at an older version are dropped, and the least recently used go first once the cache
+ * holds `maxBytes`.
  */
 export class PageCache {
   private readonly entries = new Map<string, Promise<Entry>>();

@@ -125,7 +125,7 @@ async function makePage(
   }
   if (format === "md") return { contentType: EXPORTS.md, styleNonce: null, body: pageToMarkdown(view) };
   if (format === "txt") return { contentType: EXPORTS.txt, styleNonce: null, body: pageToText(view) };
-  // One nonce per made page: the cached bytes, compressed ones included, carry it (docs/PAGES.md, Caching).
+  // One nonce per made page: the cached bytes, compressed ones included, carry it (docs/PAGES.md, Compression and caching).
   const nonce = styleNonce();
   const body = renderPage(view, {
     styleNonce: nonce,

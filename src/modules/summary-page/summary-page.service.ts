@@ -15,7 +15,7 @@ export interface OpenedPage {
 /** A link opened for its page without reading the conversation: what names its content now, and the way to read it. */
 export interface VersionedPage {
   linkId: string;
-  /** Changes with every committed write to the conversation (docs/PAGES.md, Caching). */
+  /** Changes with every committed write to the conversation (docs/PAGES.md, Compression and caching). */
   contentVersion: number;
   /** The font family the link asked for, if any. */
   fontFamily: string | null;
