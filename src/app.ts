@@ -24,8 +24,11 @@ import {
 import { isUnderLinks, LINK_ERROR_HEADERS } from "./http/security-headers.ts";
 import { ErrorBody } from "./http/schemas.ts";
 import type { Server } from "./http/types.ts";
+import { appRoutes } from "./modules/apps/apps.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { conversationIntelligenceRoutes } from "./modules/conversations/conversation-intelligence.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
+import { trackerRoutes } from "./modules/trackers/trackers.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
 import { summaryPageRoutes } from "./modules/summary-page/summary-page.routes.ts";
 import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
@@ -180,6 +183,9 @@ export async function buildApp(deps: AppDeps) {
     requireAccessToken(v1, services);
     await ingestionRoutes(v1, { ...services, clock, transcripts });
     conversationRoutes(v1, services);
+    conversationIntelligenceRoutes(v1, services);
+    trackerRoutes(v1, services);
+    appRoutes(v1, services);
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
   await app.register(async (scope) => summaryPageRoutes(scope as Server, services));
@@ -194,9 +200,22 @@ export async function buildApp(deps: AppDeps) {
       services.webhooks.start();
     });
   }
+  // close() ends the connections that are idle when it is called; one whose answer was still being made
+  // or sent then stays open after it, for Node's keep-alive timeout (72 s), so each is ended as its
+  // answer finishes.
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook("onResponse", (_request, _reply, done) => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+    done();
+  });
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
     await services.webhooks.stop();
+    await services.linkViews.stop();
     await transcripts.close();
   });
 

@@ -11,9 +11,12 @@ import { AppsRepository } from "./modules/apps/apps.repository.ts";
 import { AppsService } from "./modules/apps/apps.service.ts";
 import { TokenService } from "./modules/auth/tokens.ts";
 import { ConversationsRepository } from "./modules/conversations/conversations.repository.ts";
+import { ConversationIntelligenceService } from "./modules/conversations/conversation-intelligence.service.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
 import { ExperiencesRepository } from "./modules/experiences/experiences.repository.ts";
 import { ExperiencesService } from "./modules/experiences/experiences.service.ts";
+import { LinkViewsRepository } from "./modules/experiences/link-views.repository.ts";
+import { LinkViews } from "./modules/experiences/link-views.ts";
 import { IngestionService } from "./modules/ingestion/ingestion.service.ts";
 import { createJobProcessor } from "./modules/jobs/job-processor.ts";
 import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
@@ -27,7 +30,9 @@ import { PageCache } from "./modules/summary-page/page-cache.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
-import { hostOf } from "./urls.ts";
+import { TrackersRepository } from "./modules/trackers/trackers.repository.ts";
+import { TrackersService } from "./modules/trackers/trackers.service.ts";
+import { canonicalHost, hostOf } from "./urls.ts";
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -47,8 +52,10 @@ export function repositoriesOf(db: Kysely<Database>) {
     apps: new AppsRepository(db),
     conversations: new ConversationsRepository(db),
     experiences: new ExperiencesRepository(db),
+    linkViews: new LinkViewsRepository(db),
     jobs: new JobsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),
+    trackers: new TrackersRepository(db),
   };
 }
 
@@ -62,7 +69,8 @@ export function createServices(deps: ServiceDeps) {
   const repositories = repositoriesOf(database.db);
   const transaction = createTransaction(database.db, repositoriesOf);
 
-  const apps = new AppsService(repositories.apps, clock);
+  const publicHost = canonicalHost(hostOf(new URL(config.publicUrl))) ?? "";
+  const apps = new AppsService(repositories.apps, clock, publicHost);
   const webhookTargets = new WebhookTargets(new Set(config.webhookAllowHosts));
   const webhooks = new WebhookSender({
     events: repositories.webhookEvents,
@@ -110,8 +118,11 @@ export function createServices(deps: ServiceDeps) {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     conversations,
+    conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
+    trackers: new TrackersService({ trackers: repositories.trackers, transaction, conversations, clock }),
     experiences,
     summaryPage: new SummaryPageService({ experiences, conversations, apps }),
+    linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),
     pageCache: new PageCache(PAGE_CACHE_BYTES),

@@ -49,7 +49,8 @@ const FIRST_PERSON_AM = /^i['’]m$/i;
 const stemWord = (model.addons.stem as (word: string) => string | undefined) ?? ((word: string) => word);
 const stemCache = new Map<string, string>();
 
-function stemOf(normal: string): string {
+/** The Porter2 stem of a lowercased word, cached. */
+export function stemOf(normal: string): string {
   let stem = stemCache.get(normal);
   if (stem === undefined) {
     stem = stemWord(normal) ?? normal;
@@ -80,7 +81,7 @@ let metaCer: unknown = null;
  * words land in the layer and go with it. A new instance costs a few milliseconds. The model's metaCER
  * loader re-encodes its module-level JSON on every call (growing it each time), so it is read once too.
  */
-function freshNlp(): WinkMethods {
+export function freshNlp(pipe: string[] = ["sbd", "pos"]): WinkMethods {
   pristineCore ??= (model.core as () => CoreModel)();
   metaCer ??= (model.metaCER as () => unknown)();
   const features: Record<string, CoreFeature> = {};
@@ -95,7 +96,7 @@ function freshNlp(): WinkMethods {
           };
   }
   const core: CoreModel = { ...pristineCore, features };
-  return winkNLP({ ...model, core: () => core, metaCER: () => metaCer }, ["sbd", "pos"]);
+  return winkNLP({ ...model, core: () => core, metaCER: () => metaCer }, pipe);
 }
 
 /**

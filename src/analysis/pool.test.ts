@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createAnalyzer } from "./pool.ts";
 import { analyzeConversation } from "./analyze.ts";
+import { findEntities } from "./entities.ts";
 import type { AnalysisInput } from "./types.ts";
 
 const input: AnalysisInput = {
@@ -33,6 +34,16 @@ describe("createAnalyzer", () => {
     const result = await analyzer.analyze(input);
     expect(result).toEqual(analyzeConversation(input));
     expect(result.insights.map((i) => i.type)).toEqual(["action_item", "question"]);
+  });
+
+  it("finds entities in a worker thread, as findEntities does in-process", async () => {
+    const entitiesInput = {
+      lines: input.messages.map((m) => ({ id: m.id, text: m.text, reference: input.conversationStartTime })),
+      knownNames: ["Bhaskara"],
+    };
+    const found = await analyzer.findEntities(entitiesInput);
+    expect(found).toEqual(findEntities(entitiesInput.lines, entitiesInput.knownNames));
+    expect(found.map((e) => [e.type, e.value])).toEqual(expect.arrayContaining([["person", "Bhaskara"]]));
   });
 
   it("handles concurrent jobs", async () => {

@@ -1,5 +1,6 @@
 import { Piscina } from "piscina";
-import type { AnalysisInput, AnalysisResult, Analyzer } from "./types.ts";
+import type { FoundEntity } from "./entities.ts";
+import type { AnalysisInput, AnalysisResult, Analyzer, EntitiesInput } from "./types.ts";
 
 export interface AnalyzerOptions {
   /** Worker threads; default 1 (analysis is CPU-bound and the request path needs the other core). */
@@ -7,14 +8,14 @@ export interface AnalyzerOptions {
 }
 
 /**
- * An Analyzer that runs analyzeConversation in piscina worker threads, off the event loop.
+ * An Analyzer that runs analyzeConversation (and findEntities) in piscina worker threads, off the event loop.
  * The worker is TypeScript, so each thread loads tsx (`--import tsx`), both under `node --import tsx`
  * and under vitest. Each thread loads the NLP model once (~100 ms, ~50 MB) and keeps it until the thread has been idle for a minute.
  * analyze() rejects when the worker throws or after close().
  */
 export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
-  const pool = new Piscina<AnalysisInput, AnalysisResult>({
+  const pool = new Piscina<AnalysisInput | EntitiesInput, AnalysisResult | FoundEntity[]>({
     filename: new URL("./worker.ts", import.meta.url).href,
     // No thread until the first analysis, and none after a minute without one: an idle thread holds the
     // model (~60 MB of the server's resident memory); loading it again costs a job about 100 ms.
@@ -27,7 +28,12 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
   return {
     async analyze(input: AnalysisInput): Promise<AnalysisResult> {
       if (closed) throw new Error("analyzer is closed");
-      return pool.run(input);
+      return (await pool.run(input)) as AnalysisResult;
+    },
+    async findEntities(input: EntitiesInput): Promise<FoundEntity[]> {
+      if (closed) throw new Error("analyzer is closed");
+      // worker.ts's named export `entities`.
+      return (await pool.run(input, { name: "entities" })) as FoundEntity[];
     },
     async close(): Promise<void> {
       if (closed) return;

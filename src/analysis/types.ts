@@ -1,4 +1,5 @@
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
+import type { EntityLine, FoundEntity } from "./entities.ts";
 
 /** The contract between the job pipeline and the analysis: plain data in, plain data out. */
 export interface AnalysisMessage {
@@ -52,8 +53,16 @@ export interface AnalysisResult {
   insights: InsightItem[];
 }
 
+/** The lines to search for entities and the members' names (docs/SYMBL-COMPAT.md, entities). */
+export interface EntitiesInput {
+  lines: EntityLine[];
+  knownNames: string[];
+}
+
 export interface Analyzer {
   analyze(input: AnalysisInput): Promise<AnalysisResult>;
+  /** findEntities, off the event loop (it reads every line with wink-nlp). */
+  findEntities(input: EntitiesInput): Promise<FoundEntity[]>;
   close(): Promise<void>;
 }
 

@@ -24,6 +24,7 @@ import { runJobUntilFinished } from "./run-job.ts";
 /** Commands that process no conversation never start the analysis worker (it loads an NLP model). */
 const noAnalysis: Analyzer = {
   analyze: () => Promise.reject(new Error("this command does not analyse conversations")),
+  findEntities: () => Promise.reject(new Error("this command does not analyse conversations")),
   close: () => Promise.resolve(),
 };
 

@@ -17,7 +17,10 @@ import * as jobFencing from "./migrations/004_job_fencing.ts";
 import * as insightMembers from "./migrations/005_insight_members.ts";
 import * as topicKinds from "./migrations/006_topic_kinds.ts";
 import * as analysisEngines from "./migrations/007_analysis_engines.ts";
-import * as contentVersion from "./migrations/008_content_version.ts";
+import * as trackers from "./migrations/008_trackers.ts";
+import * as linkLabels from "./migrations/009_link_labels.ts";
+import * as linkViews from "./migrations/010_link_views.ts";
+import * as contentVersion from "./migrations/011_content_version.ts";
 import type { Database } from "./schema.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
@@ -37,7 +40,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = {
+/** Every migration by name; they run in name order. */
+export const migrations: Record<string, Migration> = {
   "001_initial": initial,
   "002_insight_edits": insightEdits,
   "003_webhooks_and_rotation": webhooksAndRotation,
@@ -45,7 +49,10 @@ const migrations: Record<string, Migration> = {
   "005_insight_members": insightMembers,
   "006_topic_kinds": topicKinds,
   "007_analysis_engines": analysisEngines,
-  "008_content_version": contentVersion,
+  "008_trackers": trackers,
+  "009_link_labels": linkLabels,
+  "010_link_views": linkViews,
+  "011_content_version": contentVersion,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -133,6 +133,21 @@ export interface ExperiencesTable {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** The owner's name for the link; null when none was given. */
+  label: string | null;
+  /** The token's last four characters, to recognise its URL by; null for links older than 009_link_labels. */
+  token_hint: string | null;
+  /** Page views (HTML, GET) counted since 010_link_views; distinct viewers count one a day per viewer. */
+  view_count: number;
+  distinct_viewers: number;
+  last_viewed_at: string | null;
+}
+
+/** The viewers of a link counted on `day` (UTC), as keyed hashes; rows of earlier days are deleted. */
+export interface LinkViewersTable {
+  experience_id: string;
+  day: string;
+  viewer: string;
 }
 
 /**
@@ -155,6 +170,16 @@ export interface WebhookEventsTable {
   created_at: string;
 }
 
+/** An app's named list of words and phrases; `vocabulary` is a JSON array of strings. */
+export interface TrackersTable {
+  id: string;
+  app_id: string;
+  name: string;
+  vocabulary: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   conversations: ConversationsTable;
@@ -166,10 +191,13 @@ export interface Database {
   topics: TopicsTable;
   insights: InsightsTable;
   experiences: ExperiencesTable;
+  link_viewers: LinkViewersTable;
   webhook_events: WebhookEventsTable;
+  trackers: TrackersTable;
 }
 
 export type AppRow = Selectable<AppsTable>;
+export type TrackerRow = Selectable<TrackersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type MessageRow = Selectable<MessagesTable>;

@@ -32,6 +32,7 @@ function view(messages: PageMessage[]): PageView {
     title: "Planning",
     startTime: "2026-11-02T15:00:00.000Z",
     endTime: "2026-11-02T16:02:00.000Z",
+    dated: true,
     attendees: [{ id: "m1", name: "Ann Lee", avatarUrl: null }],
     summary: [{ text: "We plan the launch.", messageIds: ["1"] }],
     topics: [{ id: "t1", kind: "chapter", text: "launch", messageIds: ["1"], offset: 0, share: 1 }],
@@ -48,6 +49,7 @@ function view(messages: PageMessage[]): PageView {
         dueBy: null,
       },
     ],
+    dismissedInsights: [],
     messages,
     mediaUrl: null,
     branding: {

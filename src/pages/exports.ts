@@ -27,9 +27,9 @@ const estimatedLength = (text: string) => Math.min(10, Math.max(1, text.split(/\
  * The timed lines a read-only viewer sees, in time order, each ending when it ends (or by an estimate) but
  * never after the next line starts. Untimed lines have no cue; a transcript without times has none at all.
  */
-export function captionCues(fullView: PageView): CaptionCue[] {
-  const timed = withoutHiddenLines(fullView)
-    .messages.filter((m) => m.offset !== null)
+export function captionCues(fullView: Pick<PageView, "messages">): CaptionCue[] {
+  const timed = fullView.messages
+    .filter((m) => !m.hidden && m.offset !== null)
     .sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
   return timed.map((m, index) => {
     const start = m.offset ?? 0;
@@ -60,22 +60,28 @@ function cueTime(seconds: number, separator: "." | ","): string {
 /** Cue text as WebVTT reads it: `&`, `<` and `>` escaped, so no text becomes a tag or ends a cue. */
 const vttText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
+/** How captions are written: with each cue's speaker (the default) or its text alone. */
+export interface CaptionOptions {
+  speakers?: boolean;
+}
+
 /** The transcript as WebVTT captions, each cue naming its speaker in a voice span. */
-export function cuesToWebVtt(cues: CaptionCue[]): string {
+export function cuesToWebVtt(cues: CaptionCue[], { speakers = true }: CaptionOptions = {}): string {
   const blocks = cues.map(
     (cue) =>
       `${cue.id}\n${cueTime(cue.start, ".")} --> ${cueTime(cue.end, ".")}\n` +
-      `<v ${vttText(cue.speaker)}>${vttText(cue.text)}`,
+      `${speakers ? `<v ${vttText(cue.speaker)}>` : ""}${vttText(cue.text)}`,
   );
   return ["WEBVTT", ...blocks].join("\n\n") + "\n";
 }
 
 /** The transcript as SRT captions ("Speaker: text"), numbered from 1. */
-export function cuesToSrt(cues: CaptionCue[]): string {
+export function cuesToSrt(cues: CaptionCue[], { speakers = true }: CaptionOptions = {}): string {
   return cues
     .map(
       (cue, index) =>
-        `${index + 1}\n${cueTime(cue.start, ",")} --> ${cueTime(cue.end, ",")}\n${cue.speaker}: ${cue.text}\n`,
+        `${index + 1}\n${cueTime(cue.start, ",")} --> ${cueTime(cue.end, ",")}\n` +
+        `${speakers ? `${cue.speaker}: ` : ""}${cue.text}\n`,
     )
     .join("\n");
 }

@@ -1,5 +1,7 @@
 import {
   durationSeconds,
+  formatDuration,
+  knownDuration,
   formatOffset,
   formatShare,
   INSIGHT_GROUPS,
@@ -79,7 +81,12 @@ export function pageToMarkdown(fullView: PageView): string {
   const view = withoutHiddenLines(fullView);
   const e = escapeMarkdown;
   const lines: string[] = [`# ${e(view.title)}`, ""];
-  lines.push(`${view.startTime} · ${Math.round(durationSeconds(view) / 60)} min`, "");
+  const duration = knownDuration(view);
+  const when = [
+    ...(view.dated ? [view.startTime] : []),
+    ...(duration !== null ? [formatDuration(duration)] : []),
+  ];
+  if (when.length > 0) lines.push(when.join(" · "), "");
   if (view.attendees.length > 0)
     lines.push(`**Attendees:** ${view.attendees.map((a) => e(a.name)).join(", ")}`, "");
   lines.push("## Summary", "");
@@ -106,10 +113,28 @@ export function pageToMarkdown(fullView: PageView): string {
   lines.push("## Topics", "");
   if (view.topics.length === 0) lines.push("No topics were found.", "");
   else lines.push(...view.topics.map((t) => `- ${e(t.text)}${chapterDetails(t)}`), "");
-  lines.push("## Transcript", "");
-  for (const m of view.messages) {
-    const time = m.offset === null ? "" : ` [${formatOffset(m.offset)}]`;
-    lines.push(`**${e(m.speakerName ?? "Unknown speaker")}**${time}: ${e(m.text)}`, "");
-  }
+  lines.push("## Transcript", "", transcriptToMarkdown(view));
   return lines.join("\n");
+}
+
+/** How the transcript is written in Markdown: with speakers and times (the defaults) or without. */
+export interface TranscriptOptions {
+  speakers?: boolean;
+  timestamps?: boolean;
+}
+
+/** The visible lines as Markdown paragraphs: `**Speaker** [m:ss]: text`, as the page's Markdown ends. */
+export function transcriptToMarkdown(
+  view: Pick<PageView, "messages">,
+  { speakers = true, timestamps = true }: TranscriptOptions = {},
+): string {
+  return view.messages
+    .filter((m) => !m.hidden)
+    .map((m) => {
+      const time = timestamps && m.offset !== null ? `[${formatOffset(m.offset)}]` : "";
+      const who = speakers ? `**${escapeMarkdown(m.speakerName ?? "Unknown speaker")}**` : "";
+      const prefix = [who, time].filter(Boolean).join(" ");
+      return `${prefix === "" ? "" : `${prefix}: `}${escapeMarkdown(m.text)}\n`;
+    })
+    .join("\n");
 }

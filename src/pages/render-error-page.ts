@@ -31,7 +31,7 @@ export function renderLinkProblemPage(problem: LinkProblem, styleNonce: string):
         <title>${copy.title}</title>
         <style nonce="${styleNonce}">
           ${raw(
-            "body{font:16px/1.5 system-ui,sans-serif;background:#f5f6f8;color:#16181d;margin:0}" +
+            "body{font:16px/1.5 system-ui,sans-serif;background:#f5f6f8;color:#16181d;margin:0;padding:0 1rem}" +
               "main{max-width:36rem;margin:15vh auto;padding:2rem;background:#fff;border-radius:12px}" +
               "h1{font-size:1.5rem;margin:0 0 .5rem}",
           )}

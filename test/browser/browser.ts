@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -40,6 +41,14 @@ export function recordDialogs(page: Page): string[] {
     void dialog.dismiss();
   });
   return dialogs;
+}
+
+/** axe-core's serious and critical violations on the page as it is now, one line each (none: an empty list). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
 }
 
 /** A mono 16-bit PCM WAV of `seconds` of a quiet tone, written by code. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readBody } from "../helpers/api.ts";
+import { apiClient, readBody } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
@@ -51,7 +51,13 @@ describe.each(await dialects())("fuzzing the API from /openapi.json on %s", (dia
     });
     const app = await server.newApp();
     const other = await server.newApp();
-    const ids: Record<string, string[]> = { conversationId: [], memberId: [], jobId: [], experienceId: [] };
+    const ids: Record<string, string[]> = {
+      conversationId: [],
+      memberId: [],
+      jobId: [],
+      experienceId: [],
+      trackerId: [],
+    };
     for (const name of ["Planning", "Retro", "Budget"]) {
       const { conversationId, jobId } = await server.ingest(app.token, {
         name,
@@ -83,6 +89,12 @@ describe.each(await dialects())("fuzzing the API from /openapi.json on %s", (dia
       );
       ids.experienceId?.push(...list.experiences.map((experience) => experience.id));
     }
+    const trackers = await apiClient(server.url, app.token).post<Body.TrackerList>("/v1/manage/trackers", [
+      { name: "Budget", vocabulary: ["budget", "numbers"] },
+      { name: "Review", vocabulary: ["review"] },
+    ]);
+    expect(trackers.status).toBe(201);
+    ids.trackerId?.push(...trackers.body.trackers.map((tracker) => tracker.id));
     context = {
       token: app.token,
       otherAppToken: other.token,

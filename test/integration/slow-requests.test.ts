@@ -61,6 +61,28 @@ describe.each(await dialects())("slow requests on %s", (dialect) => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   }, 20_000);
 
+  it("closes, once its answer is sent, a keep-alive connection whose request was in flight at close", async () => {
+    const closingServer = await startTestServer(dialect);
+    const { appId, appSecret } = await closingServer.newApp();
+    const body = JSON.stringify({ type: "application", appId, appSecret });
+    const { hostname, port } = new URL(closingServer.url);
+    const socket = connect(Number(port), hostname);
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    const ended = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(
+      "POST /oauth2/token:generate HTTP/1.1\r\nHost: recap.test\r\nContent-Type: application/json\r\n" +
+        `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = closingServer.close();
+    socket.write(body.slice(10));
+    await within(20, "the server", closed);
+    await within(5, "the connection", ended);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toMatch(/\r\nconnection: keep-alive\r\n/i);
+  }, 40_000);
+
   it("still takes a request that arrives in time", async () => {
     const response = await server.api(token, "/v1/process/text", {
       method: "POST",

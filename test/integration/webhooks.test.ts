@@ -346,5 +346,46 @@ describe.each(await dialects())("webhooks on %s", (dialect) => {
         await testDatabase.drop();
       }
     }, 60_000);
+
+    it("deletes an event that failed for good 30 days after its last attempt, and keeps a newer one", async () => {
+      const testDatabase = await createTestDatabase(dialect);
+      try {
+        const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+        const failed = (id: string, lastAttemptAt: string) => ({
+          id,
+          app_id: "app",
+          job_id: `job-${id}`,
+          position: 0,
+          url: "https://hooks.example.com/recap",
+          payload: "{}",
+          state: "failed",
+          attempts: 8,
+          next_attempt_at: lastAttemptAt,
+          locked_until: null,
+          last_error: "answered 500",
+          created_at: lastAttemptAt,
+        });
+        const opened = await startTestServer(dialect, { testDatabase, runJobs: false });
+        await opened.database.db
+          .insertInto("webhook_events")
+          .values([failed("msg_old", daysAgo(31)), failed("msg_recent", daysAgo(29))])
+          .execute();
+        await opened.close();
+
+        const server = await startTestServer(dialect, { testDatabase });
+        try {
+          const ids = async () =>
+            (await server.database.db.selectFrom("webhook_events").select("id").execute()).map(
+              (row) => row.id,
+            );
+          await until(async () => !(await ids()).includes("msg_old"), "the old failed event deleted");
+          expect(await ids()).toEqual(["msg_recent"]);
+        } finally {
+          await server.close();
+        }
+      } finally {
+        await testDatabase.drop();
+      }
+    }, 60_000);
   });
 });

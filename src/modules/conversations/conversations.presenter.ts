@@ -7,6 +7,7 @@ import type {
   SummaryRow,
   TopicRow,
 } from "../../db/schema.ts";
+import type { PageMessage } from "../../pages/view-model.ts";
 
 const seconds = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 10) / 100;
 
@@ -87,6 +88,26 @@ export function presentMessage(
         ? null
         : seconds(message.start_time, message.end_time),
     conversationId: message.conversation_id,
+  };
+}
+
+/** A line as the page and the formatted transcript show it: its speaker by current name and its times. */
+export function transcriptLineOf(
+  message: MessageRow,
+  conversation: ConversationRow,
+  membersById: Map<string, MemberRow>,
+): PageMessage {
+  const speaker = message.member_id ? membersById.get(message.member_id) : undefined;
+  return {
+    id: message.id,
+    text: message.text,
+    speakerId: speaker?.id ?? null,
+    // A line not yet processed shows its raw sender's name.
+    speakerName: speaker ? speaker.name : message.from_name,
+    offset: timeOffsetOf(message, conversation),
+    endOffset: endOffsetOf(message, conversation),
+    startTime: message.start_time,
+    hidden: message.hidden === 1,
   };
 }
 

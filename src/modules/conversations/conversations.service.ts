@@ -29,6 +29,8 @@ export interface ConversationInFull {
   summaries: SummaryRow[];
   topics: TopicRow[];
   insights: InsightRow[];
+  /** Insights a viewer dismissed (above the confidence threshold), which an editable link can restore. */
+  dismissedInsights: InsightRow[];
 }
 
 /** Reads and edits of conversations, always scoped to the app that asks. */
@@ -132,11 +134,32 @@ export class ConversationsService {
     });
   }
 
-  /** Renames the conversation. */
-  async rename(appId: string, conversationId: string, name: string): Promise<void> {
-    await this.transaction(async ({ conversations }) => {
+  /**
+   * Renames the conversation and/or replaces its metadata; answers the conversation as it now is. Throws
+   * invalid for a blank name or neither change, not_found.
+   */
+  async updateConversation(
+    appId: string,
+    conversationId: string,
+    change: { name?: string | undefined; metadata?: Record<string, unknown> | undefined },
+  ) {
+    if (change.name === undefined && change.metadata === undefined) throw invalid("send name or metadata");
+    const name = change.name?.trim();
+    if (name === "") throw invalid("name must not be blank");
+    return this.transaction(async ({ conversations }) => {
       if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
-      await conversations.update(conversationId, { name, updated_at: this.clock.now().toISOString() });
+      await conversations.update(conversationId, {
+        ...(name !== undefined && { name }),
+        ...(change.metadata !== undefined && { metadata: JSON.stringify(change.metadata) }),
+        updated_at: this.clock.now().toISOString(),
+      });
+      const updated = await conversations.findById(conversationId);
+      if (!updated) throw notFound("conversation");
+      return {
+        id: updated.id,
+        name: updated.name,
+        metadata: JSON.parse(updated.metadata) as Record<string, unknown>,
+      };
     });
   }
 
@@ -201,7 +224,8 @@ export class ConversationsService {
 
   /**
    * The conversation and everything derived from it, as stored, each read once: what a summary page is
-   * built from. Messages include hidden ones; insights are those the insight routes show. Throws not_found.
+   * built from. Messages include hidden ones; insights are those the insight routes show, and apart those
+   * dismissed. Throws not_found.
    */
   async readInFull(appId: string, conversationId: string): Promise<ConversationInFull> {
     const conversation = await this.require(appId, conversationId);
@@ -219,11 +243,14 @@ export class ConversationsService {
       summaries,
       topics,
       insights: insights.filter((insight) => isShown(insight, conversation)),
+      dismissedInsights: insights.filter(
+        (insight) => insight.dismissed === 1 && isShown({ ...insight, dismissed: 0 }, conversation),
+      ),
     };
   }
 
-  /** Insights of one type, above the conversation's confidence threshold, dismissed ones left out. */
-  async getInsights(appId: string, conversationId: string, type: InsightType) {
+  /** Insights (of one type, when given) above the conversation's confidence threshold, dismissed ones left out. */
+  async getInsights(appId: string, conversationId: string, type?: InsightType) {
     const conversation = await this.require(appId, conversationId);
     const [insights, members] = await Promise.all([
       this.conversations.listInsights(conversationId),
@@ -231,7 +258,7 @@ export class ConversationsService {
     ]);
     const byId = new Map(members.map((member) => [member.id, member]));
     return insights
-      .filter((insight) => insight.type === type && isShown(insight, conversation))
+      .filter((insight) => (type === undefined || insight.type === type) && isShown(insight, conversation))
       .map((insight) => presentInsight(insight, byId, members));
   }
 }

@@ -107,6 +107,16 @@ export class WebhookEventsRepository {
       .execute();
   }
 
+  /** Deletes the events that failed for good with their last attempt due before `before`; says how many. */
+  async deleteFailedBefore(before: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom("webhook_events")
+      .where("state", "=", "failed")
+      .where("next_attempt_at", "<", before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** Frees every claim; used at start when this process owns the database, so none is a live sender's. */
   async releaseAllClaims(): Promise<void> {
     await this.db

@@ -15,6 +15,9 @@ const TIMEOUT_MS = 10_000;
 /** A claim outlives one attempt, so a sender that died mid-attempt frees its event within this. */
 const CLAIM_MS = 30_000;
 const BATCH = 20;
+/** An event that failed for good is kept this long after its last attempt (to be looked into), then deleted. */
+const FAILED_KEPT_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface WebhookSenderOptions {
   events: WebhookEventsRepository;
@@ -40,6 +43,7 @@ export class WebhookSender {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
   private readonly pause: PollPause;
+  private prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.pause = new PollPause(options.pollMs ?? 500);
@@ -97,6 +101,10 @@ export class WebhookSender {
     const { events, clock } = this.options;
     const now = clock.now();
     const lockedUntil = new Date(now.getTime() + CLAIM_MS).toISOString();
+    if (now.getTime() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = now.getTime();
+      await events.deleteFailedBefore(new Date(now.getTime() - FAILED_KEPT_MS).toISOString());
+    }
     for (const event of await events.dueHeads(now.toISOString(), BATCH)) {
       if (!this.running || this.inFlight.has(event.job_id)) continue;
       if (!(await events.claim(event, now.toISOString(), lockedUntil))) continue;

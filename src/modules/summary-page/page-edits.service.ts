@@ -11,7 +11,10 @@ import type { IngestionService } from "../ingestion/ingestion.service.ts";
 export class PageEditsService {
   constructor(
     private readonly deps: {
-      conversations: Pick<ConversationsService, "rename" | "updateMember" | "editMessage" | "editInsight">;
+      conversations: Pick<
+        ConversationsService,
+        "updateConversation" | "updateMember" | "editMessage" | "editInsight"
+      >;
       /** Re-runs the analysis after a line changes, so summaries and insights follow the transcript. */
       ingestion: Pick<IngestionService, "scheduleReanalysis">;
     },
@@ -24,9 +27,7 @@ export class PageEditsService {
   /** Throws forbidden for a read-only link, invalid for a blank name. */
   async renameConversation(link: OpenLink, name: string): Promise<void> {
     this.requireEditable(link);
-    const clean = name.trim();
-    if (clean === "") throw invalid("name must not be blank");
-    await this.deps.conversations.rename(link.app_id, link.conversation_id, clean);
+    await this.deps.conversations.updateConversation(link.app_id, link.conversation_id, { name });
   }
 
   /** Renames a speaker exactly as PUT …/members/{id} does. Throws forbidden, invalid or not_found. */

@@ -1,5 +1,9 @@
 import type { ConversationInFull } from "../conversations/conversations.service.ts";
-import { assigneeMemberOf, endOffsetOf, timeOffsetOf } from "../conversations/conversations.presenter.ts";
+import {
+  assigneeMemberOf,
+  timeOffsetOf,
+  transcriptLineOf,
+} from "../conversations/conversations.presenter.ts";
 import { INSIGHT_TYPES, type InsightType } from "../conversations/conversations.schemas.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
@@ -69,9 +73,19 @@ function pageInsight(
   };
 }
 
+/** Insights grouped by type in the order the page lists the groups, the most confident first in each. */
+function byTypeAndScore(insights: InsightRow[], membersById: Map<string, MemberRow>, members: MemberRow[]) {
+  return INSIGHT_TYPES.flatMap((type) =>
+    insights
+      .filter((insight) => insight.type === type)
+      .toSorted((a, b) => b.score - a.score)
+      .map((insight) => pageInsight(insight, type, membersById, members)),
+  );
+}
+
 /**
  * Everything the page can show, built from the conversation's rows and the link's settings: hidden lines
- * included (marked), insights grouped by type in the order the page lists them.
+ * included (marked), insights grouped by type, the most confident first.
  */
 export function pageViewOf(rows: ConversationInFull, settings: ExperienceSettings): PageView {
   const { conversation, members } = rows;
@@ -81,6 +95,10 @@ export function pageViewOf(rows: ConversationInFull, settings: ExperienceSetting
     title: conversation.name,
     startTime: conversation.start_time,
     endTime: conversation.end_time ?? conversation.start_time,
+    // Without a given start or any timed line, start_time is the moment of import (ingestion.service.ts).
+    dated:
+      rows.messages.some((message) => message.start_time !== null) ||
+      conversation.start_time !== conversation.created_at,
     attendees: members.map((member) => ({
       id: member.id,
       name: member.name,
@@ -88,25 +106,9 @@ export function pageViewOf(rows: ConversationInFull, settings: ExperienceSetting
     })),
     summary: rows.summaries.map((item) => ({ text: item.text, messageIds: idsOf(item.message_ids) })),
     topics: pageTopics(rows),
-    insights: INSIGHT_TYPES.flatMap((type) =>
-      rows.insights
-        .filter((insight) => insight.type === type)
-        .map((insight) => pageInsight(insight, type, membersById, members)),
-    ),
-    messages: rows.messages.map((message) => {
-      const speaker = message.member_id ? membersById.get(message.member_id) : undefined;
-      return {
-        id: message.id,
-        text: message.text,
-        speakerId: speaker?.id ?? null,
-        // A line not yet processed shows its raw sender's name.
-        speakerName: speaker ? speaker.name : message.from_name,
-        offset: timeOffsetOf(message, conversation),
-        endOffset: endOffsetOf(message, conversation),
-        startTime: message.start_time,
-        hidden: message.hidden === 1,
-      };
-    }),
+    insights: byTypeAndScore(rows.insights, membersById, members),
+    dismissedInsights: byTypeAndScore(rows.dismissedInsights, membersById, members),
+    messages: rows.messages.map((message) => transcriptLineOf(message, conversation, membersById)),
     mediaUrl:
       settings.name === "video-summary"
         ? (settings.videoUrl ?? null)

@@ -9,6 +9,7 @@ import { pageToJson, pageToMarkdown } from "../../pages/page-data.ts";
 import { renderLinkProblemPage } from "../../pages/render-error-page.ts";
 import { renderPage } from "../../pages/render-page.ts";
 import { SummaryLinkGone } from "../experiences/experiences.service.ts";
+import type { LinkViews } from "../experiences/link-views.ts";
 import { safeFontFamily } from "../../pages/theme.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import { assetRoutes, type AssetRouteDeps } from "./asset.routes.ts";
@@ -19,6 +20,7 @@ import type { SummaryPageService, VersionedPage } from "./summary-page.service.t
 export interface SummaryPageRouteDeps extends PageEditRouteDeps, AssetRouteDeps {
   summaryPage: SummaryPageService;
   pageCache: PageCache;
+  linkViews: Pick<LinkViews, "record">;
 }
 
 type DataFormat = "json" | "md" | "txt";
@@ -117,7 +119,13 @@ function linkProblem(error: unknown): PageAnswer | null {
 async function makePage(
   page: VersionedPage,
   format: Format,
-  html: { font: string | null; scriptUrl: string | null; stylesheetUrl: string | null; selfPath: string },
+  html: {
+    font: string | null;
+    scriptUrl: string | null;
+    stylesheetUrl: string | null;
+    selfPath: string;
+    verbatim: boolean;
+  },
 ): Promise<MadePage> {
   const view = await page.view();
   if (format === "json") {
@@ -133,13 +141,19 @@ async function makePage(
     stylesheetUrl: html.stylesheetUrl,
     fontStylesheetUrl: html.font === null ? null : `../assets/fonts/${html.font}`,
     selfPath: html.selfPath,
+    verbatim: html.verbatim,
   });
   return { contentType: "text/html; charset=utf-8", styleNonce: nonce, body };
 }
 
 /** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
+/** The page's own options: `text=verbatim` shows the transcript as stored instead of cleaned for reading. */
+const PageQuery = Type.Object({
+  text: Type.Optional(Type.Union([Type.Literal("cleaned"), Type.Literal("verbatim")])),
+});
+
 export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps): Promise<void> {
-  const { summaryPage, pageAssets, webFonts, pageCache } = deps;
+  const { summaryPage, pageAssets, webFonts, pageCache, linkViews } = deps;
 
   assetRoutes(app, deps);
 
@@ -149,7 +163,7 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
 
     links.get(
       "/s/:link",
-      { schema: { hide: true, params: Type.Object({ link: Type.String() }) } },
+      { schema: { hide: true, params: Type.Object({ link: Type.String() }), querystring: PageQuery } },
       async (request, reply) => {
         const { token, format } = parseLinkPath(request.params.link, request.headers.accept);
         reply.header("vary", "Accept");
@@ -163,14 +177,24 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
         }
         const family = format === "html" ? safeFontFamily(page.fontFamily) : null;
         const font = family === null ? null : await webFonts.stylesheetFor(family);
+        // A page view is a GET of the HTML page: data forms, HEAD and downloads are not views. Recording
+        // only adds to memory; LinkViews writes it after the answer, batched (docs/PAGES.md, View counts).
+        if (format === "html" && request.method === "GET") {
+          linkViews.record(page.linkId, {
+            address: request.ip,
+            userAgent: request.headers["user-agent"] ?? "",
+          });
+        }
         const html = {
           font,
           scriptUrl: pageAssets.urlFromPage("page.js"),
           stylesheetUrl: pageAssets.urlFromPage("page.css"),
           selfPath: token,
+          verbatim: request.query.text === "verbatim",
         };
-        // Besides the link and its content version, the bytes depend on the format, the font and the assets.
-        const form = [format, font, html.scriptUrl, html.stylesheetUrl].join(" ");
+        // Besides the link and its content version, the bytes depend on the format, the font, the assets and
+        // the transcript's form.
+        const form = [format, font, html.scriptUrl, html.stylesheetUrl, html.verbatim].join(" ");
         const made = await pageCache.get(
           { link: page.linkId, version: page.contentVersion, form },
           () => makePage(page, format, html),

@@ -7,6 +7,8 @@ import { pageViewOf } from "./summary-page.presenter.ts";
 
 /** What serving a page needs: its content and the origins that may frame it. */
 export interface OpenedPage {
+  /** The link's id, for its view count. */
+  linkId: string;
   view: PageView;
   /** The app's frame-ancestors origins, for the page's CSP. */
   frameAncestors: string[];
@@ -73,6 +75,6 @@ export class SummaryPageService {
     const link = await this.deps.experiences.openLink(token, host);
     const rows = await this.readRows(link.app_id, link.conversation_id);
     const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
-    return { view: pageViewOf(rows, link.settings), frameAncestors };
+    return { linkId: link.id, view: pageViewOf(rows, link.settings), frameAncestors };
   }
 }
