@@ -58,8 +58,9 @@ function createLink(request: IncomingMessage, response: ServerResponse, conversa
       hideShareButton: false,
     };
     const now = new Date();
+    const id = randomUUID();
     const inserted = insertLink.run(
-      randomUUID(),
+      id,
       body.name,
       createHash("sha256").update(token).digest("hex"),
       JSON.stringify(settings),
@@ -70,7 +71,7 @@ function createLink(request: IncomingMessage, response: ServerResponse, conversa
       claims.appId,
     );
     if (inserted.changes === 0) return answer(response, 404, '{"message":"conversation not found"}');
-    answer(response, 200, JSON.stringify({ name: body.name, url: `${publicUrl}/s/${token}` }));
+    answer(response, 200, JSON.stringify({ name: body.name, url: `${publicUrl}/s/${token}`, id }));
   });
 }
 

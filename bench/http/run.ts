@@ -60,7 +60,7 @@ async function checkSameWork(recap: RecapUnderTest, minimal: string, express: st
       `members from ${base}: ${got.body.toString()}`,
     );
   }
-  const links: { name: string; url: string }[] = [];
+  const links: { name: string; url: string; id?: string }[] = [];
   for (const base of [recap.url, minimal]) {
     const response = await fetch(base + recap.experiencesPath, {
       method: "POST",
@@ -68,10 +68,14 @@ async function checkSameWork(recap: RecapUnderTest, minimal: string, express: st
       body: JSON.stringify({ name: "verbose-text-summary" }),
     });
     assert(response.status === 200, `POST experiences on ${base} answered ${response.status}`);
-    links.push((await response.json()) as { name: string; url: string });
+    links.push((await response.json()) as { name: string; url: string; id?: string });
   }
-  const shape = (link: { name: string; url: string }) =>
-    JSON.stringify({ ...link, url: link.url.replace(/\/s\/[\w-]{43}$/, "/s/TOKEN") });
+  const shape = (link: { name: string; url: string; id?: string }) =>
+    JSON.stringify({
+      ...link,
+      url: link.url.replace(/\/s\/[\w-]{43}$/, "/s/TOKEN"),
+      ...(link.id !== undefined && { id: /^[0-9a-f-]{36}$/.test(link.id) ? "UUID" : link.id }),
+    });
   assert(shape(links[0]!) === shape(links[1]!), `links ${JSON.stringify(links)}`);
   const opened = await getRaw(recap.url + new URL(links[1]!.url).pathname);
   assert(opened.status === 200, `the minimal server's link opens on Recap (${opened.status})`);
