@@ -27,6 +27,7 @@ import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repositor
 import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
 import { WebhookSender } from "./modules/jobs/webhooks.ts";
 import { PageAssets } from "./modules/summary-page/page-assets.ts";
+import { PageCache } from "./modules/summary-page/page-cache.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
@@ -42,6 +43,9 @@ export interface ServiceDeps {
   analyzer: Analyzer;
   logger: FastifyBaseLogger;
 }
+
+/** What this process keeps of made summary pages (docs/PAGES.md, Compression and caching). */
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Every repository, on the database or on one transaction: the only place that builds them. */
 export function repositoriesOf(db: Kysely<Database>) {
@@ -123,6 +127,7 @@ export function createServices(deps: ServiceDeps) {
     linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),
+    pageCache: new PageCache(PAGE_CACHE_BYTES),
     webFonts,
     ingestion,
     jobs,

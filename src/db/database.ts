@@ -20,7 +20,9 @@ import * as analysisEngines from "./migrations/007_analysis_engines.ts";
 import * as trackers from "./migrations/008_trackers.ts";
 import * as linkLabels from "./migrations/009_link_labels.ts";
 import * as linkViews from "./migrations/010_link_views.ts";
+import * as contentVersion from "./migrations/011_content_version.ts";
 import type { Database } from "./schema.ts";
+import { withStatementCache } from "./statement-cache.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
 
@@ -50,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   "008_trackers": trackers,
   "009_link_labels": linkLabels,
   "010_link_views": linkViews,
+  "011_content_version": contentVersion,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -80,7 +83,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     // An idle connection the server drops (restart, failover) must not crash the process: the pool

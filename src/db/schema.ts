@@ -32,6 +32,8 @@ export interface ConversationsTable {
   summary_engine: string | null;
   chapters_engine: string | null;
   action_items_engine: string | null;
+  /** Counts the writes to the conversation (lockForWrite); a cached page names the version it shows. */
+  content_version: number;
 }
 
 export interface MembersTable {

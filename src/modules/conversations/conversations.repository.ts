@@ -25,11 +25,17 @@ export interface StoredAnalysis {
 export class ConversationsRepository {
   constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
 
-  /** A new conversation has no analysis yet, so no engines. */
+  /** A new conversation has no analysis yet, so no engines, and its content version starts at 0. */
   async insert(
-    row: Omit<ConversationsTable, "summary_engine" | "chapters_engine" | "action_items_engine">,
+    row: Omit<
+      ConversationsTable,
+      "summary_engine" | "chapters_engine" | "action_items_engine" | "content_version"
+    >,
   ): Promise<void> {
-    await this.db.insertInto("conversations").values(row).execute();
+    await this.db
+      .insertInto("conversations")
+      .values({ ...row, content_version: 0 })
+      .execute();
   }
 
   /** Finds a conversation only if it belongs to the app. */
@@ -46,14 +52,27 @@ export class ConversationsRepository {
    * Finds the conversation (only if it belongs to `appId`, when given) and locks it until the transaction
    * ends. Every transaction that writes to a conversation starts here, so writers to one conversation take
    * their turns (no lost update, no race for the next position or job sequence, no deadlock between them).
+   * It also counts the write in `content_version`, in the same transaction, so a cached page of the
+   * conversation is stale from the commit on, on every process.
    */
   lockForWrite(id: string, appId?: string): Promise<ConversationRow | undefined> {
     let query = this.db
       .updateTable("conversations")
-      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .set((eb) => ({ content_version: eb("content_version", "+", 1) }))
       .where("id", "=", id);
     if (appId !== undefined) query = query.where("app_id", "=", appId);
     return query.returningAll().executeTakeFirst();
+  }
+
+  /** The conversation's content version, only if it belongs to the app. */
+  async contentVersion(appId: string, id: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom("conversations")
+      .select("content_version")
+      .where("id", "=", id)
+      .where("app_id", "=", appId)
+      .executeTakeFirst();
+    return row?.content_version;
   }
 
   findById(id: string): Promise<ConversationRow | undefined> {
@@ -132,6 +151,23 @@ export class ConversationsRepository {
 
   async updateMessage(messageId: string, changes: { text?: string; hidden?: number; member_id?: string }) {
     await this.db.updateTable("messages").set(changes).where("id", "=", messageId).execute();
+  }
+
+  /**
+   * The members of a conversation the app can see, in order, in one query; undefined when it cannot see
+   * the conversation (another app's or none).
+   */
+  async listMembersOfApp(appId: string, conversationId: string): Promise<MemberRow[] | undefined> {
+    const rows = await this.db
+      .selectFrom("conversations as c")
+      .leftJoin("members as m", "m.conversation_id", "c.id")
+      .select(["m.id", "m.conversation_id", "m.name", "m.email", "m.user_id", "m.position", "m.identity_key"])
+      .where("c.id", "=", conversationId)
+      .where("c.app_id", "=", appId)
+      .orderBy("m.position")
+      .execute();
+    if (rows.length === 0) return undefined;
+    return rows.filter((row): row is MemberRow => row.id !== null);
   }
 
   listMembers(conversationId: string): Promise<MemberRow[]> {

@@ -48,6 +48,13 @@ export class ConversationsService {
     return conversation;
   }
 
+  /** Throws not_found when the app cannot see the conversation; reads nothing else. */
+  async requireVisible(appId: string, conversationId: string): Promise<void> {
+    if ((await this.conversations.contentVersion(appId, conversationId)) === undefined) {
+      throw notFound("conversation");
+    }
+  }
+
   async listConversations(appId: string, limit: number, offset: number) {
     const listed = await this.listConversationRows(appId, { limit, offset });
     return listed.map(({ conversation, members }) => presentConversation(conversation, members));
@@ -89,9 +96,15 @@ export class ConversationsService {
       .map((message) => presentMessage(message, conversation, byId));
   }
 
+  /** The conversation's content version (see lockForWrite); undefined when the app cannot see it. */
+  contentVersion(appId: string, conversationId: string): Promise<number | undefined> {
+    return this.conversations.contentVersion(appId, conversationId);
+  }
+
   async listMembers(appId: string, conversationId: string) {
-    await this.require(appId, conversationId);
-    return (await this.conversations.listMembers(conversationId)).map(presentMember);
+    const members = await this.conversations.listMembersOfApp(appId, conversationId);
+    if (members === undefined) throw notFound("conversation");
+    return members.map(presentMember);
   }
 
   /**

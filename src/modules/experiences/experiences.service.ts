@@ -108,7 +108,7 @@ export class ExperiencesService {
     body: CreateExperienceBody,
   ): Promise<ExperienceCreated> {
     const settings = settingsFrom(body);
-    await this.deps.conversations.getConversation(appId, conversationId);
+    await this.deps.conversations.requireVisible(appId, conversationId);
     let customDomain: string | null = null;
     if (settings.enableCustomDomain) {
       customDomain = (await this.deps.apps.getApp(appId)).customDomain;
@@ -154,7 +154,7 @@ export class ExperiencesService {
 
   /** Throws not_found when the app cannot see the conversation. */
   async listLinks(appId: string, conversationId: string) {
-    await this.deps.conversations.getConversation(appId, conversationId);
+    await this.deps.conversations.requireVisible(appId, conversationId);
     const now = this.deps.clock.now();
     return (await this.experiences.listOfConversation(appId, conversationId)).map((row) =>
       presentExperience(row, now),

@@ -14,10 +14,12 @@ import { safeFontFamily } from "../../pages/theme.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import { assetRoutes, type AssetRouteDeps } from "./asset.routes.ts";
 import { pageEditRoutes, type PageEditRouteDeps } from "./page-edits.routes.ts";
-import type { SummaryPageService } from "./summary-page.service.ts";
+import { preferredEncoding, type MadePage, type PageCache } from "./page-cache.ts";
+import type { SummaryPageService, VersionedPage } from "./summary-page.service.ts";
 
 export interface SummaryPageRouteDeps extends PageEditRouteDeps, AssetRouteDeps {
   summaryPage: SummaryPageService;
+  pageCache: PageCache;
   linkViews: Pick<LinkViews, "record">;
 }
 
@@ -113,6 +115,37 @@ function linkProblem(error: unknown): PageAnswer | null {
   };
 }
 
+/** Makes the form of the page asked for, from the view read now. */
+async function makePage(
+  page: VersionedPage,
+  format: Format,
+  html: {
+    font: string | null;
+    scriptUrl: string | null;
+    stylesheetUrl: string | null;
+    selfPath: string;
+    verbatim: boolean;
+  },
+): Promise<MadePage> {
+  const view = await page.view();
+  if (format === "json") {
+    return { contentType: EXPORTS.json, styleNonce: null, body: JSON.stringify(pageToJson(view)) };
+  }
+  if (format === "md") return { contentType: EXPORTS.md, styleNonce: null, body: pageToMarkdown(view) };
+  if (format === "txt") return { contentType: EXPORTS.txt, styleNonce: null, body: pageToText(view) };
+  // One nonce per made page: the cached bytes, compressed ones included, carry it (docs/PAGES.md, Compression and caching).
+  const nonce = styleNonce();
+  const body = renderPage(view, {
+    styleNonce: nonce,
+    scriptUrl: html.scriptUrl,
+    stylesheetUrl: html.stylesheetUrl,
+    fontStylesheetUrl: html.font === null ? null : `../assets/fonts/${html.font}`,
+    selfPath: html.selfPath,
+    verbatim: html.verbatim,
+  });
+  return { contentType: "text/html; charset=utf-8", styleNonce: nonce, body };
+}
+
 /** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
 /** The page's own options: `text=verbatim` shows the transcript as stored instead of cleaned for reading. */
 const PageQuery = Type.Object({
@@ -120,7 +153,7 @@ const PageQuery = Type.Object({
 });
 
 export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps): Promise<void> {
-  const { summaryPage, pageAssets, webFonts, linkViews } = deps;
+  const { summaryPage, pageAssets, webFonts, pageCache, linkViews } = deps;
 
   assetRoutes(app, deps);
 
@@ -136,14 +169,13 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
         reply.header("vary", "Accept");
         let page;
         try {
-          page = await summaryPage.open(token, request.host);
+          page = await summaryPage.openVersioned(token, request.host);
         } catch (error) {
           const problem = linkProblem(error);
           if (problem) return send(reply, format, problem);
           throw error;
         }
-        const { view, frameAncestors } = page;
-        const family = format === "html" ? safeFontFamily(view.branding.fontFamily) : null;
+        const family = format === "html" ? safeFontFamily(page.fontFamily) : null;
         const font = family === null ? null : await webFonts.stylesheetFor(family);
         // A page view is a GET of the HTML page: data forms, HEAD and downloads are not views. Recording
         // only adds to memory; LinkViews writes it after the answer, batched (docs/PAGES.md, View counts).
@@ -153,22 +185,28 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
             userAgent: request.headers["user-agent"] ?? "",
           });
         }
-        return send(reply, format, {
-          status: 200,
-          frameAncestors,
-          json: () => pageToJson(view),
-          markdown: () => pageToMarkdown(view),
-          text: () => pageToText(view),
-          html: (nonce) =>
-            renderPage(view, {
-              styleNonce: nonce,
-              scriptUrl: pageAssets.urlFromPage("page.js"),
-              stylesheetUrl: pageAssets.urlFromPage("page.css"),
-              fontStylesheetUrl: font === null ? null : `../assets/fonts/${font}`,
-              selfPath: token,
-              verbatim: request.query.text === "verbatim",
-            }),
+        const html = {
+          font,
+          scriptUrl: pageAssets.urlFromPage("page.js"),
+          stylesheetUrl: pageAssets.urlFromPage("page.css"),
+          selfPath: token,
+          verbatim: request.query.text === "verbatim",
+        };
+        // Besides the link and its content version, the bytes depend on the format, the font, the assets and
+        // the transcript's form.
+        const form = [format, font, html.scriptUrl, html.stylesheetUrl, html.verbatim].join(" ");
+        const made = await pageCache.get(
+          { link: page.linkId, version: page.contentVersion, form },
+          () => makePage(page, format, html),
+          (size) => preferredEncoding(request.headers["accept-encoding"], size),
+        );
+        setPageSecurityHeaders(reply, {
+          ...(made.page.styleNonce !== null && { styleNonce: made.page.styleNonce }),
+          frameAncestors: page.frameAncestors,
         });
+        reply.header("vary", "Accept, Accept-Encoding").type(made.page.contentType);
+        if (made.encoding !== "identity") reply.header("content-encoding", made.encoding);
+        return reply.send(made.bytes);
       },
     );
 

@@ -14,15 +14,57 @@ export interface OpenedPage {
   frameAncestors: string[];
 }
 
-/** The summary page a link opens, read fresh on every request so every edit shows on every link. */
+/** A link opened for its page without reading the conversation: what names its content now, and the way to read it. */
+export interface VersionedPage {
+  linkId: string;
+  /** Changes with every committed write to the conversation (docs/PAGES.md, Compression and caching). */
+  contentVersion: number;
+  /** The font family the link asked for, if any. */
+  fontFamily: string | null;
+  /** The app's frame-ancestors origins, for the page's CSP (read on every request). */
+  frameAncestors: string[];
+  /** Reads the conversation's rows and builds the view. */
+  view(): Promise<PageView>;
+}
+
+/** The summary page a link opens: every request checks the link and reads the conversation's current version. */
 export class SummaryPageService {
   constructor(
     private readonly deps: {
       experiences: Pick<ExperiencesService, "openLink">;
-      conversations: Pick<ConversationsService, "readInFull">;
+      conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
       apps: Pick<AppsService, "getApp">;
     },
   ) {}
+
+  /**
+   * Opens the link as `open` does, reading only the conversation's content version; the rows are read
+   * when `view()` is called. Throws what `open` throws.
+   */
+  async openVersioned(token: string, host: string | undefined): Promise<VersionedPage> {
+    const link = await this.deps.experiences.openLink(token, host);
+    const [contentVersion, app] = await Promise.all([
+      this.deps.conversations.contentVersion(link.app_id, link.conversation_id),
+      this.deps.apps.getApp(link.app_id),
+    ]);
+    if (contentVersion === undefined) throw notFound("link");
+    return {
+      linkId: link.id,
+      contentVersion,
+      fontFamily: link.settings.font.family ?? null,
+      frameAncestors: app.frameAncestors,
+      view: async () => pageViewOf(await this.readRows(link.app_id, link.conversation_id), link.settings),
+    };
+  }
+
+  private async readRows(appId: string, conversationId: string) {
+    try {
+      return await this.deps.conversations.readInFull(appId, conversationId);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === "not_found") throw notFound("link");
+      throw error;
+    }
+  }
 
   /**
    * Opens the page behind a link followed on `host`. Throws what `openLink` throws (not_found for an
@@ -31,13 +73,7 @@ export class SummaryPageService {
    */
   async open(token: string, host: string | undefined): Promise<OpenedPage> {
     const link = await this.deps.experiences.openLink(token, host);
-    let rows;
-    try {
-      rows = await this.deps.conversations.readInFull(link.app_id, link.conversation_id);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === "not_found") throw notFound("link");
-      throw error;
-    }
+    const rows = await this.readRows(link.app_id, link.conversation_id);
     const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
     return { linkId: link.id, view: pageViewOf(rows, link.settings), frameAncestors };
   }

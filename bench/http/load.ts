@@ -1,0 +1,43 @@
+/** One autocannon run and what the bench keeps of it; the server's resident memory from /proc. */
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+
+export interface Target {
+  /** Who answers: "recap", "minimal", "express", "static". */
+  server: string;
+  url: string;
+  connections: number;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Run {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** Loads the target for `seconds`; throws when any answer was not 2xx or a request failed. */
+export async function load(target: Target, seconds: number): Promise<Run> {
+  const result = await autocannon({
+    url: target.url,
+    connections: target.connections,
+    duration: seconds,
+    method: target.method ?? "GET",
+    headers: target.headers ?? {},
+    ...(target.body !== undefined && { body: target.body }),
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${target.server} ${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** The process's resident set in MB (VmRSS). */
+export function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Math.round(Number(match?.[1] ?? 0) / 1024);
+}

@@ -1,0 +1,223 @@
+/**
+ * Recap beside minimal servers doing the same work on the same SQLite file (docs: README, Benchmarks):
+ * members (minimal node:http and Express 5 + jsonwebtoken), POST experiences (minimal node:http) and the
+ * largest meeting's page (the same bytes sent from memory). autocannon, interleaved rounds, ratios within
+ * each round, medians, p50/p99, and Recap's resident memory. The minimal servers' answers are checked
+ * against Recap's before anything is measured.
+ *
+ * Usage: npm run bench:http [-- --rounds 6 --seconds 10]   (writes bench/results/http.txt)
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { freePort, until } from "../../test/helpers/wait.ts";
+import { median } from "../timing.ts";
+import { load, rssMb, type Run, type Target } from "./load.ts";
+import { recapEnv, SECRET, seedRecap, startRecap, type RecapUnderTest } from "./recap.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const { values } = parseArgs({ options: { rounds: { type: "string" }, seconds: { type: "string" } } });
+const ROUNDS = Number(values.rounds ?? 6);
+const SECONDS = Number(values.seconds ?? 10);
+
+/** GETs a path without Accept-Encoding (as autocannon asks), answering the status and the bytes. */
+function getRaw(url: string, token?: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+function startBenchServer(file: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn("node", ["--import", "tsx", join(import.meta.dirname, file)], {
+    cwd: ROOT,
+    env,
+    stdio: "ignore",
+  });
+}
+
+function assert(condition: boolean, what: string): void {
+  if (!condition) throw new Error(`the minimal servers do not match Recap: ${what}`);
+}
+
+/** Members answers must be the same bytes; links the same shape, and a minimal server's link must open on Recap. */
+async function checkSameWork(recap: RecapUnderTest, minimal: string, express: string): Promise<void> {
+  const expected = await getRaw(recap.url + recap.membersPath, recap.token);
+  assert(expected.status === 200 && expected.body.toString().includes('"members":['), "Recap's members");
+  for (const base of [minimal, express]) {
+    const got = await getRaw(base + recap.membersPath, recap.token);
+    assert(
+      got.status === 200 && got.body.equals(expected.body),
+      `members from ${base}: ${got.body.toString()}`,
+    );
+  }
+  const links: { name: string; url: string; id?: string }[] = [];
+  for (const base of [recap.url, minimal]) {
+    const response = await fetch(base + recap.experiencesPath, {
+      method: "POST",
+      headers: { authorization: `Bearer ${recap.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "verbose-text-summary" }),
+    });
+    assert(response.status === 200, `POST experiences on ${base} answered ${response.status}`);
+    links.push((await response.json()) as { name: string; url: string; id?: string });
+  }
+  const shape = (link: { name: string; url: string; id?: string }) =>
+    JSON.stringify({
+      ...link,
+      url: link.url.replace(/\/s\/[\w-]{43}$/, "/s/TOKEN"),
+      ...(link.id !== undefined && { id: /^[0-9a-f-]{36}$/.test(link.id) ? "UUID" : link.id }),
+    });
+  assert(shape(links[0]!) === shape(links[1]!), `links ${JSON.stringify(links)}`);
+  const opened = await getRaw(recap.url + new URL(links[1]!.url).pathname);
+  assert(opened.status === 200, `the minimal server's link opens on Recap (${opened.status})`);
+}
+
+/** The page's first render after a change (a member saved as it is): the median of five. */
+async function renderAfterChange(recap: RecapUnderTest): Promise<number> {
+  const { conversationId, member } = recap.meeting;
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const saved = await fetch(`${recap.url}/v1/conversations/${conversationId}/members/${member.id}`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${recap.token}`, "content-type": "application/json" },
+      body: JSON.stringify(member),
+    });
+    if (saved.status !== 200) throw new Error(`PUT member answered ${saved.status}`);
+    const start = performance.now();
+    await getRaw(recap.url + recap.pagePath);
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+// Read before Recap starts: the commit it runs.
+const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
+const dir = mkdtempSync(join(tmpdir(), "recap-bench-http-"));
+const children: ChildProcess[] = [];
+try {
+  execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+  const [recapPort, minimalPort, expressPort] = [await freePort(), await freePort(), await freePort()];
+  const dbFile = join(dir, "recap.db");
+  const env = recapEnv(dir, `sqlite:${dbFile}`, recapPort);
+  const child = await startRecap(env, join(dir, "recap.log"));
+  children.push(child);
+  const idleAfterStart = rssMb(child.pid ?? 0);
+  const recap: RecapUnderTest = { child, ...(await seedRecap(`http://127.0.0.1:${recapPort}`, env)) };
+  const firstStart = performance.now();
+  const page = await getRaw(recap.url + recap.pagePath);
+  const firstRender = performance.now() - firstStart;
+  writeFileSync(join(dir, "page.html"), page.body);
+
+  const benchEnv = {
+    ...process.env,
+    BENCH_DB: dbFile,
+    BENCH_SECRET: SECRET,
+    BENCH_PUBLIC_URL: recap.url,
+    BENCH_PAGE_FILE: join(dir, "page.html"),
+  };
+  children.push(startBenchServer("minimal.ts", { ...benchEnv, BENCH_PORT: String(minimalPort) }));
+  children.push(startBenchServer("express.ts", { ...benchEnv, BENCH_PORT: String(expressPort) }));
+  const minimal = `http://127.0.0.1:${minimalPort}`;
+  const express = `http://127.0.0.1:${expressPort}`;
+  await until(
+    async () => (await getRaw(minimal + "/s/x").catch(() => ({ status: 0 }))).status === 200,
+    "minimal",
+  );
+  await until(
+    async () => (await getRaw(express + "/").catch(() => ({ status: 0 }))).status === 404,
+    "express",
+  );
+  await checkSameWork(recap, minimal, express);
+  const afterChange = await renderAfterChange(recap);
+
+  const auth = { authorization: `Bearer ${recap.token}` };
+  const post = { method: "POST" as const, headers: { ...auth, "content-type": "application/json" } };
+  const body = JSON.stringify({ name: "verbose-text-summary" });
+  const groups: Record<string, Target[]> = {
+    members: [
+      { server: "recap", url: recap.url + recap.membersPath, connections: 50, headers: auth },
+      { server: "minimal", url: minimal + recap.membersPath, connections: 50, headers: auth },
+      { server: "express", url: express + recap.membersPath, connections: 50, headers: auth },
+    ],
+    experiences: [
+      { server: "recap", url: recap.url + recap.experiencesPath, connections: 50, ...post, body },
+      { server: "minimal", url: minimal + recap.experiencesPath, connections: 50, ...post, body },
+    ],
+    page: [
+      { server: "recap", url: recap.url + recap.pagePath, connections: 10 },
+      { server: "static", url: minimal + recap.pagePath, connections: 10 },
+    ],
+  };
+  const pid = child.pid ?? 0;
+  const rss = { seeded: rssMb(pid), members: [] as number[], page: [] as number[] };
+  for (const targets of Object.values(groups)) for (const target of targets) await load(target, 2);
+
+  const runs: Record<string, Record<string, Run[]>> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [group, targets] of Object.entries(groups)) {
+      // Alternate who goes first, so neither always runs on a machine the other just warmed or loaded.
+      const ordered = round % 2 === 0 ? targets : [...targets].reverse();
+      for (const target of ordered) {
+        ((runs[group] ??= {})[target.server] ??= []).push(await load(target, SECONDS));
+      }
+      if (group === "members") rss.members.push(rssMb(pid));
+      if (group === "page") rss.page.push(rssMb(pid));
+    }
+    process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`);
+  }
+
+  const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+  const lines = [
+    `# npm run bench:http -- --rounds ${ROUNDS} --seconds ${SECONDS}`,
+    `# ${new Date().toISOString()}, commit ${commit}, node ${process.version}, ${cpus().length} cpus (shared), ` +
+      `Recap started as \`npm start\` (NODE_ENV=production, SQLite, LOG_LEVEL info to a file)`,
+    `# ${ROUNDS} interleaved rounds of ${SECONDS} s per server; members and experiences 50 connections, page 10`,
+    "",
+  ];
+  const throughput = (r: Run) => r.requestsPerSecond;
+  const ratios: [group: string, a: string, b: string, what: string, measure: (r: Run) => number][] = [
+    ["members", "recap", "minimal", "req/s", throughput],
+    ["members", "recap", "express", "req/s", throughput],
+    ["members", "recap", "minimal", "p99", (r) => r.p99],
+    ["experiences", "recap", "minimal", "req/s", throughput],
+    ["page", "recap", "static", "req/s", throughput],
+  ];
+  for (const [group, servers] of Object.entries(runs)) {
+    lines.push(`## ${group}`);
+    for (const [server, list] of Object.entries(servers)) {
+      const each = list.map((r) => `${fmt(r.requestsPerSecond)}/${r.p50}/${r.p99}`).join("  ");
+      lines.push(
+        `${server.padEnd(8)} median ${fmt(median(list.map((r) => r.requestsPerSecond)))} req/s, ` +
+          `p50 ${median(list.map((r) => r.p50))} ms, p99 ${median(list.map((r) => r.p99))} ms` +
+          `   runs (req/s/p50/p99): ${each}`,
+      );
+    }
+    for (const [ratioGroup, a, b, what, measure] of ratios.filter(([g]) => g === group)) {
+      const per = servers[a]!.map((run, i) => measure(run) / measure(servers[b]![i]!));
+      lines.push(
+        `${ratioGroup} ${what} ${a} ÷ ${b}: median ${median(per).toFixed(2)}   rounds: ${per.map((x) => x.toFixed(2)).join(" ")}`,
+      );
+    }
+    lines.push("");
+  }
+  lines.push(
+    `page first render after start: ${firstRender.toFixed(0)} ms; first render after a change: ${afterChange.toFixed(0)} ms (median of 5); ${page.body.length} bytes`,
+    `Recap RSS: idle after start ${idleAfterStart} MB, after seeding ${rss.seeded} MB; after members ${Math.max(...rss.members)} MB (max of rounds); after page ${Math.max(...rss.page)} MB`,
+  );
+  const text = lines.join("\n") + "\n";
+  process.stdout.write(text);
+  writeFileSync(join(ROOT, "bench/results/http.txt"), text);
+} finally {
+  for (const child of children) child.kill("SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  rmSync(dir, { recursive: true, force: true });
+}

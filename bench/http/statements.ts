@@ -1,0 +1,48 @@
+/** The one statement per route that the minimal servers prepare, on the database file Recap uses. */
+import SQLite from "better-sqlite3";
+
+/** Opens the file with Recap's pragmas (WAL, synchronous=FULL), so a write costs what Recap's does. */
+export function openLikeRecap(path: string): SQLite.Database {
+  const db = new SQLite(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  return db;
+}
+
+/**
+ * Tenancy, the secret generation and the members in one query: no row when the app cannot see the
+ * conversation or the token's generation is not the app's; one row with null member fields when it has none.
+ */
+export const MEMBERS_SQL = `
+  SELECT m.id, m.name, m.email
+  FROM conversations c
+  JOIN apps a ON a.id = c.app_id AND a.secret_generation = ?
+  LEFT JOIN members m ON m.conversation_id = c.id
+  WHERE c.id = ? AND c.app_id = ?
+  ORDER BY m.position`;
+
+export interface MemberRow {
+  id: string | null;
+  name: string | null;
+  email: string | null;
+}
+
+/** Recap's member JSON, in its field order: e-mail only when there is one. */
+export function membersJson(rows: MemberRow[]): string {
+  const members = rows
+    .filter((row) => row.id !== null)
+    .map((row) =>
+      row.email === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, email: row.email },
+    );
+  return JSON.stringify({ members });
+}
+
+/** A link row inserted only when the app sees the conversation under the token's secret generation. */
+export const INSERT_LINK_SQL = `
+  INSERT INTO experiences (id, app_id, conversation_id, name, token_hash, settings, read_only,
+    custom_domain, expires_at, revoked_at, created_at)
+  SELECT ?, c.app_id, c.id, ?, ?, ?, 0, NULL, ?, NULL, ?
+  FROM conversations c JOIN apps a ON a.id = c.app_id AND a.secret_generation = ?
+  WHERE c.id = ? AND c.app_id = ?`;
