@@ -106,14 +106,15 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
   });
+  const trackers = new TrackersService({ trackers: repositories.trackers, transaction, conversations, clock });
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     conversations,
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
-    trackers: new TrackersService({ trackers: repositories.trackers, transaction, conversations, clock }),
+    trackers,
     experiences,
-    summaryPage: new SummaryPageService({ experiences, conversations, apps }),
+    summaryPage: new SummaryPageService({ experiences, conversations, apps, trackers }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),
     webFonts,

@@ -49,6 +49,7 @@ function view(messages: PageMessage[]): PageView {
       },
     ],
     messages,
+    trackers: [],
     mediaUrl: null,
     branding: {
       background: null,

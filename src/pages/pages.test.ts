@@ -47,6 +47,7 @@ function view(overrides: Partial<PageView> = {}): PageView {
         hidden: true,
       },
     ],
+    trackers: [],
     mediaUrl: null,
     branding: {
       background: null,

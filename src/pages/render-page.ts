@@ -1,4 +1,5 @@
 import { html, raw, safeHttpUrl, type Raw } from "./escape.ts";
+import { renderAnalytics } from "./render-analytics.ts";
 import {
   renderAttendees,
   renderInsights,
@@ -26,7 +27,8 @@ export const PAGE_HEAD_META = html`<meta charset="utf-8" />
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" });
 const timeFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
 
-function renderHead(view: PageView, context: PageContext): Raw {
+/** `extraCss`: the analytics page's placements of its timeline (render-analytics.ts). */
+function renderHead(view: PageView, context: PageContext, extraCss = ""): Raw {
   const favicon = safeHttpUrl(view.branding.favicon);
   return html`<head>
     ${PAGE_HEAD_META}
@@ -35,7 +37,7 @@ function renderHead(view: PageView, context: PageContext): Raw {
     ${context.stylesheetUrl && html`<link rel="stylesheet" href="${context.stylesheetUrl}" />`}
     ${context.fontStylesheetUrl && html`<link rel="stylesheet" href="${context.fontStylesheetUrl}" />`}
     <style nonce="${context.styleNonce}">
-      ${raw(themeCss(view))}
+      ${raw(themeCss(view) + extraCss)}
     </style>
     ${context.scriptUrl && html`<script src="${context.scriptUrl}" defer></script>`}
   </head>`;
@@ -94,17 +96,19 @@ export function renderPage(fullView: PageView, context: PageContext): string {
   const hasMedia = view.kind !== "verbose-text-summary" && safeHttpUrl(view.mediaUrl) !== null;
 
   const messagesById = new Map(view.messages.map((m) => [m.id, m]));
+  // An audio-summary link opens the analytics view (Symbl's "Trackers & Analytics") in the same frame.
+  const analytics = view.kind === "audio-summary" ? renderAnalytics(view, hasMedia) : null;
   // Verbatim: a line break between sections is the page's whitespace (escape.ts squeezes only indentation),
   // which the formatter would otherwise turn into spaces.
   // prettier-ignore
   const page = html`<!doctype html>
     <html lang="en">
-      ${renderHead(view, context)}
+      ${renderHead(view, context, analytics?.css)}
       <body class="kind-${view.kind}" data-editable="${editable ? "true" : "false"}">
         <a class="skip-link" href="#transcript">Skip to the transcript</a>
         ${renderHeader(view, editable)}
         <main id="main">
-          <div class="layout">
+          ${analytics ? analytics.main : html`<div class="layout">
             <div class="col-overview">
               ${renderMedia(view)}
               ${renderAttendees(view, editable)}
@@ -113,7 +117,7 @@ export function renderPage(fullView: PageView, context: PageContext): string {
               ${renderTopics(view, messagesById)}
             </div>
             ${renderTranscript(view, hasMedia)}
-          </div>
+          </div>`}
         </main>
         ${renderFooter(view, context)}
         <div id="status" class="visually-hidden" role="status" aria-live="polite"></div>

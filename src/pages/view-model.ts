@@ -1,6 +1,7 @@
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 import type { ExperienceKind } from "../modules/experiences/experiences.schemas.ts";
 import type { TopicKind } from "../analysis/types.ts";
+import type { TrackerDefinition } from "../analysis/trackers.ts";
 
 /** Everything the summary page shows, as plain data: built by the summary-page module, rendered here. */
 
@@ -75,6 +76,8 @@ export interface PageView {
   topics: PageTopic[];
   insights: PageInsight[];
   messages: PageMessage[];
+  /** The app's trackers, matched against the lines on the analytics page (empty on other kinds). */
+  trackers: TrackerDefinition[];
   /** The media file of a video or audio page, already checked as http(s). */
   mediaUrl: string | null;
   branding: PageBranding;

@@ -1,0 +1,285 @@
+import { speakerAnalytics, type SpeakerAnalytics } from "../analysis/speaker-analytics.ts";
+import {
+  countedLines,
+  timelineOf,
+  trackerSummaries,
+  type Timeline,
+  type TrackerSummary,
+} from "./analytics-timeline.ts";
+import { html, type Raw } from "./escape.ts";
+import { renderMedia } from "./render-overview.ts";
+import { gotoLink } from "./render-parts.ts";
+import { renderTranscript } from "./render-transcript.ts";
+import { durationSeconds, formatDuration, formatOffset, formatShare, type PageView } from "./view-model.ts";
+
+// The audio-summary page, Symbl's "Trackers & Analytics" view: the player, who spoke when, talk-time
+// shares and pace, tracker hits and the transcript. The CSP allows no style attributes, so each placed
+// element gets a class whose position the page's nonce'd <style> sets (docs/PAGES.md).
+
+/** Collects the per-element rules: `left` (and `width`) as shares of the timeline. */
+class Placements {
+  readonly rules: string[] = [];
+  constructor(private readonly span: number) {}
+
+  private percent(seconds: number): string {
+    return `${((Math.min(Math.max(seconds, 0), this.span) / this.span) * 100).toFixed(3)}%`;
+  }
+
+  /** A class that places an element from `start` to `end` (or only at `start`). */
+  place(start: number, end?: number): string {
+    const name = `at-${this.rules.length}`;
+    const width = end === undefined ? "" : `;width:${this.percent(end - start)}`;
+    this.rules.push(`.${name}{left:${this.percent(start)}${width}}`);
+    return name;
+  }
+
+  /** A class that sets a bar's width to a share (0..1). */
+  bar(share: number): string {
+    const name = `at-${this.rules.length}`;
+    this.rules.push(`.${name}{width:${(Math.min(Math.max(share, 0), 1) * 100).toFixed(1)}%}`);
+    return name;
+  }
+}
+
+/** A link that jumps to a line and plays from its time (the script's data-goto and data-seek). */
+function seekLink(messageId: string, seconds: number, className: string, content: Raw | string): Raw {
+  return html`<a class="${className}" href="#m-${messageId}" data-goto="${messageId}" data-seek="${seconds}"
+    >${content}</a
+  >`;
+}
+
+function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Placements): Raw {
+  const span = (start: number, end: number) => `${formatOffset(start)} to ${formatOffset(end)}`;
+  const row = (id: string, label: string, items: Raw[]) =>
+    html`<div class="tl-row">
+      <span class="tl-label" id="${id}">${label}</span>
+      <ol class="tl-track" aria-labelledby="${id}">
+        ${items}
+      </ol>
+    </div>`;
+  const hits = trackers.flatMap((t) =>
+    t.hits.flatMap((hit) => (hit.offset === null ? [] : [{ ...hit, offset: hit.offset }])),
+  );
+  const seconds = [0, 0.25, 0.5, 0.75, 1].map((share) => share * timeline.span);
+  return html`<div class="timeline">
+      ${
+        timeline.chapters.length > 0 &&
+        row(
+          "tl-chapters",
+          "Chapters",
+          timeline.chapters.map(
+            (c) =>
+              html`<li class="tl-item ${at.place(c.start, c.end)}">
+                ${seekLink(c.messageId, c.start, "tl-chapter", html`${c.text}<span class="visually-hidden">, from ${formatOffset(c.start)}</span>`)}
+              </li>`,
+          ),
+        )
+      }
+      ${timeline.lanes.map((lane, i) =>
+        row(
+          `tl-lane-${i}`,
+          lane.name,
+          lane.segments.map(
+            (s) =>
+              html`<li class="tl-item ${at.place(s.start, s.end)}">
+                ${seekLink(s.messageId, s.start, `tl-segment tl-colour-${i % 6}`, html`<span class="visually-hidden">${span(s.start, s.end)}</span>`)}
+              </li>`,
+          ),
+        ),
+      )}
+      ${
+        hits.length > 0 &&
+        row(
+          "tl-trackers",
+          "Trackers",
+          hits.map(
+            (hit) =>
+              html`<li class="tl-item tl-marker ${at.place(hit.offset)}">
+                ${seekLink(hit.messageId, hit.offset, "tl-hit", html`<span class="visually-hidden">${hit.tracker} at ${formatOffset(hit.offset)}</span>`)}
+              </li>`,
+          ),
+        )
+      }
+      <div class="tl-row tl-axis" aria-hidden="true">
+        <span class="tl-label"></span>
+        <div class="tl-track">
+          ${seconds.map((s, i) => html`<span class="tl-tick tl-tick-${i}">${formatOffset(s)}</span>`)}
+        </div>
+      </div>
+    </div>
+    <details class="tl-table">
+      <summary>The timeline as a table</summary>
+      <table>
+        <caption class="visually-hidden">
+          Who spoke when
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Speaker</th>
+            <th scope="col">Start</th>
+            <th scope="col">End</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${timeline.lanes
+            .flatMap((lane) => lane.segments.map((segment) => ({ lane, segment })))
+            .sort((a, b) => a.segment.start - b.segment.start)
+            .map(
+              ({ lane, segment }) =>
+                html`<tr>
+                  <th scope="row">${lane.name}</th>
+                  <td>${seekLink(segment.messageId, segment.start, "goto", formatOffset(segment.start))}</td>
+                  <td>${formatOffset(segment.end)}</td>
+                </tr>`,
+            )}
+        </tbody>
+      </table>
+    </details>`;
+}
+
+function renderWhoSpokeWhen(timeline: Timeline | null, trackers: TrackerSummary[], at: Placements): Raw {
+  return html`<section class="card analytics-timeline" aria-labelledby="timeline-heading">
+    <h2 id="timeline-heading">Who spoke when</h2>
+    ${
+      timeline
+        ? html`<p class="hint">One lane per speaker; choose a stretch of talk to play from there.</p>
+            ${renderTimeline(timeline, trackers, at)}`
+        : html`<p class="empty">This conversation's lines have no times, so there is no timeline.</p>`
+    }
+  </section>`;
+}
+
+/** Talk time, its share and words per minute per speaker; word shares when the lines have no times. */
+function renderSpeakers(analytics: SpeakerAnalytics, at: Placements): Raw {
+  const timed = analytics.metrics.length > 0;
+  const words = analytics.members.reduce((sum, m) => sum + m.words, 0);
+  const metric = (type: string) => analytics.metrics.find((m) => m.type === type);
+  const share = (value: number) =>
+    html`<span class="share-value">${formatShare(value)}</span
+      ><span class="share-bar" aria-hidden="true"><span class="${at.bar(value)}"></span></span>`;
+  const rows = analytics.members.map((m) => {
+    const talk = m.talkTime;
+    return html`<tr>
+      <th scope="row">${m.name}</th>
+      ${
+        timed
+          ? html`<td>${talk ? formatDuration(talk.seconds) : "–"}</td>
+              <td class="share">${talk ? share(talk.percentage / 100) : "–"}</td>
+              <td>${m.pace ? m.pace.wpm : "–"}</td>`
+          : ""
+      }
+      <td>${m.words}</td>
+      ${!timed && html`<td class="share">${share(words > 0 ? m.words / words : 0)}</td>`}
+    </tr>`;
+  });
+  const totals = (["total_talk_time", "total_silence", "total_overlap"] as const).flatMap((type) => {
+    const found = metric(type);
+    const label = { total_talk_time: "Talk", total_silence: "Silence", total_overlap: "Overlap" }[type];
+    return found
+      ? [
+          html`<div>
+            <dt>${label}</dt>
+            <dd>${formatDuration(found.seconds)}</dd>
+          </div>`,
+        ]
+      : [];
+  });
+  return html`<section class="card analytics-speakers" aria-labelledby="speakers-heading">
+    <h2 id="speakers-heading">Talk time</h2>
+    ${
+      !timed &&
+      html`<p class="empty">
+        Talk time needs each line's start and end; each speaker's share of the words is shown instead.
+      </p>`
+    }
+    ${totals.length > 0 && html`<dl class="totals">${totals}</dl>`}
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Speaker</th>
+          ${
+            timed
+              ? html`<th scope="col">Talk time</th>
+                  <th scope="col">Share</th>
+                  <th scope="col">Words per minute</th>`
+              : ""
+          }
+          <th scope="col">Words</th>
+          ${!timed && html`<th scope="col">Share of words</th>`}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </section>`;
+}
+
+/** How much of a line a tracker hit quotes: the link jumps to the whole line. */
+const QUOTE_LENGTH = 120;
+
+function renderTrackers(view: PageView, trackers: TrackerSummary[]): Raw {
+  const messagesById = new Map(view.messages.map((m) => [m.id, m]));
+  const lineLabel = (id: string) => {
+    const line = messagesById.get(id);
+    const time = line?.offset == null ? "" : `${formatOffset(line.offset)} · `;
+    const text = line?.text ?? "";
+    const quoted = text.length > QUOTE_LENGTH ? `${text.slice(0, QUOTE_LENGTH).trimEnd()}…` : text;
+    return `${time}${line?.speakerName ?? "Unknown speaker"}: ${quoted}`;
+  };
+  const body =
+    view.trackers.length === 0
+      ? html`<p class="empty">This app has no trackers.</p>`
+      : trackers.length === 0
+        ? html`<p class="empty">None of the app's trackers is mentioned.</p>`
+        : html`<ul class="items">
+            ${trackers.map(
+              (t) =>
+                html`<li>
+                  <h3>
+                    ${t.name}
+                    <span class="count">(${t.hits.length} ${t.hits.length === 1 ? "line" : "lines"})</span>
+                  </h3>
+                  <p class="item-meta">${t.phrases.join(", ")}</p>
+                  <ul class="hit-lines">
+                    ${t.hits.map((hit) => html`<li>${gotoLink([hit.messageId], messagesById, lineLabel(hit.messageId))}</li>`)}
+                  </ul>
+                </li>`,
+            )}
+          </ul>`;
+  return html`<section class="card analytics-trackers" aria-labelledby="trackers-heading">
+    <h2 id="trackers-heading">Trackers</h2>
+    ${body}
+  </section>`;
+}
+
+/** The analytics page's main content, and the rules that place its timeline (for the nonce'd <style>). */
+export function renderAnalytics(view: PageView, hasMedia: boolean): { main: Raw; css: string } {
+  const timeline = timelineOf(view);
+  const at = new Placements(timeline?.span ?? 1);
+  const analytics = speakerAnalytics({
+    members: view.attendees.map(({ id, name }) => ({ id, name })),
+    lines: countedLines(view).map((m) => ({
+      id: m.id,
+      memberId: m.speakerId,
+      text: m.text,
+      start: m.offset,
+      end: m.endOffset,
+    })),
+    conversationEnd: durationSeconds(view),
+  });
+  const trackers = trackerSummaries(view);
+  // prettier-ignore
+  const main = html`<div class="analytics">
+    ${renderMedia(view)}
+    ${renderWhoSpokeWhen(timeline, trackers, at)}
+    <div class="analytics-columns">
+      <div class="analytics-figures">
+        ${renderSpeakers(analytics, at)}
+        ${renderTrackers(view, trackers)}
+      </div>
+      ${renderTranscript(view, hasMedia)}
+    </div>
+  </div>`;
+  return { main, css: at.rules.join("") };
+}
