@@ -106,7 +106,12 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
   });
-  const trackers = new TrackersService({ trackers: repositories.trackers, transaction, conversations, clock });
+  const trackers = new TrackersService({
+    trackers: repositories.trackers,
+    transaction,
+    conversations,
+    clock,
+  });
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
