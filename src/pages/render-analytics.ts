@@ -164,12 +164,12 @@ function renderSpeakers(analytics: SpeakerAnalytics, at: Placements): Raw {
       ${
         timed
           ? html`<td>${talk ? formatDuration(talk.seconds) : "–"}</td>
-              <td class="share">${talk ? share(talk.percentage / 100) : "–"}</td>
+              <td class="share-cell">${talk ? share(talk.percentage / 100) : "–"}</td>
               <td>${m.pace ? m.pace.wpm : "–"}</td>`
           : ""
       }
       <td>${m.words}</td>
-      ${!timed && html`<td class="share">${share(words > 0 ? m.words / words : 0)}</td>`}
+      ${!timed && html`<td class="share-cell">${share(words > 0 ? m.words / words : 0)}</td>`}
     </tr>`;
   });
   const totals = (["total_talk_time", "total_silence", "total_overlap"] as const).flatMap((type) => {
