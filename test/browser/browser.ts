@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -30,6 +31,14 @@ export function chromiumAvailable(): boolean {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/** axe-core's serious and critical violations on the page, one line each (rule, count, first node). */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
 }
 
 /** Collects every dialog (alert, confirm, prompt) a page opens, dismissing it. */

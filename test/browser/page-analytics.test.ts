@@ -1,6 +1,5 @@
 // The analytics page (audio-summary links) in Chromium: the timeline, its table, seeking, trackers, the page
 // without JavaScript, and axe.
-import { AxeBuilder } from "@axe-core/playwright";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -9,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createLink, message, onServer } from "../helpers/factories.ts";
 import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium, makeWav, serveMedia } from "./browser.ts";
+import { chromiumAvailable, launchChromium, seriousAxeViolations, makeWav, serveMedia } from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -136,11 +135,7 @@ describe.skipIf(!available)("the analytics page in Chromium", () => {
   it("has no serious or critical accessibility violations", async () => {
     const page = await open();
     await page.locator(".tl-table summary").click();
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
-    expect(serious).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.context().close();
   });
 });

@@ -1,6 +1,5 @@
 // One suite for the page in Chromium: each test needs the same browser and served meetings, which are
 // slow to start, so they share one file rather than several that would each launch Chromium.
-import { AxeBuilder } from "@axe-core/playwright";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +10,15 @@ import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
 import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium, makeWav, recordDialogs, serveMedia, settled } from "./browser.ts";
+import {
+  chromiumAvailable,
+  launchChromium,
+  seriousAxeViolations,
+  makeWav,
+  recordDialogs,
+  serveMedia,
+  settled,
+} from "./browser.ts";
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("the summary page in Chromium", () => {
@@ -277,11 +284,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
       );
       await page.locator("#search-input").waitFor();
       await page.locator(".chip").first().click();
-      const results = await new AxeBuilder({ page }).analyze();
-      const serious = results.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
-      expect(serious).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await page.context().close();
     });
   }
