@@ -115,3 +115,31 @@ export function trackerSummaries(view: PageView): TrackerSummary[] {
     };
   });
 }
+
+/**
+ * The page's per-element rules: the CSP allows no style attributes, so each placed element gets a class
+ * whose `left` (and `width`), as shares of the timeline, the page's nonce'd <style> sets.
+ */
+export class Placements {
+  readonly rules: string[] = [];
+  constructor(private readonly span: number) {}
+
+  private percent(seconds: number): string {
+    return `${((Math.min(Math.max(seconds, 0), this.span) / this.span) * 100).toFixed(3)}%`;
+  }
+
+  /** A class that places an element from `start` to `end` (or only at `start`). */
+  place(start: number, end?: number): string {
+    const name = `at-${this.rules.length}`;
+    const width = end === undefined ? "" : `;width:${this.percent(end - start)}`;
+    this.rules.push(`.${name}{left:${this.percent(start)}${width}}`);
+    return name;
+  }
+
+  /** A class that sets a bar's width to a share (0..1). */
+  bar(share: number): string {
+    const name = `at-${this.rules.length}`;
+    this.rules.push(`.${name}{width:${(Math.min(Math.max(share, 0), 1) * 100).toFixed(1)}%}`);
+    return name;
+  }
+}

@@ -1,6 +1,7 @@
 import { speakerAnalytics, type SpeakerAnalytics } from "../analysis/speaker-analytics.ts";
 import {
   countedLines,
+  Placements,
   timelineOf,
   trackerSummaries,
   type Timeline,
@@ -13,33 +14,7 @@ import { renderTranscript } from "./render-transcript.ts";
 import { durationSeconds, formatDuration, formatOffset, formatShare, type PageView } from "./view-model.ts";
 
 // The audio-summary page, Symbl's "Trackers & Analytics" view: the player, who spoke when, talk-time
-// shares and pace, tracker hits and the transcript. The CSP allows no style attributes, so each placed
-// element gets a class whose position the page's nonce'd <style> sets (docs/PAGES.md).
-
-/** Collects the per-element rules: `left` (and `width`) as shares of the timeline. */
-class Placements {
-  readonly rules: string[] = [];
-  constructor(private readonly span: number) {}
-
-  private percent(seconds: number): string {
-    return `${((Math.min(Math.max(seconds, 0), this.span) / this.span) * 100).toFixed(3)}%`;
-  }
-
-  /** A class that places an element from `start` to `end` (or only at `start`). */
-  place(start: number, end?: number): string {
-    const name = `at-${this.rules.length}`;
-    const width = end === undefined ? "" : `;width:${this.percent(end - start)}`;
-    this.rules.push(`.${name}{left:${this.percent(start)}${width}}`);
-    return name;
-  }
-
-  /** A class that sets a bar's width to a share (0..1). */
-  bar(share: number): string {
-    const name = `at-${this.rules.length}`;
-    this.rules.push(`.${name}{width:${(Math.min(Math.max(share, 0), 1) * 100).toFixed(1)}%}`);
-    return name;
-  }
-}
+// shares and pace, tracker hits and the transcript (docs/PAGES.md).
 
 /** A link that jumps to a line and plays from its time (the script's data-goto and data-seek). */
 function seekLink(messageId: string, seconds: number, className: string, content: Raw | string): Raw {
@@ -57,6 +32,12 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
         ${items}
       </ol>
     </div>`;
+  const hidden = (text: string) => html`<span class="visually-hidden">${text}</span>`;
+  // A link placed along its row: a band from start to end, or (end null) a marker at start.
+  const placed = (messageId: string, start: number, end: number | null, linkClass: string, content: Raw) =>
+    html`<li class="tl-item ${end === null ? "tl-marker " : ""}${at.place(start, end ?? undefined)}">
+      ${seekLink(messageId, start, linkClass, content)}
+    </li>`;
   const hits = trackers.flatMap((t) =>
     t.hits.flatMap((hit) => (hit.offset === null ? [] : [{ ...hit, offset: hit.offset }])),
   );
@@ -67,11 +48,14 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
         row(
           "tl-chapters",
           "Chapters",
-          timeline.chapters.map(
-            (c) =>
-              html`<li class="tl-item ${at.place(c.start, c.end)}">
-                ${seekLink(c.messageId, c.start, "tl-chapter", html`${c.text}<span class="visually-hidden">, from ${formatOffset(c.start)}</span>`)}
-              </li>`,
+          timeline.chapters.map((c) =>
+            placed(
+              c.messageId,
+              c.start,
+              c.end,
+              "tl-chapter",
+              html`${c.text}${hidden(`, from ${formatOffset(c.start)}`)}`,
+            ),
           ),
         )
       }
@@ -79,11 +63,14 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
         row(
           `tl-lane-${i}`,
           lane.name,
-          lane.segments.map(
-            (s) =>
-              html`<li class="tl-item ${at.place(s.start, s.end)}">
-                ${seekLink(s.messageId, s.start, `tl-segment tl-colour-${i % 6}`, html`<span class="visually-hidden">${span(s.start, s.end)}</span>`)}
-              </li>`,
+          lane.segments.map((s) =>
+            placed(
+              s.messageId,
+              s.start,
+              s.end,
+              `tl-segment tl-colour-${i % 6}`,
+              hidden(span(s.start, s.end)),
+            ),
           ),
         ),
       )}
@@ -92,11 +79,14 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
         row(
           "tl-trackers",
           "Trackers",
-          hits.map(
-            (hit) =>
-              html`<li class="tl-item tl-marker ${at.place(hit.offset)}">
-                ${seekLink(hit.messageId, hit.offset, "tl-hit", html`<span class="visually-hidden">${hit.tracker} at ${formatOffset(hit.offset)}</span>`)}
-              </li>`,
+          hits.map((hit) =>
+            placed(
+              hit.messageId,
+              hit.offset,
+              null,
+              "tl-hit",
+              hidden(`${hit.tracker} at ${formatOffset(hit.offset)}`),
+            ),
           ),
         )
       }
