@@ -94,6 +94,7 @@ try {
     stylesheetUrl: "s.css",
     fontStylesheetUrl: null,
     selfPath: "t",
+    verbatim: false,
   };
   for (let i = 0; i < WARMUP; i++) renderPage(view, context);
   for (let i = 0; i < RUNS * 3; i++) {

@@ -24,6 +24,7 @@ import {
 import { isUnderLinks, LINK_ERROR_HEADERS } from "./http/security-headers.ts";
 import { ErrorBody } from "./http/schemas.ts";
 import type { Server } from "./http/types.ts";
+import { appRoutes } from "./modules/apps/apps.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { conversationIntelligenceRoutes } from "./modules/conversations/conversation-intelligence.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDeps) {
     conversationRoutes(v1, services);
     conversationIntelligenceRoutes(v1, services);
     trackerRoutes(v1, services);
+    appRoutes(v1, services);
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));
   await app.register(async (scope) => summaryPageRoutes(scope as Server, services));
@@ -213,6 +215,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
     await services.webhooks.stop();
+    await services.linkViews.stop();
     await transcripts.close();
   });
 

@@ -15,6 +15,8 @@ import { ConversationIntelligenceService } from "./modules/conversations/convers
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
 import { ExperiencesRepository } from "./modules/experiences/experiences.repository.ts";
 import { ExperiencesService } from "./modules/experiences/experiences.service.ts";
+import { LinkViewsRepository } from "./modules/experiences/link-views.repository.ts";
+import { LinkViews } from "./modules/experiences/link-views.ts";
 import { IngestionService } from "./modules/ingestion/ingestion.service.ts";
 import { createJobProcessor } from "./modules/jobs/job-processor.ts";
 import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
@@ -29,7 +31,7 @@ import { SummaryPageService } from "./modules/summary-page/summary-page.service.
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
 import { TrackersRepository } from "./modules/trackers/trackers.repository.ts";
 import { TrackersService } from "./modules/trackers/trackers.service.ts";
-import { hostOf } from "./urls.ts";
+import { canonicalHost, hostOf } from "./urls.ts";
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -46,6 +48,7 @@ export function repositoriesOf(db: Kysely<Database>) {
     apps: new AppsRepository(db),
     conversations: new ConversationsRepository(db),
     experiences: new ExperiencesRepository(db),
+    linkViews: new LinkViewsRepository(db),
     jobs: new JobsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),
     trackers: new TrackersRepository(db),
@@ -62,7 +65,8 @@ export function createServices(deps: ServiceDeps) {
   const repositories = repositoriesOf(database.db);
   const transaction = createTransaction(database.db, repositoriesOf);
 
-  const apps = new AppsService(repositories.apps, clock);
+  const publicHost = canonicalHost(hostOf(new URL(config.publicUrl))) ?? "";
+  const apps = new AppsService(repositories.apps, clock, publicHost);
   const webhookTargets = new WebhookTargets(new Set(config.webhookAllowHosts));
   const webhooks = new WebhookSender({
     events: repositories.webhookEvents,
@@ -120,6 +124,7 @@ export function createServices(deps: ServiceDeps) {
     trackers,
     experiences,
     summaryPage: new SummaryPageService({ experiences, conversations, apps, trackers }),
+    linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),
     webFonts,

@@ -37,6 +37,20 @@ describe("action items: requests addressed to someone", () => {
     expect(item).toMatchObject({ type: "follow_up", assigneeName: "Morgan" });
   });
 
+  it("reads 'I'd like you guys to …' and a polite 'X, if you can …' as requests", () => {
+    // ES2005c 745, at the close of the meeting
+    const closing = tasksOf("and what I would like you guys to do is work on giving me a model in clay .", {
+      at: 19,
+      of: 20,
+    });
+    expect(closing.map((insight) => insight.type)).toEqual(["action_item"]);
+    const [item] = tasksOf("Ron , if you can figure out the layout of the buttons .");
+    expect(item).toMatchObject({ type: "action_item", assigneeName: "Ron" });
+    // A condition, not a request: no one is addressed, and the task is said after it.
+    expect(typesOf("If you can figure out the layout , we 'll build it .")).toEqual([]);
+    expect(typesOf("I want you to consider my arguments about the Bill .")).toEqual([]);
+  });
+
   it("does not take an unnamed request for something done in the meeting for a task (ES2002b 1, IS1009d 235)", () => {
     expect(typesOf("Could you plug me in ?")).toEqual([]);
     expect(typesOf("Can you just fill it in the yellow boxes ?")).toEqual([]);
@@ -59,6 +73,17 @@ describe("action items: what is not a task", () => {
     expect(typesOf("Let's look at the flat case .")).toEqual([]);
     expect(typesOf("Okay , I'll give it a three for the design .")).toEqual([]);
     expect(typesOf("Let me draw it on the board .")).toEqual([]);
+  });
+
+  it("ignores keeping the minutes and running through something in the meeting (IS1000c 8, IS1002c 29)", () => {
+    expect(typesOf("Uh I will take some minutes uh again .")).toEqual([]);
+    expect(typesOf("I'm gonna take some notes .")).toEqual([]);
+    expect(typesOf("We 'll just run through the agenda then .")).toEqual([]);
+    expect(typesOf("I'm just going to look at my notes for a second .")).toEqual([]);
+  });
+
+  it("does not count spoken openers as the words of a task ('Yeah, but I'll zap.')", () => {
+    expect(typesOf("Yeah , but I 'll zap .")).toEqual([]);
   });
 
   it("ignores a plan checked back as a question (Bed008 101)", () => {
@@ -88,6 +113,19 @@ describe("action items: work after the meeting", () => {
     expect(tasksOf(assignment, { at: 0, of: 20 })).toEqual([]);
   });
 
+  it("keeps the speaker's own 'look at', the group's 'look into' and a task ending on 'that' (Bro024 969, ES2003c 72, ES2008a 124, Bmr018 211)", () => {
+    expect(typesOf("Yeah , I {disfmarker} I {disfmarker} I will have to look at it .")).toEqual([
+      "action_item",
+    ]);
+    expect(typesOf("We have to look into the costs of those .")).toEqual(["action_item"]);
+    expect(typesOf("It's a good question . Um . {vocalsound} I'll look into that .")).toEqual([
+      "action_item",
+    ]);
+    expect(typesOf("I 'll work on that .")).toEqual(["action_item"]);
+    // A cut-off "that" still ends nothing.
+    expect(typesOf("I 'll make sure that")).toEqual([]);
+  });
+
   it("keeps a first-person errand and assigns it to the speaker (TS3003c 147)", () => {
     const [item] = tasksOf("I 'll have to uh research .", { speakerName: "Industrial Designer" });
     expect(item).toMatchObject({ type: "action_item", assigneeName: "Industrial Designer" });
@@ -105,6 +143,18 @@ describe("follow-ups", () => {
     expect(typesOf("So I'll have to ask the manufacturing department .")).toEqual(["follow_up"]);
     expect(typesOf("OK , then . Let 's meet {disfmarker} meet again next Tuesday .")).toEqual(["follow_up"]);
     expect(typesOf("OK . I 'll send an email , make a time suggestion .")).toEqual(["follow_up"]);
+  });
+
+  it("finds an offer to get back, to pass something on or to ask one's department (education_23 134)", () => {
+    expect(typesOf("Not off the top of my head, but I can let you know.")).toEqual(["follow_up"]);
+    expect(typesOf("I can pass you on that email from my colleague .")).toEqual(["follow_up"]);
+    expect(typesOf("I'll check in my department if there is a specialist .")).toEqual(["follow_up"]);
+    expect(typesOf("I thought I can't mail you so I left it in the folder .")).toEqual([]);
+  });
+
+  it("does not take a cut-off promise or asking oneself for a follow-up (ES2010b 0)", () => {
+    expect(typesOf("Well I 'll check with my {disfmarker}")).toEqual([]);
+    expect(typesOf("The question that we can ask ourselves is what needs are to be fulfilled .")).toEqual([]);
   });
 
   it("does not take an announcement of the next meeting or a talk deferred in the meeting for one (IS1000a, IS1000b)", () => {

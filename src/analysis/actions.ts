@@ -2,32 +2,27 @@
 import { HEDGED_FACTOR, TASK_SCORE } from "./insight-scores.ts";
 import {
   ABILITY,
-  ASK_SOMEONE,
-  COMMITMENT,
-  COMMITMENT_FIRST_WORDS,
+  CONDITION,
   DANGLING_ENDS,
-  EMPTY_OBJECTS,
   GENERIC_OBLIGATION,
   HEDGES,
-  IMPERATIVE_VERBS,
   LEAD_INS,
   NEGATION,
   NOT_TASK_OPENINGS,
-  OBLIGATION_VERBS,
-  OPENERS,
-  PHRASAL_TASK,
   NON_TASK_VERBS,
   NOT_REQUEST_BEFORE,
+  OPENERS,
   RELATIVE,
   REQUEST_MODALS,
-  START_VERBS,
   WEAK_COMMITMENT,
   WISH,
   WH_WORDS,
 } from "./lexicon.ts";
 import { addressedName, nameBefore } from "./names.ts";
 import type { Sentence, Token, Words } from "./nlp.ts";
+import { askedOf, imperativeVerb } from "./requests.ts";
 import type { TaskContext } from "./task-timing.ts";
+import { commitmentEnd, hasEmptyObject, isTaskVerb, verbAfter } from "./task-verbs.ts";
 
 /** "speaker" for first-person commitments, a name as written, or null (group or unknown). */
 export type Assignee = { kind: "speaker" } | { kind: "name"; name: string } | null;
@@ -51,66 +46,12 @@ export interface FoundAction {
   tentative: boolean;
   /** Nothing after the verb says what the task is on ("I'll do that"). */
   vague: boolean;
+  /** Said under a condition ("… if you're gonna do digits again"); a polite "Ron, if you can …" asks. */
+  conditional: boolean;
 }
-
-/** Words between a subject's modal and its verb that say who of them: "we can all give some thought". */
-const QUANTIFIERS = new Set(["all", "both", "each"]);
-
-/** Lead-ins read before an instruction's verb ("so maybe just send …"). */
-const MAX_LEAD_INS = 4;
-
-/** Words of a time phrase before an instruction ("for the next meeting send …"). */
-const TIME_PHRASE_POS = new Set(["ADP", "DET", "ADJ", "NOUN"]);
 
 /** Longer sentences are monologues that mention tasks rather than state one. */
 const MAX_ACTION_WORDS = 45;
-
-/** Index just after a commitment phrase starting at i ("will", "am going to", "need to"), or -1. */
-function commitmentEnd(normals: readonly string[], i: number): number {
-  // Most words start no commitment phrase; skip them before building the phrases.
-  if (!COMMITMENT_FIRST_WORDS.has(normals[i] ?? "")) return -1;
-  for (let length = 4; length >= 1; length--) {
-    const phrase = normals.slice(i, i + length).join(" ");
-    if (normals.length >= i + length && COMMITMENT.test(phrase)) return i + length;
-  }
-  return -1;
-}
-
-/**
- * The main verb after a commitment, skipping adverbs ("will just quickly send"), a second obligation ("gonna
- * have to explain") and verbs that only start the task ("wanna start including", "try to keep"); null when
- * none.
- */
-function verbAfter(words: Words, from: number): { verb: string; index: number } | null {
-  let limit = from + 3;
-  for (let i = from; i < Math.min(words.tokens.length, limit); i++) {
-    const token = words.tokens[i];
-    if (token === undefined) return null;
-    if (NEGATION.has(token.normal) || WH_WORDS.has(token.normal)) return null;
-    // "we can all give …", "you'll both look into …"
-    if (token.pos === "ADV" || token.pos === "PART" || QUANTIFIERS.has(token.normal)) continue;
-    const next = words.tokens[i + 1];
-    // "I'll be putting the minutes …", "you're gonna be thinking about …"
-    if (token.normal === "be" && next?.pos === "VERB") continue;
-    if (OBLIGATION_VERBS.has(token.normal) && next?.normal === "to") {
-      limit = i + 4;
-      continue;
-    }
-    // "try to get", "try and forward", "start including"
-    if (
-      START_VERBS.has(token.normal) &&
-      (next?.normal === "to" || next?.normal === "and" || next?.pos === "VERB")
-    ) {
-      const task = verbAfter(words, i + 1);
-      if (task !== null && !NON_TASK_VERBS.has(task.verb)) return task;
-    }
-    if (token.pos === "VERB" || (token.pos === "AUX" && token.normal === "do")) {
-      return { verb: token.normal, index: i };
-    }
-    return null;
-  }
-  return null;
-}
 
 /**
  * Finds a task stated in the sentence: who does it and how firmly it was said, or null. "you can …" counts
@@ -126,6 +67,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     assignee: Assignee,
     verb: { verb: string; index: number },
     weak = false,
+    conditional = CONDITION.test(sentence.text),
   ): FoundAction => ({
     score: score * hedge,
     assignee,
@@ -137,13 +79,14 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     // "… but I'll try." says nothing of what is tried.
     vague:
       hasEmptyObject(words, verb.index) || (verb.verb === "try" && verb.index + 1 >= words.tokens.length),
+    conditional,
   });
   // Conditions ("If we wanna use …, you can buy …"), reasons ("'cause I have to focus on …") and long
   // monologues are not task statements.
   const first = n.find((w) => !OPENERS.has(w)) ?? "";
   const conditional = NOT_TASK_OPENINGS.has(first) || n.length > MAX_ACTION_WORDS;
-  // A cut-off sentence ("I'll rerun it with") does not say what the task is.
-  if (DANGLING_ENDS.has(n[n.length - 1] ?? "")) return null;
+  // A cut-off sentence ("I'll rerun it with") does not say what the task is; "look into that" is whole.
+  if (DANGLING_ENDS.has(n[n.length - 1] ?? "") && !isPronounObject(words, n.length - 1)) return null;
   for (let i = 0; i < n.length && !conditional; i++) {
     const word = n[i] ?? "";
     // "let's send", "let us fix"
@@ -194,62 +137,33 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
       return found("request", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), verb);
     }
   }
+  const asked = askedOf(sentence, words);
+  if (asked !== null) {
+    // "Ron, if you can figure out …" asks; a condition after the task still makes it one.
+    const condition = asked.polite
+      ? CONDITION.test(words.normals.slice(asked.verb.index).join(" "))
+      : undefined;
+    return found(
+      "request",
+      TASK_SCORE.proposed,
+      nameOrNull(addressedName(sentence)),
+      asked.verb,
+      false,
+      condition,
+    );
+  }
   const instruction = imperativeVerb(sentence, words);
   return instruction === null
     ? null
     : found("instruction", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), instruction);
 }
 
-/**
- * An instruction: a clause that opens (after "so", "maybe", "please", a vocative or "for next meeting")
- * with a task verb in its base form and says what it is on ("send me your presentation", "Carol, check
- * the tax tables"); null when none.
- */
-function imperativeVerb(sentence: Sentence, words: Words): { verb: string; index: number } | null {
-  // "Or just write on the white board?" proposes; it does not instruct.
-  if (sentence.text.trim().endsWith("?")) return null;
-  // Words are the sentence's tokens without punctuation, in order: `word` follows the sentence's token i.
-  for (let i = 0, word = 0; i < sentence.tokens.length; i++) {
-    const isWord = words.tokens[word] === sentence.tokens[i];
-    const clauseStart = i === 0 || sentence.tokens[i - 1]?.value === ",";
-    if (isWord) word++;
-    if (!isWord || !clauseStart) continue;
-    let at = word - 1;
-    for (let skip = 0; skip < MAX_LEAD_INS && LEAD_INS.has(words.normals[at] ?? ""); skip++) at++;
-    // "for the next meeting send …"
-    if (words.tokens[at]?.pos === "ADP")
-      for (let skip = 0; skip < 4 && TIME_PHRASE_POS.has(words.tokens[at]?.pos ?? ""); skip++) at++;
-    const token = words.tokens[at];
-    if (token === undefined || token.pos !== "VERB" || token.value.toLowerCase() !== token.normal) continue;
-    if (!IMPERATIVE_VERBS.has(token.normal)) continue;
-    if (token.normal === "make" && words.normals[at + 1] !== "sure") continue;
-    if (!hasEmptyObject(words, at)) return { verb: token.normal, index: at };
-  }
-  return null;
-}
+/** Prepositions of a task's object: "work on that", "look into that", "check at that", "think about that". */
+const TASK_PREPOSITIONS = new Set(["on", "into", "at", "about"]);
 
-/**
- * A verb that can name a task: not "see", "think", "say" … unless a phrasal verb makes it one ("come up
- * with"); "ask" only when someone else is asked.
- */
-function isTaskVerb(words: Words, verb: { verb: string; index: number }): boolean {
-  const phrase = words.normals.slice(verb.index, verb.index + 5).join(" ");
-  if (verb.verb === "ask") return ASK_SOMEONE.test(phrase);
-  // The stem too: "I'll be talking about the components" is "talk".
-  const stem = words.tokens[verb.index]?.stem ?? verb.verb;
-  return (!NON_TASK_VERBS.has(verb.verb) && !NON_TASK_VERBS.has(stem)) || PHRASAL_TASK.test(phrase);
-}
-
-/** True when nothing after the task verb says what it is done to ("let's take it", "can you read that?"). */
-function hasEmptyObject(words: Words, verbIndex: number): boolean {
-  // A verb that ends the sentence is its own content: "we ought to standardize".
-  if (verbIndex + 1 >= words.tokens.length) return false;
-  for (let i = verbIndex + 1; i < words.tokens.length; i++) {
-    const token = words.tokens[i];
-    if (token === undefined) break;
-    if (!EMPTY_OBJECTS.has(token.normal) && token.pos !== "PRON" && token.pos !== "DET") return false;
-  }
-  return true;
+/** "that" after a task's preposition is its object ("look into that"), not a cut-off "I think that". */
+function isPronounObject(words: Words, index: number): boolean {
+  return words.normals[index] === "that" && TASK_PREPOSITIONS.has(words.normals[index - 1] ?? "");
 }
 
 /** A subject right after "the <noun>" is a relative clause without "that": "the angle you have to use". */

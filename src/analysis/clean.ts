@@ -3,9 +3,7 @@
  * reads a cleaned copy (no annotation marks, fillers, stutters or tokenizer spacing).
  */
 import { REAL_SHORT_WORDS } from "./lexicon.ts";
-
-/** Annotation marks of the QMSum/AMI/ICSI transcripts: {vocalsound}, {disfmarker}, {gap}, {pause}, … */
-const ANNOTATION = /\{[a-z_ ]+\}/gi;
+import { ANNOTATION, ATTACHED_PUNCTUATION, SPLIT_CONTRACTION, WORD_CHAR } from "./transcript-marks.ts";
 
 /**
  * Hesitations and back-channel sounds that carry no content, as a whole word: um, uh, uhm, uh-huh,
@@ -20,19 +18,11 @@ const FILLER_FIRST_LETTERS = new Set(["u", "m", "h", "e", "a", "o", "U", "M", "H
 const BEFORE_FILLER = new Set([",", ".", ";", ":", "!", "?", '"', "("]);
 const AFTER_FILLER = new Set([",", ".", ";", ":", "!", "?", '"', ")"]);
 
-/** Word-splitting contractions left by the source tokenizer: "it 's", "do n't", "that 'll". */
-const SPLIT_CONTRACTION = /^(?:n't|'s|'ll|'re|'ve|'d|'m)(?![A-Za-z0-9_])/i;
-
-/** Punctuation the source tokenizer writes as a word of its own (" ."), attached to the word before. */
-const ATTACHED_PUNCTUATION = new Set([",", ".", ";", ":", "!", "?", "%"]);
-
 /** Two punctuation marks in a row (after removals): ", ,", ", .", ". ,". */
 const PUNCTUATION_RUN = /[,.;:!?]\s*[,.;:]|[,;:]\s*[.?!]/;
 
 /** Characters stripped from the start of the cleaned text. */
 const LEADING_NOISE = new Set([" ", ",", ".", ";", ":", "!", "?", "'", '"', "-"]);
-
-const WORD_CHAR = /[A-Za-z0-9_]/;
 
 /** Whitespace other than a plain space. */
 const OTHER_WHITESPACE = /[^\S ]/;

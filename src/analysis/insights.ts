@@ -20,7 +20,15 @@ import {
   QUESTION_MARKED_BONUS,
   TASK_SCORE,
 } from "./insight-scores.ts";
-import { ASK_SOMEONE, CUT_OFF_MODALS, DATE_WORDS, FOLLOW_UP, FUTURE_MARKERS } from "./lexicon.ts";
+import {
+  ASK_SOMEONE,
+  CUT_OFF_MODALS,
+  DANGLING_ENDS,
+  DATE_WORDS,
+  FOLLOW_UP,
+  FUTURE_MARKERS,
+  OPENERS,
+} from "./lexicon.ts";
 import { wordsOf, type Sentence } from "./nlp.ts";
 import { importantQuestions, isQuestion, type AskedQuestion } from "./questions.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
@@ -64,9 +72,14 @@ function classifySentence(
   const dated = DATE_WORDS.test(sentence.text);
   const followUp = FOLLOW_UP.test(sentence.text) || (action !== null && ASK_SOMEONE.test(sentence.text));
   // A follow-up phrase with no task around it needs a future ("we'll do this off-line") and an ending
-  // ("The next meeting will" has none).
+  // ("The next meeting will", "I'll check with my" have none).
+  const last = words.normals.at(-1) ?? "";
   const promised =
-    FUTURE_MARKERS.test(sentence.text) && !question.strong && !CUT_OFF_MODALS.has(words.normals.at(-1) ?? "");
+    FUTURE_MARKERS.test(sentence.text) &&
+    !question.strong &&
+    !CUT_OFF_MODALS.has(last) &&
+    // "… get back to you on that" ends on its object.
+    (last === "that" || !DANGLING_ENDS.has(last));
   if (followUp && (action !== null || promised)) {
     const assignee = action?.assignee ?? speakerCommitment(words);
     return {
@@ -78,7 +91,9 @@ function classifySentence(
       assignee,
     };
   }
-  if (action !== null && words.normals.length >= MIN_ACTION_WORDS) {
+  // "Yeah, but I'll zap." says three words: spoken openers do not count.
+  const said = words.normals.length - words.normals.findIndex((w) => !OPENERS.has(w) && w !== "yes");
+  if (action !== null && said >= MIN_ACTION_WORDS) {
     const lengthBonus = words.normals.length >= ACTION_LONG_WORDS ? ACTION_LONG_BONUS : ACTION_SHORT_PENALTY;
     return {
       type: "action_item",

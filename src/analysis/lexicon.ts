@@ -202,12 +202,14 @@ export const FOLLOW_UP = new RegExp(
   `\\b(?:${[
     // get back to someone
     "follow(?:ing)?[\\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out",
+    "check (?:back )?(?:with|in) (?:my|our|the|your) (?:department|team|office|people|colleagues|boss)",
     `(?<!to )let ${PEOPLE} know`,
     // send or share something with someone
     `(?:send|e-?mail|forward|mail) (?:it |that |this |them |those )?(?:to )?(?:${PEOPLE}|round|around|out)\\b`,
     `(?:give|pass|get) (?:it|that|this|them|those)(?: out)? to ${PEOPLE}`,
     "send (?:you |him |her |them )?(?:an |a |the )?e-?mail|e-?mail (?:me|us|the)\\b",
     "(?:share|circulate) (?:it|that|this|them|those|the \\w+) with|be sent (?:a|the)\\b",
+    `(?:send|pass|forward|give) ${PEOPLE} (?:on )?(?:that|the|this|my|our|an|a|some) (?:e-?mail|notes|link|file|document|slides|paper|code|figures|data|results)`,
     "(?:put|get|send|share|circulate|post|upload|write|do)(?:ting|ing)? (?:(?:up |together )?(?:the|my|our|some|these|those|all the) )?(?:minutes|notes)",
     // contact someone
     "(?:talk|speak) to (?:our|the|your|my|a|an) (?!meeting|group|team)\\w+",
@@ -220,8 +222,8 @@ export const FOLLOW_UP = new RegExp(
   "i",
 );
 
-/** Words that say something is still to come, which a follow-up phrase needs when it states no task. */
-export const FUTURE_MARKERS = /\b(?:will|'ll|going to|let's|need to|should)\b/i;
+/** Words that say something is still to come (or offered: "I can pass you that email"), which a follow-up phrase needs when it states no task. */
+export const FUTURE_MARKERS = /\b(?:will|'ll|going to|let's|need to|should|(?<!if |what )i can(?!'t|not))\b/i;
 
 /**
  * Times after the meeting that make a statement a plan rather than an opinion ("next week", "by
@@ -232,7 +234,7 @@ export const LATER =
 
 /** Moments inside the meeting: what happens "now", "in a second" or "first" is meeting procedure. */
 export const NOW =
-  /\b(?:now|right away|in a (?:second|sec|minute|moment|bit)|first|at the moment|this meeting|today|on the (?:white ?)?board|whiteboard|(?:next|this) slide)\b/i;
+  /\b(?:now|right away|(?:in|for) a (?:second|sec|minute|moment|bit)|first|at the moment|this (?:particular )?meeting|today|on the (?:white ?)?board|whiteboard|(?:next|this) slide)\b/i;
 
 /**
  * Verbs of things done in the meeting itself ("I'll show you the agenda", "let's look at the flat case",
@@ -253,6 +255,9 @@ export const ERRAND_VERBS = words(`
   submit upload download report organise organize sort contact phone visit
 `);
 
+/** Phrasal verbs of work done outside the meeting, which the group decides on like an errand ("we'll have to look into that"). */
+export const PHRASAL_ERRAND = /^(?:look (?:into|up)|write up)\b/;
+
 /** Work that "you can …" hands out at the close of a meeting: errands, and "look at", "work on", "find". */
 export const WORK_VERBS: ReadonlySet<string> = new Set([...ERRAND_VERBS, ...words(`look work find think`)]);
 
@@ -261,7 +266,7 @@ export const RATING = /\bgive (?:it|that|this|them) (?:a|an) \w+\b/i;
 
 /** Asking someone outside the conversation ("ask finance for …", "ask the manufacturing department"): a follow-up. */
 export const ASK_SOMEONE =
-  /\bask (?!(?:you|u|me|us|a|the|any|some|my|your|our|his|her|their|one|another|two|questions?|about|whether|if|what|how|why|who|when|where|for|that|this|it)\b)\w+|\bask the \w+ (?:department|team|office|people|folks)\b/i;
+  /\bask (?!(?:you|u|me|us|myself|ourselves|ourself|yourself|yourselves|themselves|each|a|the|any|some|my|your|our|his|her|their|one|another|two|questions?|about|whether|if|what|how|why|who|when|where|for|that|this|it)\b)\w+|\bask the \w+ (?:department|team|office|people|folks)\b/i;
 
 /** Words that tie a task to a date ("by Friday", "next week", "end of the month"). */
 export const DATE_WORDS =

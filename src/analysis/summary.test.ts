@@ -68,7 +68,6 @@ describe("overviewItem", () => {
     const topics: TopicItem[] = [
       chapter("budget", ["c", "d"], 1),
       chapter("remote control", ["a", "b"], 0.8),
-      { kind: "phrase", text: "speech recognition", score: 0.7, messageIds: ["b", "e"] },
       chapter("TCL", ["e", "f"], 0.5),
     ];
     expect(overviewItem(topics, ids)).toEqual({
@@ -77,7 +76,19 @@ describe("overviewItem", () => {
     });
   });
 
-  it("says nothing with fewer than two titled chapters", () => {
+  it("places a key-phrase topic of a one-chapter meeting at its first mention", () => {
+    const topics: TopicItem[] = [
+      chapter("remote control", ["a", "b", "c", "d", "e", "f"], 1),
+      { kind: "phrase", text: "speech recognition", score: 0.8, messageIds: ["d", "f"] },
+      { kind: "phrase", text: "budget", score: 0.5, messageIds: ["b", "e"] },
+    ];
+    expect(overviewItem(topics, ids)).toEqual({
+      text: "The meeting was about the remote control, the budget and the speech recognition.",
+      messageIds: ["a", "b", "d"],
+    });
+  });
+
+  it("says nothing with fewer than two titled topics", () => {
     expect(overviewItem([chapter("budget", ["a", "b", "c"], 1)], ids)).toBeNull();
     expect(
       overviewItem([chapter("budget", ["a", "b"], 1), chapter("general discussion", ["c", "d"], 0.5)], ids),

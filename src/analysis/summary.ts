@@ -114,9 +114,10 @@ function listOf(items: readonly string[]): string {
 }
 
 /**
- * The summary's opening line from the chapters, in meeting order ("The meeting was about the
- * budget, the buttons and the remote control."), linked to each chapter's first message; null when
- * fewer than two chapters have a title. `messageIds` are the conversation's, in order.
+ * The summary's opening line from the topics, in meeting order ("The meeting was about the budget,
+ * the buttons and the remote control."): the chapters and, for a meeting of few chapters, its key-phrase
+ * topics, each placed and linked by its first message; null when fewer than two topics have a title.
+ * `messageIds` are the conversation's, in order.
  */
 export function overviewItem(
   topics: readonly TopicItem[],
@@ -126,23 +127,23 @@ export function overviewItem(
   const start = (topic: TopicItem): number => position.get(topic.messageIds[0] ?? "") ?? Infinity;
   const seen = new Set<string>();
   const titled = topics
-    .filter((t) => t.kind === "chapter" && t.messageIds.length > 0)
+    .filter((t) => t.messageIds.length > 0)
     .sort((a, b) => start(a) - start(b))
-    .filter((chapter) => {
-      const title = chapter.text.trim().toLowerCase();
+    .filter((topic) => {
+      const title = topic.text.trim().toLowerCase();
       if (title === "" || title === UNTITLED_CHAPTER || seen.has(title)) return false;
       seen.add(title);
       return true;
     });
   if (titled.length < 2) return null;
   return {
-    text: `The meeting was about ${listOf(titled.map((c) => withArticle(c.text.trim())))}.`,
-    messageIds: titled.map((c) => c.messageIds[0] ?? ""),
+    text: `The meeting was about ${listOf(titled.map((t) => withArticle(t.text.trim())))}.`,
+    messageIds: titled.map((t) => t.messageIds[0] ?? ""),
   };
 }
 
 /**
- * The summary of a conversation: the overview line from its chapters (`topics`), then the picked
+ * The summary of a conversation: the overview line from its topics, then the picked
  * sentences as readable text, each attributed to its speaker ("Project Manager: We need …") and
  * linked to its message.
  */

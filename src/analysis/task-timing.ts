@@ -2,11 +2,11 @@
 import type { FoundAction } from "./actions.ts";
 import {
   ASK_SOMEONE,
-  CONDITION,
   ERRAND_VERBS,
   FOLLOW_UP,
   LATER,
   NOW,
+  PHRASAL_ERRAND,
   PROCEDURE_VERBS,
   RATING,
   WORK_VERBS,
@@ -36,27 +36,32 @@ export function isLaterTask(
 ): boolean {
   const text = sentence.text;
   // "Maybe we'll discuss them in next meeting", "we have to choose later on": the group's agenda, not work.
-  if (action.subject === "group" && isProcedure(words, action.verbIndex)) return false;
+  if (action.subject === "group" && isProcedure(words, action.verbIndex, action.subject)) return false;
   if (LATER.test(text)) return true;
   if (FOLLOW_UP.test(text) || ASK_SOMEONE.test(text)) return true;
-  if (RATING.test(text) || NOW.test(text) || isProcedure(words, action.verbIndex)) return false;
+  if (RATING.test(text) || NOW.test(text) || isProcedure(words, action.verbIndex, action.subject))
+    return false;
   // "we might try to keep the same network but train it on more data": an experiment to run, however hedged.
   if (!action.request && words.normals.slice(action.verbIndex - 2, action.verbIndex + 1).includes("try"))
-    return !CONDITION.test(text);
+    return !action.conditional;
   switch (action.subject) {
     case "speaker":
     case "name":
       return !action.tentative && !action.vague;
     case "group":
       // "we'll order two more headsets" decides on work; "we'll use infrared" on the thing designed.
-      return !action.tentative && ERRAND_VERBS.has(action.verb);
+      return (
+        !action.tentative &&
+        (ERRAND_VERBS.has(action.verb) ||
+          PHRASAL_ERRAND.test(words.normals.slice(action.verbIndex).join(" ")))
+      );
     case "instruction":
       // "Just bring more designs on the market" argues; an instruction at the close hands out work.
-      return context.closing && !CONDITION.test(text);
+      return context.closing && !action.conditional;
     case "you":
     case "request":
       // "You can throw Homer when you're frustrated": a condition makes it a description.
-      if (CONDITION.test(text)) return false;
+      if (action.conditional) return false;
       // "You can adjust the angle": "you can" hands out only work done outside the meeting.
       if (action.subject === "you" && action.tentative && !WORK_VERBS.has(action.verb)) return false;
       // "Bob, can you send the contract to legal?", "could you check the figures?": asked by name, or an
@@ -69,14 +74,20 @@ export function isLaterTask(
   }
 }
 
-/** "look at", "show", "explain", "give your presentation": done in the meeting; "look into", "look up" are not. */
-function isProcedure(words: Words, verbIndex: number): boolean {
+/**
+ * "look at", "show", "explain", "give your presentation", "take the minutes", "run through it": done in the
+ * meeting; "look into", "look up" are not, nor the speaker's own "I have to look at that" (study after
+ * the meeting: the group and others look at things together in it).
+ */
+function isProcedure(words: Words, verbIndex: number, subject: FoundAction["subject"]): boolean {
   const verb = words.normals[verbIndex] ?? "";
   const next = words.normals.slice(verbIndex + 1, verbIndex + 3).join(" ");
-  if (verb === "look") return next.startsWith("at");
+  if (verb === "look") return subject !== "speaker" && next.startsWith("at");
+  if (verb === "run") return /^(?:through|thru)\b/.test(next);
   // "I'm gonna write that down" in the meeting; "write up the results" is work.
   if (verb === "write") return /^(?:it |that |this )?down/.test(next);
   // "we need to take into account …" weighs something in the discussion.
-  if (verb === "take") return next === "into account";
+  // "I will take the minutes" keeps the record of this meeting.
+  if (verb === "take") return next === "into account" || /^(?:the |some )?(?:minutes|notes)\b/.test(next);
   return PROCEDURE_VERBS.has(verb);
 }

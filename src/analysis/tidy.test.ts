@@ -37,6 +37,12 @@ describe("readableSentence", () => {
     );
   });
 
+  it("closes spaced quotation marks (Bed015)", () => {
+    expect(readable('The F subscripts refer to the " form " piece of the construct .')).toBe(
+      'The F subscripts refer to the "form" piece of the construct.',
+    );
+  });
+
   it("drops dangling last words and the cut-off restarts of a word (ES2002a, Bed002)", () => {
     expect(readable("Just a chara just a characteristic of the {disfmarker}")).toBe("A characteristic.");
     expect(

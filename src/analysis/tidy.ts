@@ -1,5 +1,6 @@
 /** From spoken to written: what a sentence loses before it is shown in a summary or as an insight. */
 import { DANGLING_ENDS, SPOKEN_HEDGES, SPOKEN_OPENERS } from "./lexicon.ts";
+import { closeQuotation } from "./transcript-marks.ts";
 
 /** Removes spoken openers and capitalises; the words removed do not count against the budget. */
 export function tidySentence(text: string): string {
@@ -89,7 +90,7 @@ function removeRepeats(text: string): string {
  * its question mark). Returns "" when nothing readable is left.
  */
 export function readableSentence(text: string): string {
-  const spoken = text
+  const spoken = closeQuotation(text)
     .replace(UNINTELLIGIBLE, " ")
     .replace(SPELLED_LETTERS, (letters) => letters.replaceAll("_", ""))
     .replace(CUT_OFF, "")

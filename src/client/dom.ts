@@ -15,4 +15,29 @@ export function announce(message: string): void {
   window.setTimeout(() => (status.textContent = message), 30);
 }
 
+/** An edit control, as the server renders them (data-action names its handler in editing.ts). */
+export function controlButton(action: string, label: string, text: string): HTMLButtonElement {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "control";
+  button.dataset.action = action;
+  button.setAttribute("aria-label", label);
+  button.textContent = text;
+  return button;
+}
+
 export const lines = () => $$<HTMLLIElement>(".line");
+
+/** Whether an element is laid out (not display: none, nor inside such). */
+export const shown = (element: HTMLElement) => element.offsetParent !== null;
+
+/** Scrolls a line into view (below the sticky toolbar), marks it and, if asked, focuses it. */
+export function showLine(
+  line: HTMLElement,
+  options: { focus?: boolean; block?: ScrollLogicalPosition } = {},
+) {
+  line.scrollIntoView({ block: options.block ?? "center", behavior: scrollBehavior() });
+  for (const other of $$(".line.is-target")) other.classList.remove("is-target");
+  line.classList.add("is-target");
+  if (options.focus) line.focus({ preventScroll: true });
+}

@@ -2,7 +2,9 @@
  * Inline edits on editable links, one handler per data-action, each saving through the link and updating
  * the page. The link's own path authorises every request (no cookie involved).
  */
-import { $, $$, announce, lines } from "./dom.ts";
+import { readingText } from "../pages/reading-text.ts";
+import { $, $$, announce, controlButton } from "./dom.ts";
+import { wireEditMode } from "./edit-mode.ts";
 
 const apiBase = location.pathname.replace(/\/+$/, "");
 const announceFailure = (error: unknown) =>
@@ -25,13 +27,21 @@ async function save(path: string, body: unknown): Promise<void> {
 function editInline(
   target: HTMLElement,
   trigger: HTMLElement,
-  options: { label: string; multiline?: boolean; submit: (value: string) => Promise<void> },
+  options: {
+    label: string;
+    multiline?: boolean;
+    /** The text to edit, when the page shows another form of it. */
+    stored?: string | undefined;
+    /** How a saved value is shown. */
+    shown?: (value: string) => string;
+    submit: (value: string) => Promise<void>;
+  },
 ): void {
   if (target.hidden) return;
   const form = document.createElement("form");
   form.className = "editor";
   const field = document.createElement(options.multiline ? "textarea" : "input");
-  field.value = target.textContent ?? "";
+  field.value = options.stored ?? target.textContent ?? "";
   field.setAttribute("aria-label", options.label);
   if (field instanceof HTMLTextAreaElement) field.rows = 3;
   const saveButton = document.createElement("button");
@@ -69,7 +79,7 @@ function editInline(
     options
       .submit(value)
       .then(() => {
-        target.textContent = value;
+        target.textContent = options.shown ? options.shown(value) : value;
         close();
         announce("Saved.");
       })
@@ -78,16 +88,6 @@ function editInline(
         announceFailure(error);
       });
   });
-}
-
-function controlButton(action: string, label: string, text: string): HTMLButtonElement {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "control";
-  button.dataset.action = action;
-  button.setAttribute("aria-label", label);
-  button.textContent = text;
-  return button;
 }
 
 const messagePath = (line: HTMLElement) => `/messages/${encodeURIComponent(line.id.slice(2))}`;
@@ -120,6 +120,9 @@ function renameMember(button: HTMLButtonElement): void {
   });
 }
 
+const verbatim = () => $('[data-text-mode="verbatim"][aria-current]') !== null;
+
+/** Edits a line's stored text (data-text where the page shows it cleaned), then shows it as the page does. */
 function editMessage(button: HTMLButtonElement): void {
   const line = button.closest<HTMLElement>(".line");
   const text = line && $(".line-text", line);
@@ -128,8 +131,13 @@ function editMessage(button: HTMLButtonElement): void {
   editInline(text, button, {
     label: "Line text",
     multiline: true,
+    stored: line.dataset.text,
+    shown: (value) => (verbatim() ? value : readingText(value)),
     submit: async (value) => {
       await save(messagePath(line), { text: value });
+      if (verbatim() || readingText(value) === value) delete line.dataset.text;
+      else line.dataset.text = value;
+      line.classList.toggle("is-sound", readingText(value) === "");
       window.setTimeout(() => document.dispatchEvent(new Event("recap:transcript-changed")), 0);
     },
   });
@@ -175,6 +183,46 @@ function editInsight(button: HTMLButtonElement): void {
   });
 }
 
+/** "Show all (n)" and "Dismissed (n)" follow the group's lists after an item moves between them. */
+function recount(group: HTMLElement): void {
+  const shown = $$(":scope > ul.items > li, :scope > details.more li", group).length;
+  const dismissed = $<HTMLDetailsElement>(":scope > details.dismissed", group);
+  const more = $(":scope > details.more .count", group);
+  if (more) more.textContent = `(${shown})`;
+  if (!dismissed) return;
+  const count = $$("li", dismissed).length;
+  const label = $(".count", dismissed);
+  if (label) label.textContent = `(${count})`;
+  dismissed.hidden = count === 0;
+}
+
+/** Puts an insight in its group's dismissed list or back in its shown list, with the controls it has there. */
+function moveInsight(item: HTMLElement, dismissed: boolean): void {
+  const group = item.closest<HTMLElement>(".insight-group");
+  const target = group && $(dismissed ? ":scope > details.dismissed ul" : ":scope > ul.items", group);
+  const controls = $(".controls", item);
+  if (!group || !controls) return;
+  controls.replaceChildren(
+    ...(dismissed
+      ? [controlButton("restore-insight", "Restore this insight", "Restore")]
+      : [
+          controlButton("edit-insight", "Edit this insight", "Edit"),
+          controlButton("dismiss-insight", "Dismiss this insight", "Dismiss"),
+        ]),
+  );
+  if (target) target.append(item);
+  else {
+    // The group showed none: its list comes back in place of the "none were found" note.
+    const list = document.createElement("ul");
+    list.className = "items";
+    list.append(item);
+    const empty = $(":scope > .empty", group);
+    if (empty) empty.replaceWith(list);
+    else $("h3", group)?.after(list);
+  }
+  recount(group);
+}
+
 function dismissInsight(button: HTMLButtonElement): void {
   const item = button.closest<HTMLElement>("[data-insight-id]");
   if (!item) return;
@@ -182,8 +230,8 @@ function dismissInsight(button: HTMLButtonElement): void {
     .then(() => {
       const next = item.nextElementSibling ?? item.previousElementSibling;
       const group = item.closest<HTMLElement>(".insight-group");
-      item.remove();
-      announce("Insight dismissed.");
+      moveInsight(item, true);
+      announce("Insight dismissed. It can be restored from the dismissed list.");
       const focusable: HTMLElement | null =
         next?.querySelector<HTMLElement>("a, button:not([hidden])") ??
         $<HTMLElement>("h3", group ?? document);
@@ -195,6 +243,18 @@ function dismissInsight(button: HTMLButtonElement): void {
     .catch(announceFailure);
 }
 
+function restoreInsight(button: HTMLButtonElement): void {
+  const item = button.closest<HTMLElement>("[data-insight-id]");
+  if (!item) return;
+  save(insightPath(item), { dismissed: false })
+    .then(() => {
+      moveInsight(item, false);
+      announce("Insight restored.");
+      $<HTMLElement>("[data-action=dismiss-insight]", item)?.focus();
+    })
+    .catch(announceFailure);
+}
+
 const EDIT_ACTIONS = new Map<string, (button: HTMLButtonElement) => void>([
   ["rename-conversation", renameConversation],
   ["rename-member", renameMember],
@@ -202,32 +262,13 @@ const EDIT_ACTIONS = new Map<string, (button: HTMLButtonElement) => void>([
   ["toggle-hidden", toggleHidden],
   ["edit-insight", editInsight],
   ["dismiss-insight", dismissInsight],
+  ["restore-insight", restoreInsight],
 ]);
 
-/** Transcript lines get their controls here rather than in the HTML: a long meeting has thousands. */
-function addLineControls(): void {
-  for (const line of lines()) {
-    const hidden = line.classList.contains("is-hidden");
-    const controls = document.createElement("span");
-    controls.className = "controls";
-    controls.append(
-      controlButton("edit-message", "Edit this line", "Edit"),
-      controlButton(
-        "toggle-hidden",
-        hidden ? "Restore this line" : "Hide this line",
-        hidden ? "Restore" : "Hide",
-      ),
-    );
-    $(".line-head", line)?.append(controls);
-  }
-}
-
 export function wireEditing(): void {
-  if (document.body.dataset.editable !== "true") return;
-  for (const button of $$("[data-action]")) {
-    if (button.closest("[data-js]") === null) button.hidden = false;
-  }
-  addLineControls();
+  const toggle = $<HTMLButtonElement>("#edit-toggle");
+  if (document.body.dataset.editable !== "true" || !toggle) return;
+  wireEditMode(toggle);
   document.addEventListener("click", (event) => {
     const button =
       event.target instanceof Element ? event.target.closest<HTMLButtonElement>("button[data-action]") : null;

@@ -3,8 +3,10 @@
  * copying, and (on editable links) inline edits. Everything here is progressive: the page reads without it.
  * User text is only ever written with textContent or text nodes, never as HTML.
  */
-import { $, $$, announce, lines, reducedMotion, scrollBehavior } from "./dom.ts";
+import { $, $$, announce, lines, reducedMotion, scrollBehavior, showLine } from "./dom.ts";
 import { wireEditing } from "./editing.ts";
+import { wireLineFocus } from "./line-focus.ts";
+import { wireReading } from "./reading.ts";
 
 const player = $<HTMLMediaElement>("#player");
 
@@ -30,16 +32,6 @@ function seek(seconds: number): void {
   else player.addEventListener("loadedmetadata", () => (player.currentTime = seconds), { once: true });
 }
 
-function showLine(line: HTMLElement, options: { focus?: boolean } = {}): void {
-  line.scrollIntoView({ block: "center", behavior: scrollBehavior() });
-  for (const other of $$(".line.is-target")) other.classList.remove("is-target");
-  line.classList.add("is-target");
-  if (options.focus) {
-    line.tabIndex = -1;
-    line.focus({ preventScroll: true });
-  }
-}
-
 function wireJumps(): void {
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target : null;
@@ -49,7 +41,8 @@ function wireJumps(): void {
       if (!line) return;
       event.preventDefault();
       history.replaceState(null, "", `#${line.id}`);
-      showLine(line, { focus: true });
+      // A chapter opens at its top, just below the toolbar.
+      showLine(line, { focus: true, block: goto.closest(".outline") ? "start" : "center" });
       if (goto.dataset.seek !== undefined) seek(Number(goto.dataset.seek));
       return;
     }
@@ -90,118 +83,6 @@ function openAtHash(): void {
   if (!line) return;
   showLine(line);
   if (player && !player.hidden) setCurrentLine(line);
-}
-
-/* Filters: one chip at a time highlights the lines about a topic or an insight type. */
-function wireFilters(): void {
-  const chips = $$<HTMLButtonElement>(".chip");
-  const count = $(".filter-count");
-  for (const chip of chips) {
-    chip.addEventListener("click", () => {
-      const active = chip.getAttribute("aria-pressed") !== "true";
-      for (const other of chips) other.setAttribute("aria-pressed", "false");
-      for (const line of lines()) line.classList.remove("is-match-topic", "is-match-insight");
-      if (!active) {
-        if (count) count.textContent = "";
-        return;
-      }
-      chip.setAttribute("aria-pressed", "true");
-      const [kind, value] = (chip.dataset.filter ?? "").split(":");
-      const attribute = kind === "topic" ? "topics" : "insights";
-      const matches = lines().filter((line) =>
-        (line.dataset[attribute] ?? "").split(" ").includes(value ?? ""),
-      );
-      for (const line of matches)
-        line.classList.add(kind === "topic" ? "is-match-topic" : "is-match-insight");
-      if (count) {
-        count.textContent =
-          matches.length === 0
-            ? "No lines match."
-            : `${matches.length} line${matches.length === 1 ? "" : "s"} highlighted.`;
-      }
-      if (matches[0]) matches[0].scrollIntoView({ block: "center", behavior: scrollBehavior() });
-    });
-  }
-}
-
-/* Search: marks every match in the transcript text, with a count and next/previous. */
-function wireSearch(): void {
-  const form = $<HTMLFormElement>("form.search");
-  const input = $<HTMLInputElement>("#search-input");
-  const count = $("#search-count");
-  if (!form || !input || !count) return;
-  let marks: HTMLElement[] = [];
-  let current = -1;
-
-  const clear = () => {
-    for (const text of $$(".line-text")) {
-      if (text.querySelector("mark")) text.replaceChildren(text.textContent ?? "");
-    }
-    marks = [];
-    current = -1;
-  };
-
-  const run = () => {
-    clear();
-    const query = input.value.trim().toLocaleLowerCase();
-    if (query === "") {
-      count.textContent = "";
-      return;
-    }
-    for (const text of $$(".line-text")) {
-      const content = text.textContent ?? "";
-      const lower = content.toLocaleLowerCase();
-      let from = 0;
-      let at = lower.indexOf(query);
-      if (at < 0) continue;
-      const fragment = document.createDocumentFragment();
-      while (at >= 0) {
-        fragment.append(content.slice(from, at));
-        const mark = document.createElement("mark");
-        mark.textContent = content.slice(at, at + query.length);
-        fragment.append(mark);
-        marks.push(mark);
-        from = at + query.length;
-        at = lower.indexOf(query, from);
-      }
-      fragment.append(content.slice(from));
-      text.replaceChildren(fragment);
-    }
-    if (marks.length === 0) count.textContent = "No matches";
-    else step(0, true);
-  };
-
-  const step = (delta: number, absolute = false) => {
-    if (marks.length === 0) return;
-    marks[current]?.classList.remove("is-current");
-    current = absolute ? delta : (current + delta + marks.length) % marks.length;
-    const mark = marks[current];
-    if (!mark) return;
-    mark.classList.add("is-current");
-    mark.scrollIntoView({ block: "center", behavior: scrollBehavior() });
-    count.textContent = `${current + 1} of ${marks.length}`;
-  };
-
-  let timer = 0;
-  input.addEventListener("input", () => {
-    window.clearTimeout(timer);
-    timer = window.setTimeout(run, 120);
-  });
-  form.addEventListener("submit", (event) => event.preventDefault());
-  input.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter") return;
-    event.preventDefault();
-    window.clearTimeout(timer);
-    if (marks.length === 0 || input.dataset.query !== input.value) {
-      input.dataset.query = input.value;
-      run();
-    } else step(event.shiftKey ? -1 : 1);
-  });
-  $("[data-action=search-next]", form)?.addEventListener("click", () => step(1));
-  $("[data-action=search-prev]", form)?.addEventListener("click", () => step(-1));
-  document.addEventListener("recap:transcript-changed", () => {
-    if (input.value.trim() !== "") run();
-  });
 }
 
 /* Media: the line being played is highlighted and, unless the viewer pauses it, followed. */
@@ -297,8 +178,8 @@ function start(): void {
   for (const element of $$("[data-js]")) element.hidden = false;
   localiseTimes();
   wireJumps();
-  wireFilters();
-  wireSearch();
+  wireReading();
+  wireLineFocus();
   wirePlayer();
   wireShare();
   wireEditing();

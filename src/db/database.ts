@@ -18,6 +18,8 @@ import * as insightMembers from "./migrations/005_insight_members.ts";
 import * as topicKinds from "./migrations/006_topic_kinds.ts";
 import * as analysisEngines from "./migrations/007_analysis_engines.ts";
 import * as trackers from "./migrations/008_trackers.ts";
+import * as linkLabels from "./migrations/009_link_labels.ts";
+import * as linkViews from "./migrations/010_link_views.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -36,7 +38,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = {
+/** Every migration by name; they run in name order. */
+export const migrations: Record<string, Migration> = {
   "001_initial": initial,
   "002_insight_edits": insightEdits,
   "003_webhooks_and_rotation": webhooksAndRotation,
@@ -45,6 +48,8 @@ const migrations: Record<string, Migration> = {
   "006_topic_kinds": topicKinds,
   "007_analysis_engines": analysisEngines,
   "008_trackers": trackers,
+  "009_link_labels": linkLabels,
+  "010_link_views": linkViews,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -131,6 +131,21 @@ export interface ExperiencesTable {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** The owner's name for the link; null when none was given. */
+  label: string | null;
+  /** The token's last four characters, to recognise its URL by; null for links older than 009_link_labels. */
+  token_hint: string | null;
+  /** Page views (HTML, GET) counted since 010_link_views; distinct viewers count one a day per viewer. */
+  view_count: number;
+  distinct_viewers: number;
+  last_viewed_at: string | null;
+}
+
+/** The viewers of a link counted on `day` (UTC), as keyed hashes; rows of earlier days are deleted. */
+export interface LinkViewersTable {
+  experience_id: string;
+  day: string;
+  viewer: string;
 }
 
 /**
@@ -174,6 +189,7 @@ export interface Database {
   topics: TopicsTable;
   insights: InsightsTable;
   experiences: ExperiencesTable;
+  link_viewers: LinkViewersTable;
   webhook_events: WebhookEventsTable;
   trackers: TrackersTable;
 }

@@ -77,3 +77,53 @@ export function palette(background: string) {
     current: dark ? mix(surface, "#ffffff", 0.12) : mix(surface, "#000000", 0.07),
   };
 }
+
+function toHsl([r, g, b]: Rgb): Rgb {
+  const [x, y, z] = [r / 255, g / 255, b / 255];
+  const max = Math.max(x, y, z);
+  const min = Math.min(x, y, z);
+  const l = (max + min) / 2;
+  if (max === min) return [0, 0, l];
+  const d = max - min;
+  const s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
+  const h = max === x ? (y - z) / d + (y < z ? 6 : 0) : max === y ? (z - x) / d + 2 : (x - y) / d + 4;
+  return [h / 6, s, l];
+}
+
+function fromHsl([h, s, l]: Rgb): Rgb {
+  if (s === 0) return [l * 255, l * 255, l * 255];
+  const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
+  const p = 2 * l - q;
+  const channel = (t: number) => {
+    const u = t < 0 ? t + 1 : t > 1 ? t - 1 : t;
+    if (u < 1 / 6) return p + (q - p) * 6 * u;
+    if (u < 1 / 2) return q;
+    if (u < 2 / 3) return p + (q - p) * (2 / 3 - u) * 6;
+    return p;
+  };
+  return [channel(h + 1 / 3) * 255, channel(h) * 255, channel(h - 1 / 3) * 255];
+}
+
+/**
+ * `colour` with its lightness moved just far enough (keeping its hue) that it has at least `ratio`
+ * contrast with every colour in `against`: darker on light surroundings, lighter on dark ones. Where no
+ * lightness reaches it on all of them, the readable text colour of the first.
+ */
+export function withContrast(colour: string, against: string[], ratio: number): string {
+  const holds = (candidate: string) => against.every((b) => contrastRatio(candidate, b) >= ratio);
+  if (holds(colour)) return colour;
+  const [first = colour] = against;
+  const darker = contrastRatio("#000000", first) >= contrastRatio("#ffffff", first);
+  const [h, s, l] = toHsl(parse(colour));
+  const at = (lightness: number) => format(fromHsl([h, s, lightness]));
+  // Binary search between the colour's own lightness and black or white for the nearest that holds.
+  let near = l;
+  let far = darker ? 0 : 1;
+  if (!holds(at(far))) return readableText(first);
+  for (let i = 0; i < 24; i++) {
+    const middle = (near + far) / 2;
+    if (holds(at(middle))) far = middle;
+    else near = middle;
+  }
+  return at(far);
+}

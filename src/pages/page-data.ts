@@ -1,5 +1,7 @@
 import {
   durationSeconds,
+  formatDuration,
+  knownDuration,
   formatOffset,
   formatShare,
   INSIGHT_GROUPS,
@@ -79,7 +81,12 @@ export function pageToMarkdown(fullView: PageView): string {
   const view = withoutHiddenLines(fullView);
   const e = escapeMarkdown;
   const lines: string[] = [`# ${e(view.title)}`, ""];
-  lines.push(`${view.startTime} · ${Math.round(durationSeconds(view) / 60)} min`, "");
+  const duration = knownDuration(view);
+  const when = [
+    ...(view.dated ? [view.startTime] : []),
+    ...(duration !== null ? [formatDuration(duration)] : []),
+  ];
+  if (when.length > 0) lines.push(when.join(" · "), "");
   if (view.attendees.length > 0)
     lines.push(`**Attendees:** ${view.attendees.map((a) => e(a.name)).join(", ")}`, "");
   lines.push("## Summary", "");

@@ -13,6 +13,7 @@ const context = {
   stylesheetUrl: null,
   fontStylesheetUrl: null,
   selfPath: "TOKEN",
+  verbatim: false,
 };
 
 function view(overrides: Partial<PageView> = {}): PageView {
@@ -21,10 +22,12 @@ function view(overrides: Partial<PageView> = {}): PageView {
     title: "Planning",
     startTime: "2026-11-02T15:00:00.000Z",
     endTime: "2026-11-02T15:42:00.000Z",
+    dated: true,
     attendees: [{ id: "m1", name: "Ann Lee", avatarUrl: null }],
     summary: [],
     topics: [],
     insights: [],
+    dismissedInsights: [],
     messages: [
       {
         id: "1",
@@ -137,6 +140,35 @@ describe("the page", () => {
     expect(pageToMarkdown(view())).toContain("**Ann Lee** [0:00]: Hello");
   });
 
+  it("shows lines cleaned for reading under one heading per speaker, or as stored with verbatim", () => {
+    const marked = "I 'm {disfmarker} sure , yes .";
+    const base = view();
+    const lines = [
+      { ...base.messages[0]!, id: "a", text: marked },
+      { ...base.messages[0]!, id: "b", text: "{vocalsound}" },
+      { ...base.messages[0]!, id: "c", text: "Next." },
+      { ...base.messages[0]!, id: "d", text: "Hi .", speakerId: "m2", speakerName: "Bob" },
+    ];
+    const line = (html: string, id: string) =>
+      new RegExp(`<li class="([^"]*)" id="m-${id}"([^>]*)>`).exec(html);
+    const cleaned = renderPage(view({ messages: lines }), context);
+    expect(cleaned).toContain('<p class="line-text">I&#39;m — sure, yes.</p>');
+    expect(line(cleaned, "a")?.[1]).toBe("line");
+    // A line of marks only is left out of the cleaned text, so the next line still goes on from "a".
+    expect(line(cleaned, "b")?.[1]).toBe("line is-continued is-sound");
+    expect(line(cleaned, "c")?.[1]).toBe("line is-continued");
+    expect(line(cleaned, "d")?.[1]).toBe("line");
+    // The editor gets the stored text where the page shows another; a read-only page does not carry it.
+    expect(line(cleaned, "a")?.[2]).toContain('data-text="I &#39;m {disfmarker} sure , yes ."');
+    expect(line(cleaned, "c")?.[2]).not.toContain("data-text");
+    expect(renderPage(view({ messages: lines, readOnly: true }), context)).not.toContain("data-text=");
+    const verbatim = renderPage(view({ messages: lines }), { ...context, verbatim: true });
+    expect(verbatim).toContain("I &#39;m {disfmarker} sure , yes .");
+    expect(verbatim).not.toContain("data-text=");
+    expect(line(verbatim, "b")?.[1]).toBe("line is-continued");
+    expect(verbatim).toMatch(/href="TOKEN\?text=verbatim"\s+data-text-mode="verbatim"\s+aria-current="page"/);
+  });
+
   it("lists chapters in order with their start when known and share, then key phrases", () => {
     const chapter = (id: string, text: string, offset: number | null, share: number) => ({
       id,
@@ -165,6 +197,44 @@ describe("the page", () => {
     expect(pageToMarkdown(view({ topics }))).toContain(
       "- budget (0:00, 70% of the meeting)\n- hiring plan (\\<1% of the meeting)\n- travel\n",
     );
+  });
+
+  it("shows a date and a length only when the meeting's times give them, never 0 s", () => {
+    const header = (overrides: Partial<PageView>) =>
+      /<header[\s\S]*<\/header>/.exec(renderPage(view(overrides), context))?.[0] ?? "";
+    expect(header({})).toMatch(/2 November 2026[\s\S]*15:00 UTC[\s\S]*42 min/);
+    const undated = header({ dated: false, endTime: "2026-11-02T15:00:00.000Z" });
+    expect(undated).not.toContain("<time");
+    expect(undated).not.toContain('class="meta"');
+    expect(header({ endTime: "2026-11-02T15:00:00.400Z" })).not.toMatch(/\b0 s\b/);
+    expect(pageToMarkdown(view({ dated: false, endTime: "2026-11-02T15:00:00.000Z" }))).not.toMatch(/0 min/);
+  });
+
+  it("lists five insights of a type and the rest behind Show all; dismissed ones only on editable links", () => {
+    const insight = (id: string) => ({
+      id,
+      type: "action_item" as const,
+      text: `Task ${id}`,
+      messageIds: ["1"],
+      speakerId: null,
+      speakerName: null,
+      assigneeId: null,
+      assigneeName: null,
+      dueBy: null,
+    });
+    const insights = ["a", "b", "c", "d", "e", "f", "g"].map(insight);
+    const html = renderPage(view({ insights, dismissedInsights: [insight("z")] }), context);
+    const more = /<details class="more">([\s\S]*?)<\/details>/.exec(html)?.[1] ?? "";
+    expect(more).toMatch(/Show all <span class="count">\(7\)<\/span>/);
+    expect(more).toContain("Task f");
+    expect(more).not.toContain("Task e");
+    expect(html).toMatch(/<details class="dismissed"[^>]*>[\s\S]*Task z[\s\S]*restore-insight/);
+    const readOnly = renderPage(
+      view({ insights, dismissedInsights: [insight("z")], readOnly: true }),
+      context,
+    );
+    expect(readOnly).not.toContain("Task z");
+    expect(JSON.stringify(pageToJson(view({ dismissedInsights: [insight("z")] })))).not.toContain("Task z");
   });
 
   it("renders problem pages that name no conversation", () => {

@@ -8,6 +8,7 @@ const context = {
   stylesheetUrl: null,
   fontStylesheetUrl: null,
   selfPath: "TOKEN",
+  verbatim: false,
 };
 
 const line = (id: string, speaker: "a" | "b", text: string, at: number | null): PageMessage => ({
@@ -27,6 +28,7 @@ function audioView(timed: boolean): PageView {
     kind: "audio-summary",
     title: "Budget review",
     startTime: "2026-11-02T15:00:00.000Z",
+    dated: true,
     endTime: "2026-11-02T15:00:40.000Z",
     attendees: [
       { id: "a", name: "Ann Lee", avatarUrl: null },
@@ -38,6 +40,7 @@ function audioView(timed: boolean): PageView {
       { id: "t2", kind: "chapter", text: "Next steps", messageIds: ["3"], offset: at(20), share: 0.4 },
     ],
     insights: [],
+    dismissedInsights: [],
     messages: [
       line("1", "a", "Let us go over the budget.", at(0)),
       line("2", "b", "The budget is tight this year.", at(10)),

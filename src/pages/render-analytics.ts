@@ -11,7 +11,14 @@ import { html, type Raw } from "./escape.ts";
 import { renderMedia } from "./render-overview.ts";
 import { gotoLink } from "./render-parts.ts";
 import { renderTranscript } from "./render-transcript.ts";
-import { durationSeconds, formatDuration, formatOffset, formatShare, type PageView } from "./view-model.ts";
+import {
+  durationSeconds,
+  formatDuration,
+  formatOffset,
+  formatShare,
+  type PageContext,
+  type PageView,
+} from "./view-model.ts";
 
 // The audio-summary page, Symbl's "Trackers & Analytics" view: the player, who spoke when, talk-time
 // shares and pace, tracker hits and the transcript (docs/PAGES.md).
@@ -128,7 +135,7 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
 }
 
 function renderWhoSpokeWhen(timeline: Timeline | null, trackers: TrackerSummary[], at: Placements): Raw {
-  return html`<section class="card analytics-timeline" aria-labelledby="timeline-heading">
+  return html`<section class="card analytics-timeline" id="timeline" aria-labelledby="timeline-heading">
     <h2 id="timeline-heading">Who spoke when</h2>
     ${
       timeline
@@ -174,7 +181,7 @@ function renderSpeakers(analytics: SpeakerAnalytics, at: Placements): Raw {
         ]
       : [];
   });
-  return html`<section class="card analytics-speakers" aria-labelledby="speakers-heading">
+  return html`<section class="card analytics-speakers" id="talk-time" aria-labelledby="speakers-heading">
     <h2 id="speakers-heading">Talk time</h2>
     ${
       !timed &&
@@ -237,14 +244,29 @@ function renderTrackers(view: PageView, trackers: TrackerSummary[]): Raw {
                 </li>`,
             )}
           </ul>`;
-  return html`<section class="card analytics-trackers" aria-labelledby="trackers-heading">
+  return html`<section class="card analytics-trackers" id="trackers" aria-labelledby="trackers-heading">
     <h2 id="trackers-heading">Trackers</h2>
     ${body}
   </section>`;
 }
 
-/** The analytics page's main content, and the rules that place its timeline (for the nonce'd <style>). */
-export function renderAnalytics(view: PageView, hasMedia: boolean): { main: Raw; css: string } {
+/** The phone bar's links to the analytics page's sections. */
+const ANALYTICS_JUMPS: [string, string][] = [
+  ["#timeline", "Timeline"],
+  ["#talk-time", "Talk time"],
+  ["#trackers", "Trackers"],
+  ["#transcript", "Transcript"],
+];
+
+/**
+ * The analytics page's main content, the rules that place its timeline (for the nonce'd <style>) and the
+ * phone bar's links to its sections.
+ */
+export function renderAnalytics(
+  view: PageView,
+  context: PageContext,
+  hasMedia: boolean,
+): { main: Raw; css: string; jumps: [string, string][] } {
   const timeline = timelineOf(view);
   const at = new Placements(timeline?.span ?? 1);
   const analytics = speakerAnalytics({
@@ -268,8 +290,8 @@ export function renderAnalytics(view: PageView, hasMedia: boolean): { main: Raw;
         ${renderSpeakers(analytics, at)}
         ${renderTrackers(view, trackers)}
       </div>
-      ${renderTranscript(view, hasMedia)}
+      ${renderTranscript(view, context, hasMedia)}
     </div>
   </div>`;
-  return { main, css: at.rules.join("") };
+  return { main, css: at.rules.join(""), jumps: ANALYTICS_JUMPS };
 }

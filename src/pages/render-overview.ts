@@ -1,9 +1,11 @@
 import { html, raw, safeHttpUrl, type Raw } from "./escape.ts";
+import { talkShare } from "./talk-share.ts";
 import { editButton, gotoLink, memberName, type MessagesById } from "./render-parts.ts";
 import {
   formatOffset,
   formatShare,
   INSIGHT_GROUPS,
+  TOP_INSIGHTS,
   type PageAttendee,
   type PageInsight,
   type PageTopic,
@@ -52,7 +54,7 @@ function initials(name: string): string {
     .toUpperCase();
 }
 
-function renderAttendee(attendee: PageAttendee, editable: boolean): Raw {
+function renderAttendee(attendee: PageAttendee, share: number | undefined, editable: boolean): Raw {
   const avatar = safeHttpUrl(attendee.avatarUrl);
   return html`<li class="attendee" data-member-id="${attendee.id}">
     ${
@@ -61,18 +63,31 @@ function renderAttendee(attendee: PageAttendee, editable: boolean): Raw {
         : html`<span class="avatar avatar-initials" aria-hidden="true">${initials(attendee.name)}</span>`
     }
     <span class="attendee-name" data-member-name="${attendee.id}">${attendee.name}</span>
+    ${
+      share !== undefined &&
+      html`<span class="talk-share">${formatShare(share)}</span>
+        <meter class="talk-bar" min="0" max="1" value="${share.toFixed(3)}" aria-hidden="true"></meter>`
+    }
     ${editable && editButton("rename-member", `Rename speaker ${attendee.name}`, "Rename")}
   </li>`;
 }
 
+/** The attendees, each in their colour (theme.ts) with their share of the talk, by time or by words. */
 export function renderAttendees(view: PageView, editable: boolean): Raw {
-  return html`<section class="card" aria-labelledby="attendees-heading">
+  const { by, shares } = talkShare(view.messages.filter((m) => !m.hidden));
+  return html`<section class="card" id="attendees" aria-labelledby="attendees-heading">
     <h2 id="attendees-heading">Attendees</h2>
     ${
       view.attendees.length > 0
-        ? html`<ul class="attendees">
-            ${view.attendees.map((a) => renderAttendee(a, editable))}
-          </ul>`
+        ? html`${
+              shares.size > 0 &&
+              html`<p class="talk-note">
+                Share of the talk, by ${by === "time" ? "speaking time" : "words"}
+              </p>`
+            }
+            <ul class="attendees">
+              ${view.attendees.map((a) => renderAttendee(a, shares.get(a.id), editable))}
+            </ul>`
         : html`<p class="empty">No attendees were recorded.</p>`
     }
   </section>`;
@@ -91,7 +106,12 @@ export function renderSummary(view: PageView, messagesById: MessagesById): Raw {
   </section>`;
 }
 
-function renderInsight(insight: PageInsight, messagesById: MessagesById, editable: boolean): Raw {
+function renderInsight(
+  insight: PageInsight,
+  messagesById: MessagesById,
+  editable: boolean,
+  dismissed = false,
+): Raw {
   const details = [
     insight.speakerName !== null &&
       html`<span>said by ${memberName(insight.speakerId, insight.speakerName)}</span>`,
@@ -106,33 +126,62 @@ function renderInsight(insight: PageInsight, messagesById: MessagesById, editabl
     ${
       editable &&
       html`<span class="controls">
-        ${editButton("edit-insight", "Edit this insight")}
-        ${editButton("dismiss-insight", "Dismiss this insight", "Dismiss")}
+        ${
+          dismissed
+            ? editButton("restore-insight", "Restore this insight", "Restore")
+            : html`${editButton("edit-insight", "Edit this insight")}
+              ${editButton("dismiss-insight", "Dismiss this insight", "Dismiss")}`
+        }
       </span>`
     }
   </li>`;
 }
 
+/**
+ * One type's insights: the first few, the rest behind "Show all" (a <details>, so it opens without the
+ * script), and on an editable link the dismissed ones, to restore.
+ */
+function renderInsightGroup(
+  group: (typeof INSIGHT_GROUPS)[number],
+  view: PageView,
+  messagesById: MessagesById,
+  editable: boolean,
+): Raw {
+  const items = view.insights.filter((i) => i.type === group.type);
+  const dismissed = editable ? view.dismissedInsights.filter((i) => i.type === group.type) : [];
+  const list = (insights: PageInsight[]) =>
+    html`<ul class="items">
+      ${insights.map((i) => renderInsight(i, messagesById, editable))}
+    </ul>`;
+  return html`<div class="insight-group" id="${group.anchor}" data-group="${group.type}">
+    <h3>${group.label}</h3>
+    ${items.length === 0 && html`<p class="empty">No ${group.label.toLowerCase()} were found.</p>`}
+    ${items.length > 0 && list(items.slice(0, TOP_INSIGHTS))}
+    ${
+      items.length > TOP_INSIGHTS &&
+      html`<details class="more">
+        <summary class="control">Show all <span class="count">(${items.length})</span></summary>
+        ${list(items.slice(TOP_INSIGHTS))}
+      </details>`
+    }
+    ${
+      editable &&
+      html`<details class="dismissed" ${dismissed.length === 0 ? raw("hidden") : ""}>
+        <summary class="control">Dismissed <span class="count">(${dismissed.length})</span></summary>
+        <ul class="items">
+          ${dismissed.map((i) => renderInsight(i, messagesById, editable, true))}
+        </ul>
+      </details>`
+    }
+  </div>`;
+}
+
 export function renderInsights(view: PageView, messagesById: MessagesById, editable: boolean): Raw {
+  const any = view.insights.length > 0 || (editable && view.dismissedInsights.length > 0);
   return html`<section class="card" id="insights" aria-labelledby="insights-heading">
     <h2 id="insights-heading">Insights</h2>
-    ${view.insights.length === 0 && html`<p class="empty">No action items, follow-ups or questions were found.</p>`}
-    ${
-      view.insights.length > 0 &&
-      INSIGHT_GROUPS.map((group) => {
-        const items = view.insights.filter((i) => i.type === group.type);
-        return html`<div class="insight-group" data-group="${group.type}">
-          <h3>${group.label}</h3>
-          ${
-            items.length > 0
-              ? html`<ul class="items">
-                  ${items.map((i) => renderInsight(i, messagesById, editable))}
-                </ul>`
-              : html`<p class="empty">No ${group.label.toLowerCase()} were found.</p>`
-          }
-        </div>`;
-      })
-    }
+    ${!any && html`<p class="empty">No action items, follow-ups or questions were found.</p>`}
+    ${any && INSIGHT_GROUPS.map((group) => renderInsightGroup(group, view, messagesById, editable))}
   </section>`;
 }
 

@@ -11,8 +11,8 @@ import { editButton } from "./render-parts.ts";
 import { renderTranscript } from "./render-transcript.ts";
 import { themeCss } from "./theme.ts";
 import {
-  durationSeconds,
   formatDuration,
+  knownDuration,
   type PageContext,
   type PageView,
   withoutHiddenLines,
@@ -43,26 +43,28 @@ function renderHead(view: PageView, context: PageContext, extraCss = ""): Raw {
   </head>`;
 }
 
-/** The title, date and length, and the share buttons (shown by the script). */
+/** The title, the date and length when the meeting's times give them, and the share buttons (shown by the script). */
 function renderHeader(view: PageView, editable: boolean): Raw {
   const start = new Date(view.startTime);
-  const validStart = !Number.isNaN(start.getTime());
+  const dated = view.dated && !Number.isNaN(start.getTime());
+  const duration = knownDuration(view);
   const logo = safeHttpUrl(view.branding.logo);
+  const facts = [
+    dated && html`<time class="date" datetime="${view.startTime}">${dateFormat.format(start)}</time>`,
+    dated && html`<time class="start" datetime="${view.startTime}">${timeFormat.format(start)} UTC</time>`,
+    duration !== null && html`<span class="duration">${formatDuration(duration)}</span>`,
+  ].filter((fact): fact is Raw => fact !== false);
   return html`<header class="page-header">
     ${logo && html`<img class="logo" src="${logo}" alt="Logo" height="40" />`}
     <div class="heading">
       <h1 id="title"><span data-field="title">${view.title}</span></h1>
       ${editable && editButton("rename-conversation", "Rename this conversation", "Rename")}
-      <p class="meta">
-        ${
-          validStart &&
-          html`<time class="date" datetime="${view.startTime}">${dateFormat.format(start)}</time>
-            <span aria-hidden="true">·</span>
-            <time class="start" datetime="${view.startTime}">${timeFormat.format(start)} UTC</time>
-            <span aria-hidden="true">·</span>`
-        }
-        <span class="duration">${formatDuration(durationSeconds(view))}</span>
-      </p>
+      ${
+        facts.length > 0 &&
+        html`<p class="meta">
+          ${facts.map((fact, i) => html`${i > 0 && html`<span aria-hidden="true">·</span>`}${fact}`)}
+        </p>`
+      }
     </div>
     ${
       !view.hideShareButton &&
@@ -89,6 +91,35 @@ function renderFooter(view: PageView, context: PageContext): Raw {
   </footer>`;
 }
 
+/**
+ * The switch into edit mode: an editable link reads like a read-only one until it is on (docs/PAGES.md,
+ * "Editing through a link").
+ */
+function renderEditMode(): Raw {
+  return html`<div class="edit-mode" data-js hidden>
+    <button type="button" class="control" id="edit-toggle" aria-pressed="false">Edit this summary</button>
+  </div>`;
+}
+
+/**
+ * Links to each section, one tap away on a phone, where the bar stays at the top (page.css); plain anchors,
+ * so they work without the script.
+ */
+function renderJumps(view: PageView, pageJumps?: [string, string][]): Raw {
+  const hasChapters = view.topics.some((t) => t.kind === "chapter");
+  const jumps: [string, string][] = pageJumps ?? [
+    ["#summary", "Summary"],
+    ["#insights", "Action items"],
+    ["#topics", hasChapters ? "Chapters" : "Topics"],
+    ["#transcript", "Transcript"],
+  ];
+  return html`<nav class="jumps" aria-label="Sections">
+    <ul>
+      ${jumps.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}
+    </ul>
+  </nav>`;
+}
+
 /** Renders the whole summary page: it reads completely without the script, which only enhances it. */
 export function renderPage(fullView: PageView, context: PageContext): string {
   const view = fullView.readOnly ? withoutHiddenLines(fullView) : fullView;
@@ -97,7 +128,7 @@ export function renderPage(fullView: PageView, context: PageContext): string {
 
   const messagesById = new Map(view.messages.map((m) => [m.id, m]));
   // An audio-summary link opens the analytics view (Symbl's "Trackers & Analytics") in the same frame.
-  const analytics = view.kind === "audio-summary" ? renderAnalytics(view, hasMedia) : null;
+  const analytics = view.kind === "audio-summary" ? renderAnalytics(view, context, hasMedia) : null;
   // Verbatim: a line break between sections is the page's whitespace (escape.ts squeezes only indentation),
   // which the formatter would otherwise turn into spaces.
   // prettier-ignore
@@ -107,16 +138,18 @@ export function renderPage(fullView: PageView, context: PageContext): string {
       <body class="kind-${view.kind}" data-editable="${editable ? "true" : "false"}">
         <a class="skip-link" href="#transcript">Skip to the transcript</a>
         ${renderHeader(view, editable)}
+        ${renderJumps(view, analytics?.jumps)}
         <main id="main">
+          ${editable && renderEditMode()}
           ${analytics ? analytics.main : html`<div class="layout">
+            ${renderMedia(view)}
             <div class="col-overview">
-              ${renderMedia(view)}
               ${renderAttendees(view, editable)}
               ${renderSummary(view, messagesById)}
               ${renderInsights(view, messagesById, editable)}
               ${renderTopics(view, messagesById)}
             </div>
-            ${renderTranscript(view, hasMedia)}
+            ${renderTranscript(view, context, hasMedia)}
           </div>`}
         </main>
         ${renderFooter(view, context)}

@@ -1,11 +1,13 @@
-import { formatOffset, INSIGHT_GROUPS, type PageMessage, type PageView } from "./view-model.ts";
+import { formatOffset, type PageContext, type PageMessage, type PageView } from "./view-model.ts";
 import { html, raw, type Raw } from "./escape.ts";
+import { readingText } from "./reading-text.ts";
+import { renderToolbar } from "./render-toolbar.ts";
 
-// The transcript column: filter chips, search and the lines. A long meeting has thousands of lines, so a
-// line carries only what the script needs to filter, search and seek (docs/PAGES.md).
+// The transcript column: the toolbar and the lines. A long meeting has thousands of lines, so a line
+// carries only what the script needs to filter, search, seek and edit (docs/PAGES.md).
 
-/** Which topics and which insight types rest on each line, for the filter chips. */
-function indexByMessage(view: PageView) {
+/** Which topics and which insight types rest on each line, for the filters. */
+export function indexByMessage(view: PageView) {
   const topicsByMessage = new Map<string, string[]>();
   for (const topic of view.topics) {
     for (const id of topic.messageIds)
@@ -22,20 +24,37 @@ function indexByMessage(view: PageView) {
   return { topicsByMessage, insightsByMessage };
 }
 
+interface LineOptions {
+  hasMedia: boolean;
+  editable: boolean;
+  /** The text shown: the stored text, or its readable form. */
+  shown: string;
+  /** The line goes on from the same speaker's previous line, so it shows no speaker heading of its own. */
+  continued: boolean;
+}
+
 /** One transcript line. Kept lean (a long meeting has thousands): its edit controls are added by the script. */
 function renderMessage(
   message: PageMessage,
-  topicsByMessage: Map<string, string[]>,
-  insightsByMessage: Map<string, Set<string>>,
-  hasMedia: boolean,
+  index: ReturnType<typeof indexByMessage>,
+  options: LineOptions,
 ): Raw {
   const offset = message.offset;
-  const topics = topicsByMessage.get(message.id);
-  const insights = insightsByMessage.get(message.id);
+  const topics = index.topicsByMessage.get(message.id);
+  const insights = index.insightsByMessage.get(message.id);
+  const shown = options.shown;
+  const classes = [
+    "line",
+    message.hidden && "is-hidden",
+    options.continued && "is-continued",
+    shown === "" && "is-sound",
+  ].filter(Boolean);
   const attributes = [
     offset !== null && ` data-offset="${offset}"`,
     topics && html` data-topics="${topics.join(" ")}"`.html,
     insights && html` data-insights="${[...insights].join(" ")}"`.html,
+    // The stored text, for the editor, where the page shows another.
+    options.editable && shown !== message.text && html` data-text="${message.text}"`.html,
   ]
     .filter(Boolean)
     .join("");
@@ -45,70 +64,32 @@ function renderMessage(
       : html` <a
           class="time"
           href="#m-${message.id}"
-          ${raw(hasMedia ? ` aria-label="Play from ${formatOffset(offset)}"` : "")}
+          ${raw(options.hasMedia ? ` aria-label="Play from ${formatOffset(offset)}"` : "")}
           >${formatOffset(offset)}</a
         >`;
+  const name = message.speakerName ?? "Unknown speaker";
   const speaker =
     message.speakerId === null
-      ? html`<span class="speaker">${message.speakerName ?? "Unknown speaker"}</span>`
-      : html`<span class="speaker" data-member-name="${message.speakerId}"
-          >${message.speakerName ?? "Unknown speaker"}</span
-        >`;
+      ? html`<span class="speaker">${name}</span>`
+      : html`<span class="speaker" data-member-name="${message.speakerId}">${name}</span>`;
   const badge = message.hidden
     ? html` <span class="badge">Hidden from the API and read-only links</span>`
     : "";
-  return html`<li class="line${message.hidden ? " is-hidden" : ""}" id="m-${message.id}" ${raw(attributes)}>
+  return html`<li class="${classes.join(" ")}" id="m-${message.id}" ${raw(attributes)}>
     <div class="line-head">${speaker}${time}${badge}</div>
-    <p class="line-text">${message.text}</p>
+    <p class="line-text">${shown}</p>
   </li>`;
 }
 
-/** A filter chip: a topic by its id, or an insight type. */
-function chip(kind: "topic" | "insight", value: string, label: string): Raw {
-  // Verbatim, like renderPage's template: the formatter would join these lines.
-  // prettier-ignore
-  return html`<button
-    type="button"
-    class="chip chip-${kind}"
-    data-filter="${kind}:${value}"
-    aria-pressed="false"
-  >
-    ${label}
-  </button>`;
-}
-
-/** The chips that highlight the lines of a topic or an insight type (shown by the script). */
-function renderFilters(view: PageView, presentTypes: Set<string>): Raw {
-  return html`<div class="filters" data-js hidden>
-    <p class="filters-label" id="filters-label">Highlight lines about</p>
-    <div class="chips" role="group" aria-labelledby="filters-label">
-      ${INSIGHT_GROUPS.filter((g) => presentTypes.has(g.type)).map((g) => chip("insight", g.type, g.chip))}
-      ${view.topics.map((t) => chip("topic", t.id, t.text))}
-    </div>
-    <p class="filter-count" role="status"></p>
-  </div>`;
-}
-
-function renderSearch(): Raw {
-  // prettier-ignore
-  return html`<form class="search" role="search" data-js hidden>
-    <label for="search-input">Search the transcript</label>
-    <input id="search-input" type="search" autocomplete="off" />
-    <span class="search-count" id="search-count" role="status" aria-live="polite"></span>
-    <button type="button" class="control" data-action="search-prev" aria-label="Previous match">
-      Previous
-    </button>
-    <button type="button" class="control" data-action="search-next" aria-label="Next match">
-      Next
-    </button>
-  </form>`;
-}
+const speakerKey = (m: PageMessage) => m.speakerId ?? m.speakerName ?? "";
 
 /** The transcript section; `hasMedia` makes each line's time a "play from here" control. */
-export function renderTranscript(view: PageView, hasMedia: boolean): Raw {
+export function renderTranscript(view: PageView, context: PageContext, hasMedia: boolean): Raw {
   const { messages } = view;
-  const { topicsByMessage, insightsByMessage } = indexByMessage(view);
-  const presentTypes = new Set(view.insights.map((i) => i.type));
+  const index = indexByMessage(view);
+  const editable = !view.readOnly;
+  const texts = messages.map((m) => (context.verbatim ? m.text : readingText(m.text)));
+  let previous: PageMessage | undefined;
   return html`<section
     class="card col-transcript"
     id="transcript"
@@ -116,12 +97,18 @@ export function renderTranscript(view: PageView, hasMedia: boolean): Raw {
     tabindex="-1"
   >
     <h2 id="transcript-heading">Transcript</h2>
-    ${(view.topics.length > 0 || presentTypes.size > 0) && renderFilters(view, presentTypes)}
-    ${renderSearch()}
+    ${renderToolbar(view, context, index)}
     ${
       messages.length > 0
-        ? html`<ol class="lines">
-            ${messages.map((m) => renderMessage(m, topicsByMessage, insightsByMessage, hasMedia))}
+        ? html`<ol class="lines" aria-labelledby="transcript-heading">
+            ${messages.map((m, i) => {
+              const shown = texts[i] ?? "";
+              // A line of marks only ("{vocalsound}") is left out of the cleaned text, so it does not part a
+              // speaker's lines.
+              const continued = previous !== undefined && speakerKey(previous) === speakerKey(m);
+              if (shown !== "") previous = m;
+              return renderMessage(m, index, { hasMedia, editable, shown, continued });
+            })}
           </ol>`
         : html`<p class="empty">This conversation has no messages.</p>`
     }

@@ -1,9 +1,20 @@
-import { contrastRatio, mix, palette, readableText } from "./colour.ts";
+import { mix, palette, readableText, withContrast } from "./colour.ts";
 import type { PageView } from "./view-model.ts";
 
 const DEFAULT_BACKGROUND = "#f5f6f8";
 const DEFAULT_TOPIC = "#1d5fbf";
 const DEFAULT_INSIGHT = "#7a3db8";
+/** Speakers' colours, given in the order attendees are listed (distinct hues, after Okabe and Ito). */
+const SPEAKER_COLOURS = [
+  "#0072b2",
+  "#d55e00",
+  "#009e73",
+  "#cc79a7",
+  "#e69f00",
+  "#56b4e9",
+  "#7a3db8",
+  "#8c564b",
+];
 const FONT_FAMILY = /^[A-Za-z0-9][A-Za-z0-9 -]{0,63}$/;
 
 /** A font family name safe in CSS and in the catalogue's URL (letters, digits, spaces, hyphens), or null. */
@@ -39,11 +50,41 @@ export function themeCss(view: PageView): string {
     "--insight-text": readableText(insight),
     "--insight-tint": insightTint,
     "--insight-tint-text": readableText(insightTint),
-    // A link or focus ring drawn in the brand colour only where it stays readable on the surface.
-    "--accent": contrastRatio(topic, colours.surface) >= 4.5 ? topic : colours.surfaceText,
+    // Edges of chips and rings that keep 3:1 against what is around them, whatever the brand colour.
+    "--topic-edge": withContrast(topic, [colours.surface], 3),
+    "--insight-edge": withContrast(insight, [colours.surface], 3),
+    "--accent": withContrast(topic, [colours.surface, colours.background], 3),
     "--font": `${font}system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`,
   };
   return `:root{${Object.entries(variables)
     .map(([name, value]) => `${name}:${value}`)
-    .join(";")}}`;
+    .join(";")}}${speakerCss(
+    view.attendees.map((a) => a.id),
+    colours.surface,
+  )}`;
+}
+
+/** The colour of the attendee at `index`, kept at 3:1 against the cards it is drawn on. */
+export function speakerColour(index: number, surface: string): string {
+  const base = SPEAKER_COLOURS[index % SPEAKER_COLOURS.length] ?? SPEAKER_COLOURS[0]!;
+  return withContrast(base, [surface], 3);
+}
+
+/** A CSS string holding any id: everything but letters, digits, "-" and "_" as a hex escape. */
+function cssString(value: string): string {
+  return `"${value.replace(/[^A-Za-z0-9_-]/g, (c) => `\\${c.codePointAt(0)!.toString(16)} `)}"`;
+}
+
+/** Each attendee's colour on their avatar and beside their name on each of their lines. */
+function speakerCss(memberIds: string[], surface: string): string {
+  return memberIds
+    .map((id, index) => {
+      const colour = speakerColour(index, surface);
+      const key = cssString(id);
+      return (
+        `[data-member-id=${key}] .avatar-initials{background:${colour};color:${readableText(colour)}}` +
+        `[data-member-id=${key}]{--speaker:${colour}}.speaker[data-member-name=${key}]{--speaker:${colour}}`
+      );
+    })
+    .join("");
 }

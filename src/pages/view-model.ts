@@ -71,10 +71,14 @@ export interface PageView {
   title: string;
   startTime: string;
   endTime: string;
+  /** Whether startTime is the meeting's (given or from its lines' times), not only when it was imported. */
+  dated: boolean;
   attendees: PageAttendee[];
   summary: PageSummaryItem[];
   topics: PageTopic[];
   insights: PageInsight[];
+  /** Insights a viewer dismissed, listed on editable links to be restored; never shown read-only or exported. */
+  dismissedInsights: PageInsight[];
   messages: PageMessage[];
   /** The app's trackers, matched against the lines on the analytics page (empty on other kinds). */
   trackers: TrackerDefinition[];
@@ -96,13 +100,18 @@ export interface PageContext {
   fontStylesheetUrl: string | null;
   /** The link's own last path segment (its token), for the .md and .json alternates. */
   selfPath: string;
+  /** Show the transcript as stored (?text=verbatim) instead of cleaned for reading (reading-text.ts). */
+  verbatim: boolean;
 }
 
-export const INSIGHT_GROUPS: { type: InsightType; label: string; chip: string }[] = [
-  { type: "action_item", label: "Action items", chip: "Action items" },
-  { type: "follow_up", label: "Follow-ups", chip: "Follow-ups" },
-  { type: "question", label: "Questions", chip: "Questions" },
+export const INSIGHT_GROUPS: { type: InsightType; label: string; chip: string; anchor: string }[] = [
+  { type: "action_item", label: "Action items", chip: "Action items", anchor: "action-items" },
+  { type: "follow_up", label: "Follow-ups", chip: "Follow-ups", anchor: "follow-ups" },
+  { type: "question", label: "Questions", chip: "Questions", anchor: "questions" },
 ];
+
+/** How many insights of a type show before "Show all". */
+export const TOP_INSIGHTS = 5;
 
 /** 0:42, 12:05 or 1:02:03. */
 export function formatOffset(seconds: number): string {
@@ -127,6 +136,12 @@ export function formatDuration(seconds: number): string {
   const h = Math.floor(total / 3600);
   const m = Math.round((total % 3600) / 60);
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
+}
+
+/** The meeting's length in whole seconds for the header, or null when its times do not give one. */
+export function knownDuration(view: Pick<PageView, "startTime" | "endTime">): number | null {
+  const seconds = Math.round(durationSeconds(view));
+  return seconds >= 1 ? seconds : null;
 }
 
 export function durationSeconds(view: Pick<PageView, "startTime" | "endTime">): number {

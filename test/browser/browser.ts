@@ -33,14 +33,6 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
 
-/** axe-core's serious and critical violations on the page, one line each (rule, count, first node). */
-export async function seriousAxeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
-}
-
 /** Collects every dialog (alert, confirm, prompt) a page opens, dismissing it. */
 export function recordDialogs(page: Page): string[] {
   const dialogs: string[] = [];
@@ -49,6 +41,14 @@ export function recordDialogs(page: Page): string[] {
     void dialog.dismiss();
   });
   return dialogs;
+}
+
+/** axe-core's serious and critical violations on the page as it is now, one line each (none: an empty list). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);
 }
 
 /** A mono 16-bit PCM WAV of `seconds` of a quiet tone, written by code. */

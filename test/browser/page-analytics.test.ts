@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createLink, message, onServer } from "../helpers/factories.ts";
 import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium, seriousAxeViolations, makeWav, serveMedia } from "./browser.ts";
+import { chromiumAvailable, launchChromium, seriousViolations, makeWav, serveMedia } from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -135,7 +135,7 @@ describe.skipIf(!available)("the analytics page in Chromium", () => {
   it("has no serious or critical accessibility violations", async () => {
     const page = await open();
     await page.locator(".tl-table summary").click();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.context().close();
   });
 });

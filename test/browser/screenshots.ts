@@ -1,6 +1,8 @@
 /**
- * Writes docs/page-text.png and docs/page-video.png: a QMSum meeting on a branded text page and on a
- * video page. Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
+ * Writes docs/page-text.png, docs/page-phone.png, docs/page-video.png and docs/page-phone-video.png: a long
+ * QMSum meeting (Bed015) on a branded text page at 1366×900 and, scrolled into the transcript, at 390×844;
+ * on a video page; and on a video page on a phone following playback.
+ * Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
 import { join } from "node:path";
 import { startTestServer } from "../helpers/app.ts";
@@ -9,7 +11,7 @@ import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
 import { launchChromium, makeWav, serveMedia } from "./browser.ts";
 
 const DOCS = join(import.meta.dirname, "..", "..", "docs");
-const MEETING = process.argv[2] ?? "ES2006a.json";
+const MEETING = process.argv[2] ?? "Bed015.json";
 
 // The brand font comes from the local stand-in for the catalogue (the real font file), as in the tests.
 const catalogue = await startFontCatalogue();
@@ -30,18 +32,33 @@ try {
     });
     return ((await response.json()) as { url: string }).url;
   };
-  const shots: [string, string][] = [
-    ["page-text.png", await create({ name: "verbose-text-summary", readOnly: true })],
-    ["page-video.png", await create({ name: "video-summary", videoUrl: media.url })],
+  const video = await create({ name: "video-summary", videoUrl: media.url });
+  const text = await create({ name: "verbose-text-summary", readOnly: true });
+  const shots: [string, string, { width: number; height: number }][] = [
+    ["page-text.png", text, { width: 1366, height: 900 }],
+    ["page-phone.png", text, { width: 390, height: 844 }],
+    ["page-video.png", video, { width: 1280, height: 860 }],
+    ["page-phone-video.png", video, { width: 390, height: 844 }],
   ];
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1 });
-  for (const [file, url] of shots) {
+  for (const [file, url, viewport] of shots) {
+    const page = await browser.newPage({ viewport, deviceScaleFactor: 1, reducedMotion: "reduce" });
     const path = new URL(url);
     await page.goto(server.url + path.pathname + path.search);
     await page.waitForLoadState("networkidle").catch(() => undefined);
-    const chip = page.locator(".chip-topic").first();
-    if (file === "page-video.png" && (await chip.count()) > 0) await chip.click();
+    if (file === "page-video.png") await page.locator(".chip-topic").first().click();
+    if (file === "page-phone.png") {
+      // Into the transcript, at its second chapter: the toolbar has stuck to the top.
+      await page.locator(".outline summary").click();
+      await page.locator(".outline a[data-goto]").nth(1).click();
+      await page.waitForFunction(() => document.querySelector(".outline [aria-current]") !== null);
+    }
+    if (file === "page-phone-video.png") {
+      // Playing from 1:40 on a phone: the transcript follows under the held player.
+      await page.locator("#player").evaluate((p: HTMLMediaElement) => (p.currentTime = 100));
+      await page.locator(".line[aria-current=true]").waitFor();
+    }
     await page.screenshot({ path: join(DOCS, file) });
+    await page.close();
     console.log(`wrote docs/${file}`);
   }
 } finally {

@@ -53,7 +53,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-const SECRET = "test-secret-that-is-long-enough-for-recap-0123456789";
+/** The signing secret of every test server (tokens and links signed outside a server use it too). */
+export const TEST_SECRET = "test-secret-that-is-long-enough-for-recap-0123456789";
 
 let sharedAnalyzer: Analyzer | null = null;
 function analyzer(): Analyzer {
@@ -78,7 +79,7 @@ export async function startTestServer(
     NODE_ENV: "test",
     PORT: "0",
     LOG_LEVEL: "silent",
-    RECAP_SECRET: SECRET,
+    RECAP_SECRET: TEST_SECRET,
     // Tests never reach the public font catalogue; a font test serves its own (test/helpers/font-catalogue.ts).
     RECAP_FONT_CATALOGUE_URL: "off",
     ...options.env,

@@ -3,6 +3,7 @@
  * typed JSON without casts of their own: `import type * as Body from "../helpers/bodies.ts"`.
  */
 import type { Static } from "typebox";
+import type { AppSettingsResponse } from "../../src/modules/apps/apps.schemas.ts";
 import type { TokenResponse } from "../../src/modules/auth/auth.schemas.ts";
 import type * as intelligence from "../../src/modules/conversations/conversation-intelligence.schemas.ts";
 import type * as conversations from "../../src/modules/conversations/conversations.schemas.ts";
@@ -37,7 +38,10 @@ export type DetectedTrackers = Static<typeof trackers.DetectedTrackers>;
 export type ExperienceCreated = Static<typeof experiences.ExperienceCreated>;
 export type Experience = Static<typeof experiences.ExperienceSummary>;
 export type ExperienceList = Static<typeof experiences.ExperienceList>;
+export type ExperienceLink = Static<typeof experiences.ExperienceLink>;
+export type ExperienceLinkList = Static<typeof experiences.ExperienceLinkList>;
 export type MessageSaved = Static<typeof MessageSavedSchema>;
+export type AppSettings = Static<typeof AppSettingsResponse>;
 /** The one error shape (src/http/errors.ts). */
 export interface ErrorBody {
   message: string;

@@ -124,7 +124,7 @@ describe.each(await dialects())("summary pages on %s", (dialect) => {
     expect(wrongType.status).toBe(415);
   });
 
-  it("edits and dismisses insights through an editable link, and the insight APIs show it", async () => {
+  it("edits, dismisses and restores insights through an editable link, and the insight APIs show it", async () => {
     const { token } = await server.newApp();
     const file = meetingFiles("val")[0] ?? "";
     const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", file)));
@@ -159,8 +159,35 @@ describe.each(await dialects())("summary pages on %s", (dialect) => {
     expect((await listed()).find((i) => i.id === insight?.id)?.text).toBe("Edited by a viewer");
     expect((await patch(insight?.id, { dismissed: true })).status).toBe(200);
     expect((await listed()).some((i) => i.id === insight?.id)).toBe(false);
-    expect(await (await page(link.url)).text()).not.toContain("Edited by a viewer");
     expect((await listed()).some((i) => i.id === other?.id)).toBe(true);
+
+    // The editable link lists it under "Dismissed" to restore; a read-only link and the exports do not.
+    const readOnly = await createLink(server, token, conversationId, {
+      name: "verbose-text-summary",
+      readOnly: true,
+    });
+    const dismissedList = (html: string) =>
+      [...html.matchAll(/<details class="dismissed"[^>]*>([\s\S]*?)<\/details>/g)].map((m) => m[1]).join("");
+    const editable = await (await page(link.url)).text();
+    expect(dismissedList(editable)).toContain("Edited by a viewer");
+    expect(dismissedList(editable)).toContain('data-action="restore-insight"');
+    expect(await (await page(readOnly.url)).text()).not.toContain("Edited by a viewer");
+    expect(await (await page(`${link.url}.json`)).text()).not.toContain("Edited by a viewer");
+
+    // Restoring goes through the same edit, validated, and refused on a read-only link.
+    const bad = await patch(insight?.id, { dismissed: "no" });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("dismissed");
+    const refused = await editThroughLink(server, readOnly.url, `/insights/${insight?.id}`, {
+      dismissed: false,
+    });
+    expect(refused.status).toBe(403);
+    expect((await listed()).some((i) => i.id === insight?.id)).toBe(false);
+    expect((await patch(insight?.id, { dismissed: false })).status).toBe(200);
+    expect((await listed()).find((i) => i.id === insight?.id)?.text).toBe("Edited by a viewer");
+    const restored = await (await page(link.url)).text();
+    expect(dismissedList(restored)).not.toContain("Edited by a viewer");
+    expect(restored).toContain("Edited by a viewer");
   });
 
   it("says plainly that nothing was found when a conversation has no analysis yet", async () => {

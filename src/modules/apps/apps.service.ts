@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../../clock.ts";
-import { invalid, notFound } from "../../errors.ts";
+import { DomainError, invalid, notFound } from "../../errors.ts";
 import type { AppRow } from "../../db/schema.ts";
 import { canonicalHost } from "../../urls.ts";
 import type { AppsRepository } from "./apps.repository.ts";
@@ -103,19 +103,37 @@ function normaliseSettings(settings: AppSettings): AppSettings {
 }
 
 export class AppsService {
+  /**
+   * `publicHost` is RECAP_PUBLIC_URL's host (canonical): no app may take it as its custom domain, as a
+   * request on an app's domain opens that app's links only (docs/PAGES.md, Custom domains).
+   */
   constructor(
     private readonly apps: AppsRepository,
     private readonly clock: Clock,
+    private readonly publicHost: string,
   ) {}
+
+  /** Throws conflict when the domain is the server's own host or another app's custom domain. */
+  private async assertDomainFree(host: string | null | undefined, appId?: string): Promise<void> {
+    if (host === null || host === undefined) return;
+    if (host === this.publicHost) {
+      throw new DomainError("conflict", `customDomain ${host} is this server's own host (RECAP_PUBLIC_URL)`);
+    }
+    const holder = await this.apps.findByCustomDomain(host);
+    if (holder !== undefined && holder.id !== appId) {
+      throw new DomainError("conflict", `customDomain ${host} is already another app's custom domain`);
+    }
+  }
 
   /**
    * Creates an app and returns its credentials; the app secret is shown only here, the webhook signing
-   * secret also by `webhookSecret`.
+   * secret also by `webhookSecret`. Throws invalid for a bad setting, conflict for a domain already taken.
    */
   async createApp(
     settings: AppSettings & { name: string },
   ): Promise<App & { appSecret: string; webhookSecret: string }> {
     const clean = normaliseSettings(settings);
+    await this.assertDomainFree(clean.customDomain);
     const appSecret = randomAlphanumeric(128);
     const now = this.clock.now().toISOString();
     const row: AppRow = {
@@ -150,9 +168,13 @@ export class AppsService {
     return row ? toApp(row) : null;
   }
 
-  /** Throws not_found for an unknown app, invalid for a bad setting. */
+  /**
+   * The one check of app settings, for the CLI and PATCH /v1/app alike. Throws not_found for an unknown
+   * app, invalid for a bad setting, conflict for a custom domain already taken.
+   */
   async updateApp(appId: string, settings: AppSettings): Promise<App> {
     const clean = normaliseSettings(settings);
+    await this.assertDomainFree(clean.customDomain, appId);
     const changes = {
       ...(clean.name !== undefined && { name: clean.name }),
       ...(clean.customDomain !== undefined && { custom_domain: clean.customDomain }),
@@ -161,6 +183,24 @@ export class AppsService {
     };
     if (!(await this.apps.update(appId, changes))) throw notFound("app");
     return this.getApp(appId);
+  }
+
+  /**
+   * PATCH /v1/app: the settings given (checked as updateApp checks them, before anything is written), then a
+   * new webhook secret when asked, answered once. Throws invalid when nothing is asked, and what updateApp throws.
+   */
+  async updateSettings(
+    appId: string,
+    settings: AppSettings,
+    rotateWebhookSecret: boolean,
+  ): Promise<{ app: App; webhookSecret?: string }> {
+    const changes = Object.values(settings).some((value) => value !== undefined);
+    if (!changes && !rotateWebhookSecret) {
+      throw invalid("body must set name, customDomain, frameAncestors or rotateWebhookSecret");
+    }
+    const app = changes ? await this.updateApp(appId, settings) : await this.getApp(appId);
+    if (!rotateWebhookSecret) return { app };
+    return { app, webhookSecret: await this.rotateWebhookSecret(appId) };
   }
 
   /**

@@ -29,6 +29,8 @@ export interface ConversationInFull {
   summaries: SummaryRow[];
   topics: TopicRow[];
   insights: InsightRow[];
+  /** Insights a viewer dismissed (above the confidence threshold), which an editable link can restore. */
+  dismissedInsights: InsightRow[];
 }
 
 /** Reads and edits of conversations, always scoped to the app that asks. */
@@ -209,7 +211,8 @@ export class ConversationsService {
 
   /**
    * The conversation and everything derived from it, as stored, each read once: what a summary page is
-   * built from. Messages include hidden ones; insights are those the insight routes show. Throws not_found.
+   * built from. Messages include hidden ones; insights are those the insight routes show, and apart those
+   * dismissed. Throws not_found.
    */
   async readInFull(appId: string, conversationId: string): Promise<ConversationInFull> {
     const conversation = await this.require(appId, conversationId);
@@ -227,6 +230,9 @@ export class ConversationsService {
       summaries,
       topics,
       insights: insights.filter((insight) => isShown(insight, conversation)),
+      dismissedInsights: insights.filter(
+        (insight) => insight.dismissed === 1 && isShown({ ...insight, dismissed: 0 }, conversation),
+      ),
     };
   }
 

@@ -1,13 +1,16 @@
 import type { ExperienceRow } from "../../db/schema.ts";
-import type { ExperienceSettings, ExperienceSummary } from "./experiences.schemas.ts";
-
-export type LinkStatus = "active" | "expired" | "revoked";
+import type {
+  ExperienceLink,
+  ExperienceSettings,
+  ExperienceSummary,
+  LinkState,
+} from "./experiences.schemas.ts";
 
 export function settingsOf(row: ExperienceRow): ExperienceSettings {
   return JSON.parse(row.settings) as ExperienceSettings;
 }
 
-export function linkStatus(row: ExperienceRow, now: Date): LinkStatus {
+export function linkStatus(row: ExperienceRow, now: Date): LinkState {
   if (row.revoked_at !== null) return "revoked";
   if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) return "expired";
   return "active";
@@ -39,5 +42,22 @@ export function presentExperience(row: ExperienceRow, now: Date): ExperienceSumm
       speakerAvatarURLs: settings.speakerAvatarURLs,
       hideShareButton: settings.hideShareButton,
     },
+  };
+}
+
+/** A link as the app-wide list and PATCH show it: no token, no settings, only what tells it apart. */
+export function presentLink(row: ExperienceRow, now: Date): ExperienceLink {
+  return {
+    id: row.id,
+    label: row.label,
+    conversationId: row.conversation_id,
+    name: settingsOf(row).name,
+    state: linkStatus(row, now),
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    hint: row.token_hint,
+    views: row.view_count,
+    distinctViewers: row.distinct_viewers,
+    lastViewedAt: row.last_viewed_at,
   };
 }

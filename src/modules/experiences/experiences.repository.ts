@@ -1,5 +1,15 @@
 import type { Kysely } from "kysely";
 import type { Database, ExperienceRow, ExperiencesTable } from "../../db/schema.ts";
+import type { LinkState } from "./experiences.schemas.ts";
+
+/** Which of an app's links to list: optionally one conversation's, optionally in one state at `now`. */
+export interface LinkFilter {
+  conversationId?: string;
+  state?: LinkState;
+  now: string;
+  limit: number;
+  offset: number;
+}
 
 /** Summary links. Every read is scoped to an app, except the lookup by token hash a viewer's request makes. */
 export class ExperiencesRepository {
@@ -28,6 +38,32 @@ export class ExperiencesRepository {
       .execute();
   }
 
+  /** The app's links across its conversations, newest first. States follow linkStatus (experiences.presenter.ts). */
+  listOfApp(appId: string, filter: LinkFilter): Promise<ExperienceRow[]> {
+    let query = this.db.selectFrom("experiences").selectAll().where("app_id", "=", appId);
+    if (filter.conversationId !== undefined) {
+      query = query.where("conversation_id", "=", filter.conversationId);
+    }
+    if (filter.state === "revoked") query = query.where("revoked_at", "is not", null);
+    if (filter.state === "expired") {
+      query = query
+        .where("revoked_at", "is", null)
+        .where("expires_at", "is not", null)
+        .where("expires_at", "<=", filter.now);
+    }
+    if (filter.state === "active") {
+      query = query
+        .where("revoked_at", "is", null)
+        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", filter.now)]));
+    }
+    return query
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+  }
+
   find(appId: string, conversationId: string, id: string): Promise<ExperienceRow | undefined> {
     return this.db
       .selectFrom("experiences")
@@ -36,6 +72,10 @@ export class ExperiencesRepository {
       .where("conversation_id", "=", conversationId)
       .where("id", "=", id)
       .executeTakeFirst();
+  }
+
+  async update(id: string, changes: Partial<Pick<ExperiencesTable, "label" | "expires_at">>): Promise<void> {
+    await this.db.updateTable("experiences").set(changes).where("id", "=", id).execute();
   }
 
   /** Marks the link revoked; a link already revoked keeps its first revocation time. */

@@ -6,8 +6,12 @@ import {
   CreateExperienceBody,
   ExperienceCreated,
   ExperienceItemParams,
+  ExperienceLink,
+  ExperienceLinkList,
   ExperienceList,
   ExperienceParams,
+  LinkListQuery,
+  UpdateExperienceBody,
 } from "./experiences.schemas.ts";
 import type { ExperiencesService } from "./experiences.service.ts";
 
@@ -61,6 +65,42 @@ function experienceApiRoutes(app: Server, deps: ExperienceRouteDeps): void {
     async (request) => ({
       experiences: await experiences.listLinks(request.appId, request.params.conversationId),
     }),
+  );
+
+  app.get(
+    "/v1/experiences",
+    {
+      schema: {
+        tags,
+        summary: "List the app's summary links across its conversations, newest first",
+        description:
+          "Filter by `conversationId` and `state`; page with `limit` and `offset`. Each link shows a hint " +
+          "(the last 4 characters of its token), never the token.",
+        querystring: LinkListQuery,
+        response: { 200: ExperienceLinkList, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ({ experiences: await experiences.listAppLinks(request.appId, request.query) }),
+  );
+
+  app.patch(
+    "/v1/conversations/:conversationId/experiences/:experienceId",
+    {
+      schema: {
+        tags,
+        summary: "Change a summary link's label or expiry",
+        description:
+          "`expiresAt` moves the expiry later or earlier (later than now), or `null` for never; an expired " +
+          "link given a later expiry opens again. A revoked link answers 410.",
+        params: ExperienceItemParams,
+        body: UpdateExperienceBody,
+        response: { 200: ExperienceLink, ...errorResponses(400, 401, 404, 410, 415) },
+      },
+    },
+    (request) => {
+      const { conversationId, experienceId } = request.params;
+      return experiences.updateLink(request.appId, conversationId, experienceId, request.body);
+    },
   );
 
   app.delete(

@@ -1,4 +1,6 @@
 import { Type, type Static } from "typebox";
+import { DateTime } from "../../http/schemas.ts";
+import { ListQuery } from "../conversations/conversations.schemas.ts";
 /** The kinds of summary page a link can open: declared here, by the API contract, and imported elsewhere. */
 export const EXPERIENCE_KINDS = ["verbose-text-summary", "video-summary", "audio-summary"] as const;
 export type ExperienceKind = (typeof EXPERIENCE_KINDS)[number];
@@ -27,6 +29,17 @@ const FontFamily = Type.String({
   description: "a web-font family name of letters, digits, spaces and hyphens (at most 64)",
 });
 const ExperienceKindSchema = Type.Enum(EXPERIENCE_KINDS);
+/** A link's states, in the order the list's `state` filter documents them. */
+export const LINK_STATES = ["active", "expired", "revoked"] as const;
+export type LinkState = (typeof LINK_STATES)[number];
+const LinkStateSchema = Type.Enum(LINK_STATES);
+const LABEL_LENGTH = 100;
+// Stored trimmed; the input rules (http/input-rules.ts) already refuse NUL and lone surrogates everywhere.
+const Label = Type.String({
+  maxLength: LABEL_LENGTH,
+  pattern: "^[^\\p{Cc}]*[^\\p{Cc}\\s][^\\p{Cc}]*$",
+  description: `a name for the link of 1 to ${LABEL_LENGTH} characters, not only spaces, without control characters`,
+});
 
 /**
  * The create-link body (docs/PAGES.md, The API): the only check of its shape, validated as sent (no type
@@ -34,6 +47,7 @@ const ExperienceKindSchema = Type.Enum(EXPERIENCE_KINDS);
  */
 export const CreateExperienceBody = Type.Object({
   name: ExperienceKindSchema,
+  label: Type.Optional(Label),
   // Checked by the service, and only for the kind that plays it; ignored for the others (docs/PAGES.md).
   videoUrl: Type.Optional(MediaUrl),
   audioUrl: Type.Optional(MediaUrl),
@@ -76,7 +90,29 @@ export const ExperienceItemParams = Type.Object({
   experienceId: Type.String({ maxLength: 64 }),
 });
 
-export const ExperienceCreated = Type.Object({ name: Type.String(), url: Type.String() });
+/** Symbl's `name` and `url`, and Recap's `id` (what PATCH and DELETE take; Symbl's clients ignore it). */
+export const ExperienceCreated = Type.Object({ name: Type.String(), url: Type.String(), id: Type.String() });
+export type ExperienceCreated = Static<typeof ExperienceCreated>;
+
+/** At least one of the two; the service says so when neither is given. */
+export const UpdateExperienceBody = Type.Object({
+  label: Type.Optional(Type.Union([Label, Type.Null()], { description: "null removes the label" })),
+  expiresAt: Type.Optional(
+    Type.Union([DateTime, Type.Null()], {
+      description:
+        "a new expiry, later than now (earlier or later than the current one); null: never expires",
+    }),
+  ),
+});
+export type UpdateExperienceBody = Static<typeof UpdateExperienceBody>;
+
+/** Filters, and the same `limit` and `offset` as GET /v1/conversations. */
+export const LinkListQuery = Type.Object({
+  conversationId: Type.Optional(Type.String({ maxLength: 64 })),
+  state: Type.Optional(LinkStateSchema),
+  ...ListQuery.properties,
+});
+export type LinkListQuery = Static<typeof LinkListQuery>;
 
 /** The settings a link keeps for its life (a snapshot; later links never change it). */
 const SettingsSchema = Type.Object({
@@ -110,5 +146,27 @@ export const ExperienceSummary = Type.Object({
   settings: SettingsSchema,
 });
 export const ExperienceList = Type.Object({ experiences: Type.Array(ExperienceSummary) });
+
+/** A link as the app-wide list and PATCH show it: what an owner needs to tell it apart and act on it. */
+export const ExperienceLink = Type.Object({
+  id: Type.String(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  conversationId: Type.String(),
+  name: ExperienceKindSchema,
+  state: LinkStateSchema,
+  createdAt: Type.String(),
+  expiresAt: Type.Union([Type.String(), Type.Null()]),
+  hint: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "the last 4 characters of the link's token, to recognise a URL you hold (never enough to open it); null for links made before hints were kept",
+  }),
+  views: Type.Integer({ description: "times its page was opened (GET of the HTML page)" }),
+  distinctViewers: Type.Integer({
+    description: "viewers counted once a day each (a keyed hash of address and user agent, never stored)",
+  }),
+  lastViewedAt: Type.Union([Type.String(), Type.Null()]),
+});
+export const ExperienceLinkList = Type.Object({ experiences: Type.Array(ExperienceLink) });
+export type ExperienceLink = Static<typeof ExperienceLink>;
 export type ExperienceSummary = Static<typeof ExperienceSummary>;
 export type ExperienceSettings = Static<typeof SettingsSchema>;

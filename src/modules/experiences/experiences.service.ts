@@ -5,12 +5,16 @@ import { uuid } from "../../ids.ts";
 import { canonicalHost, isHttpUrl } from "../../urls.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
-import { linkStatus, presentExperience, settingsOf } from "./experiences.presenter.ts";
+import { linkStatus, presentExperience, presentLink, settingsOf } from "./experiences.presenter.ts";
 import type { ExperiencesRepository } from "./experiences.repository.ts";
 import {
   DEFAULT_EXPIRES_IN,
   type CreateExperienceBody,
+  type ExperienceCreated,
+  type ExperienceLink,
   type ExperienceSettings,
+  type LinkListQuery,
+  type UpdateExperienceBody,
 } from "./experiences.schemas.ts";
 import { hashLinkToken, SummaryLinkSigner } from "./summary-link.ts";
 
@@ -33,6 +37,9 @@ export class SummaryLinkGone extends DomainError {
 
 /** An opened link: the row and the settings it was made with. */
 export type OpenLink = Omit<ExperienceRow, "settings"> & { settings: ReturnType<typeof settingsOf> };
+
+/** How many of a token's last characters the link's hint shows: enough to recognise its URL, far too few to open it. */
+const HINT_LENGTH = 4;
 
 /** The percent-encoded form of a URL the schema's `http-url` format accepted. */
 const normalUrl = (url: string) => new URL(url).href;
@@ -99,7 +106,7 @@ export class ExperiencesService {
     appId: string,
     conversationId: string,
     body: CreateExperienceBody,
-  ): Promise<{ name: string; url: string }> {
+  ): Promise<ExperienceCreated> {
     const settings = settingsFrom(body);
     await this.deps.conversations.getConversation(appId, conversationId);
     let customDomain: string | null = null;
@@ -113,8 +120,9 @@ export class ExperiencesService {
     }
     const now = this.deps.clock.now();
     const token = this.signer.issue();
+    const id = uuid();
     await this.experiences.insert({
-      id: uuid(),
+      id,
       app_id: appId,
       conversation_id: conversationId,
       name: settings.name,
@@ -128,8 +136,13 @@ export class ExperiencesService {
           : new Date(now.getTime() + settings.summaryURLExpiresIn * 1000).toISOString(),
       revoked_at: null,
       created_at: now.toISOString(),
+      label: body.label?.trim() ?? null,
+      token_hint: token.slice(-HINT_LENGTH),
+      view_count: 0,
+      distinct_viewers: 0,
+      last_viewed_at: null,
     });
-    return { name: settings.name, url: this.linkUrl(token, settings.name, customDomain) };
+    return { name: settings.name, url: this.linkUrl(token, settings.name, customDomain), id };
   }
 
   private linkUrl(token: string, kind: string, customDomain: string | null): string {
@@ -146,6 +159,53 @@ export class ExperiencesService {
     return (await this.experiences.listOfConversation(appId, conversationId)).map((row) =>
       presentExperience(row, now),
     );
+  }
+
+  /** The app's links across its conversations, newest first, filtered by conversation and state. */
+  async listAppLinks(appId: string, query: LinkListQuery): Promise<ExperienceLink[]> {
+    const now = this.deps.clock.now();
+    const rows = await this.experiences.listOfApp(appId, {
+      ...(query.conversationId !== undefined && { conversationId: query.conversationId }),
+      ...(query.state !== undefined && { state: query.state }),
+      now: now.toISOString(),
+      limit: query.limit ?? 100,
+      offset: query.offset ?? 0,
+    });
+    return rows.map((row) => presentLink(row, now));
+  }
+
+  /**
+   * Changes a link's label or expiry (later, earlier or never); an expired link given a later expiry opens
+   * again. Throws not_found for a link the app cannot see, SummaryLinkGone for a revoked one (revoking is
+   * for good), invalid for an expiry that is not later than now or a body that changes nothing.
+   */
+  async updateLink(
+    appId: string,
+    conversationId: string,
+    experienceId: string,
+    body: UpdateExperienceBody,
+  ): Promise<ExperienceLink> {
+    if (body.label === undefined && body.expiresAt === undefined) {
+      throw invalid("body must set label, expiresAt or both");
+    }
+    const row = await this.experiences.find(appId, conversationId, experienceId);
+    if (!row) throw notFound("experience");
+    if (row.revoked_at !== null) throw new SummaryLinkGone("revoked");
+    const now = this.deps.clock.now();
+    let expiresAt: string | null | undefined;
+    if (body.expiresAt !== undefined && body.expiresAt !== null) {
+      const at = new Date(body.expiresAt);
+      if (at.getTime() <= now.getTime()) {
+        throw invalid("expiresAt must be later than now; to end a link now, revoke it (DELETE)");
+      }
+      expiresAt = at.toISOString();
+    } else expiresAt = body.expiresAt;
+    const changes = {
+      ...(body.label !== undefined && { label: body.label?.trim() ?? null }),
+      ...(expiresAt !== undefined && { expires_at: expiresAt }),
+    };
+    await this.experiences.update(row.id, changes);
+    return presentLink({ ...row, ...changes }, now);
   }
 
   /** Turns a link off for good. Throws not_found for a link the app cannot see. */

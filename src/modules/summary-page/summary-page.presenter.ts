@@ -74,9 +74,19 @@ function pageInsight(
   };
 }
 
+/** Insights grouped by type in the order the page lists the groups, the most confident first in each. */
+function byTypeAndScore(insights: InsightRow[], membersById: Map<string, MemberRow>, members: MemberRow[]) {
+  return INSIGHT_TYPES.flatMap((type) =>
+    insights
+      .filter((insight) => insight.type === type)
+      .toSorted((a, b) => b.score - a.score)
+      .map((insight) => pageInsight(insight, type, membersById, members)),
+  );
+}
+
 /**
  * Everything the page can show, built from the conversation's rows and the link's settings: hidden lines
- * included (marked), insights grouped by type in the order the page lists them, and the app's trackers.
+ * included (marked), insights grouped by type, the most confident first, and the app's trackers.
  */
 export function pageViewOf(
   rows: ConversationInFull,
@@ -90,6 +100,10 @@ export function pageViewOf(
     title: conversation.name,
     startTime: conversation.start_time,
     endTime: conversation.end_time ?? conversation.start_time,
+    // Without a given start or any timed line, start_time is the moment of import (ingestion.service.ts).
+    dated:
+      rows.messages.some((message) => message.start_time !== null) ||
+      conversation.start_time !== conversation.created_at,
     attendees: members.map((member) => ({
       id: member.id,
       name: member.name,
@@ -97,11 +111,8 @@ export function pageViewOf(
     })),
     summary: rows.summaries.map((item) => ({ text: item.text, messageIds: idsOf(item.message_ids) })),
     topics: pageTopics(rows),
-    insights: INSIGHT_TYPES.flatMap((type) =>
-      rows.insights
-        .filter((insight) => insight.type === type)
-        .map((insight) => pageInsight(insight, type, membersById, members)),
-    ),
+    insights: byTypeAndScore(rows.insights, membersById, members),
+    dismissedInsights: byTypeAndScore(rows.dismissedInsights, membersById, members),
     messages: rows.messages.map((message) => transcriptLineOf(message, conversation, membersById)),
     trackers,
     mediaUrl:

@@ -9,6 +9,7 @@ import { pageToJson, pageToMarkdown } from "../../pages/page-data.ts";
 import { renderLinkProblemPage } from "../../pages/render-error-page.ts";
 import { renderPage } from "../../pages/render-page.ts";
 import { SummaryLinkGone } from "../experiences/experiences.service.ts";
+import type { LinkViews } from "../experiences/link-views.ts";
 import { safeFontFamily } from "../../pages/theme.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import { assetRoutes, type AssetRouteDeps } from "./asset.routes.ts";
@@ -17,6 +18,7 @@ import type { SummaryPageService } from "./summary-page.service.ts";
 
 export interface SummaryPageRouteDeps extends PageEditRouteDeps, AssetRouteDeps {
   summaryPage: SummaryPageService;
+  linkViews: Pick<LinkViews, "record">;
 }
 
 type DataFormat = "json" | "md" | "txt";
@@ -112,8 +114,13 @@ function linkProblem(error: unknown): PageAnswer | null {
 }
 
 /** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
+/** The page's own options: `text=verbatim` shows the transcript as stored instead of cleaned for reading. */
+const PageQuery = Type.Object({
+  text: Type.Optional(Type.Union([Type.Literal("cleaned"), Type.Literal("verbatim")])),
+});
+
 export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps): Promise<void> {
-  const { summaryPage, pageAssets, webFonts } = deps;
+  const { summaryPage, pageAssets, webFonts, linkViews } = deps;
 
   assetRoutes(app, deps);
 
@@ -123,7 +130,7 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
 
     links.get(
       "/s/:link",
-      { schema: { hide: true, params: Type.Object({ link: Type.String() }) } },
+      { schema: { hide: true, params: Type.Object({ link: Type.String() }), querystring: PageQuery } },
       async (request, reply) => {
         const { token, format } = parseLinkPath(request.params.link, request.headers.accept);
         reply.header("vary", "Accept");
@@ -138,6 +145,14 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
         const { view, frameAncestors } = page;
         const family = format === "html" ? safeFontFamily(view.branding.fontFamily) : null;
         const font = family === null ? null : await webFonts.stylesheetFor(family);
+        // A page view is a GET of the HTML page: data forms, HEAD and downloads are not views. Recording
+        // only adds to memory; LinkViews writes it after the answer, batched (docs/PAGES.md, View counts).
+        if (format === "html" && request.method === "GET") {
+          linkViews.record(page.linkId, {
+            address: request.ip,
+            userAgent: request.headers["user-agent"] ?? "",
+          });
+        }
         return send(reply, format, {
           status: 200,
           frameAncestors,
@@ -151,6 +166,7 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
               stylesheetUrl: pageAssets.urlFromPage("page.css"),
               fontStylesheetUrl: font === null ? null : `../assets/fonts/${font}`,
               selfPath: token,
+              verbatim: request.query.text === "verbatim",
             }),
         });
       },

@@ -8,6 +8,8 @@ import { pageViewOf } from "./summary-page.presenter.ts";
 
 /** What serving a page needs: its content and the origins that may frame it. */
 export interface OpenedPage {
+  /** The link's id, for its view count. */
+  linkId: string;
   view: PageView;
   /** The app's frame-ancestors origins, for the page's CSP. */
   frameAncestors: string[];
@@ -41,6 +43,6 @@ export class SummaryPageService {
     const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
     // Only the analytics page (audio-summary) shows tracker hits; they are matched when it renders.
     const trackers = link.settings.name === "audio-summary" ? await this.deps.trackers.list(link.app_id) : [];
-    return { view: pageViewOf(rows, link.settings, trackers), frameAncestors };
+    return { linkId: link.id, view: pageViewOf(rows, link.settings, trackers), frameAncestors };
   }
 }

@@ -1,0 +1,147 @@
+/**
+ * Reading a long transcript: the sticky toolbar's filters (count, next/previous, only matching lines),
+ * search, the chapter outline that follows the reader, and switching between cleaned and verbatim text
+ * without losing the place.
+ */
+import { $, $$, lines, shown, showLine } from "./dom.ts";
+import { resetLineFocus } from "./line-focus.ts";
+import { wireSearch } from "./search.ts";
+
+const toolbar = $("#toolbar");
+
+/** The toolbar's lower edge in the viewport: what is above it is covered. */
+const coveredUntil = () => (toolbar ? toolbar.getBoundingClientRect().bottom : 0);
+
+/** Keeps --toolbar-height current, so a line scrolled to (or opened by its anchor) is not under it. */
+function trackToolbarHeight(): void {
+  if (!toolbar) return;
+  const set = () =>
+    document.documentElement.style.setProperty("--toolbar-height", `${toolbar.offsetHeight}px`);
+  new ResizeObserver(set).observe(toolbar);
+  set();
+}
+
+let filter: { attribute: "topics" | "insights"; value: string } | null = null;
+const onlyMatching = $<HTMLInputElement>("#only-matching");
+
+const matchesFilter = (line: HTMLElement) =>
+  filter === null || (line.dataset[filter.attribute] ?? "").split(" ").includes(filter.value);
+
+/** Marks the lines that match the filter and the search; with "only matching lines", hides the rest. */
+function refreshMatching(): void {
+  const searching = document.body.dataset.searching === "true";
+  const narrowing = onlyMatching?.checked === true && (filter !== null || searching);
+  $(".lines")?.classList.toggle("only-matching", narrowing);
+  for (const line of lines()) {
+    const match = matchesFilter(line) && (!searching || line.querySelector("mark") !== null);
+    line.classList.toggle("is-match", narrowing && match);
+  }
+  resetLineFocus();
+}
+
+/* Filters: one chip at a time highlights the lines about a topic or an insight type. */
+function wireFilters(): void {
+  const chips = $$<HTMLButtonElement>(".chip");
+  const count = $(".filter-count");
+  const previous = $<HTMLButtonElement>("[data-action=filter-prev]");
+  const next = $<HTMLButtonElement>("[data-action=filter-next]");
+  let matches: HTMLElement[] = [];
+  let current = 0;
+
+  const step = (delta: number) => {
+    const visible = matches.filter(shown);
+    if (visible.length === 0) return;
+    const at = visible.indexOf(matches[current] ?? visible[0]!);
+    const line = visible[(Math.max(at, 0) + delta + visible.length) % visible.length]!;
+    current = matches.indexOf(line);
+    showLine(line);
+    if (count) {
+      count.textContent = `${matches.length} line${matches.length === 1 ? "" : "s"} highlighted · ${
+        current + 1
+      } of ${matches.length}`;
+    }
+  };
+
+  for (const chip of chips) {
+    chip.addEventListener("click", () => {
+      const active = chip.getAttribute("aria-pressed") !== "true";
+      for (const other of chips) other.setAttribute("aria-pressed", "false");
+      for (const line of lines()) line.classList.remove("is-match-topic", "is-match-insight");
+      const [kind, value] = (chip.dataset.filter ?? "").split(":");
+      filter = active ? { attribute: kind === "topic" ? "topics" : "insights", value: value ?? "" } : null;
+      matches = filter === null ? [] : lines().filter(matchesFilter);
+      if (previous) previous.hidden = matches.length === 0;
+      if (next) next.hidden = matches.length === 0;
+      refreshMatching();
+      if (!active) {
+        if (count) count.textContent = "";
+        return;
+      }
+      chip.setAttribute("aria-pressed", "true");
+      for (const line of matches)
+        line.classList.add(kind === "topic" ? "is-match-topic" : "is-match-insight");
+      current = 0;
+      if (matches.length === 0 && count) count.textContent = "No lines match.";
+      else step(0);
+    });
+  }
+  previous?.addEventListener("click", () => step(-1));
+  next?.addEventListener("click", () => step(1));
+  onlyMatching?.addEventListener("change", refreshMatching);
+}
+
+/* The outline marks the chapter being read: the last one whose first line has reached the reader's eye. */
+function trackChapter(): void {
+  const label = $(".outline-current");
+  const starts = $$<HTMLAnchorElement>(".outline a[data-goto]").flatMap((link) => {
+    const line = document.getElementById(`m-${link.dataset.goto ?? ""}`);
+    return line ? [{ link, line }] : [];
+  });
+  if (starts.length === 0) return;
+  let frame = 0;
+  const update = () => {
+    frame = 0;
+    // The reader's eye: a third of the way down what the toolbar leaves visible.
+    const covered = coveredUntil();
+    const edge = covered + (window.innerHeight - covered) / 3;
+    let reading = -1;
+    starts.forEach(({ line }, index) => {
+      if (shown(line) && line.getBoundingClientRect().top <= edge) reading = index;
+    });
+    starts.forEach(({ link }, index) => {
+      if (index === reading) link.setAttribute("aria-current", "location");
+      else link.removeAttribute("aria-current");
+    });
+    const chapter = starts[reading];
+    if (label) {
+      label.hidden = chapter === undefined;
+      label.textContent = chapter ? `${reading + 1} of ${starts.length}: ${chapter.link.textContent}` : "";
+    }
+  };
+  window.addEventListener("scroll", () => (frame ||= requestAnimationFrame(update)), { passive: true });
+  update();
+  // A chapter chosen in the outline closes it (the jump itself is page.ts's).
+  const outline = $<HTMLDetailsElement>("details.outline");
+  for (const { link } of starts) link.addEventListener("click", () => outline?.removeAttribute("open"));
+}
+
+/* Switching between cleaned and verbatim text reloads the page at the line being read. */
+function keepPlaceOnTextSwitch(): void {
+  for (const link of $$<HTMLAnchorElement>("[data-text-mode]")) {
+    link.addEventListener("click", () => {
+      // Only once the reader is in the transcript: the toolbar then sticks to the top.
+      if (!toolbar || toolbar.getBoundingClientRect().top > 1) return;
+      const edge = coveredUntil();
+      const reading = lines().find((line) => shown(line) && line.getBoundingClientRect().bottom > edge);
+      if (reading) link.hash = reading.id;
+    });
+  }
+}
+
+export function wireReading(): void {
+  trackToolbarHeight();
+  wireFilters();
+  wireSearch(refreshMatching);
+  trackChapter();
+  keepPlaceOnTextSwitch();
+}

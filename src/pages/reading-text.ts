@@ -1,0 +1,32 @@
+import {
+  ANNOTATION,
+  ATTACHED_PUNCTUATION,
+  closeQuotation,
+  INTERRUPTION,
+  SPLIT_CONTRACTION,
+  WORD_CHAR,
+} from "../analysis/transcript-marks.ts";
+
+const DASH = "—";
+
+/**
+ * A stored transcript line as the page shows it by default: annotation marks removed (a speaker breaking
+ * off, {disfmarker}, becomes a dash), split contractions joined ("I 'm" → "I'm") and punctuation attached
+ * ("yes , ok ." → "yes, ok."). Every word said stays; "" when the line holds only marks. The stored text
+ * is never changed: search, edits, exports and the API use it.
+ */
+export function readingText(text: string): string {
+  const words = text.replace(INTERRUPTION, ` ${DASH} `).replace(ANNOTATION, " ").split(/\s+/);
+  let t = "";
+  for (const word of words) {
+    if (word === "" || (word === DASH && (t === "" || t.endsWith(DASH)))) continue;
+    const attached =
+      ATTACHED_PUNCTUATION.has(word.charAt(0)) ||
+      (SPLIT_CONTRACTION.test(word) && WORD_CHAR.test(t.charAt(t.length - 1)));
+    // Punctuation after a break-off ends the sentence there: "a — ." → "a."
+    if (attached && t.endsWith(` ${DASH}`)) t = t.slice(0, -2);
+    t += t === "" || attached ? word : ` ${word}`;
+  }
+  // The tokenizer's spaced hyphen inside a word: "Mm - hmm" → "Mm-hmm".
+  return closeQuotation(t.replace(/(?<=\w) - (?=\w)/g, "-").replace(/\s*—$/, ""));
+}

@@ -1,0 +1,142 @@
+// GET/PATCH /v1/app: the token's own app, with the rules `bin/recap apps update` applies (AppsService).
+import { describe, expect, it } from "vitest";
+import { apiClient } from "../helpers/api.ts";
+import type * as Body from "../helpers/bodies.ts";
+import { dialects } from "../helpers/databases.ts";
+import { suiteServer } from "../helpers/suite.ts";
+
+describe.each(await dialects())("the app's settings by API on %s", (dialect) => {
+  const suite = suiteServer(dialect);
+
+  const owner = async (settings: { customDomain?: string } = {}) => {
+    const app = await suite.server.newApp(settings);
+    return { ...app, api: apiClient(suite.server.url, app.token) };
+  };
+
+  it("shows the app's settings, never its secrets, and only to its token", async () => {
+    const { appId, api } = await owner({ customDomain: "show.example.com" });
+    const answer = await api.get<Body.AppSettings>("/v1/app");
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({
+      appId,
+      name: "Test app",
+      customDomain: "show.example.com",
+      frameAncestors: [],
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+    });
+    expect(answer.text).not.toMatch(/whsec_|secret/i);
+    expect((await apiClient(suite.server.url).get("/v1/app")).status).toBe(401);
+    expect((await apiClient(suite.server.url).patch("/v1/app", { name: "Taken" })).status).toBe(401);
+  });
+
+  it("changes name, custom domain and frame ancestors in the CLI's canonical forms, and removes the domain with null", async () => {
+    const { appId, api } = await owner();
+    const changed = await api.patch<Body.AppSettings>("/v1/app", {
+      name: "  Acme summaries ",
+      customDomain: "Sum.ACME.example.",
+      frameAncestors: ["https://intranet.acme.example/", "http://localhost:3000"],
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const expected = {
+      appId,
+      name: "Acme summaries",
+      customDomain: "sum.acme.example",
+      frameAncestors: ["https://intranet.acme.example", "http://localhost:3000"],
+    };
+    expect(changed.body).toMatchObject(expected);
+    expect((await api.get<Body.AppSettings>("/v1/app")).body).toMatchObject(expected);
+    expect(await suite.server.services.apps.getApp(appId)).toMatchObject(expected);
+
+    const removed = await api.patch<Body.AppSettings>("/v1/app", { customDomain: null, frameAncestors: [] });
+    expect(removed.body).toMatchObject({ name: "Acme summaries", customDomain: null, frameAncestors: [] });
+  });
+
+  it("answers 400 naming the setting and the rule, and changes nothing", async () => {
+    const { api } = await owner({ customDomain: "before.example.com" });
+    const before = (await api.get<Body.AppSettings>("/v1/app")).body;
+    const cases: [unknown, string][] = [
+      [{}, "body must set name, customDomain, frameAncestors or rotateWebhookSecret"],
+      [
+        { rotateWebhookSecret: false },
+        "body must set name, customDomain, frameAncestors or rotateWebhookSecret",
+      ],
+      [{ name: "   " }, "name must be 1 to 200 characters"],
+      [{ name: "x".repeat(201) }, "name must be 1 to 200 characters"],
+      [{ name: 7 }, "name must be string"],
+      [
+        { customDomain: "https://sum.example.com/" },
+        'customDomain must be a host name such as summaries.example.com, without scheme, port or path (got "https://sum.example.com/")',
+      ],
+      [
+        { customDomain: "sum.example.com:8443" },
+        'customDomain must be a host name such as summaries.example.com, without scheme, port or path (got "sum.example.com:8443")',
+      ],
+      [{ frameAncestors: "https://a.example" }, "frameAncestors must be array"],
+      [
+        { frameAncestors: ["https://a.example", "ftp://b.example"] },
+        'frameAncestors must be http(s) origins such as https://example.com (got "ftp://b.example")',
+      ],
+      [
+        { frameAncestors: ["https://a.example/embed"] },
+        'frameAncestors must be http(s) origins such as https://example.com (got "https://a.example/embed")',
+      ],
+      [
+        { name: "Good name", frameAncestors: ["nope"] },
+        'frameAncestors must be http(s) origins (got "nope")',
+      ],
+      [{ rotateWebhookSecret: "yes" }, "rotateWebhookSecret must be boolean"],
+      [{ name: "Bad\u0000" }, "name must not contain the NUL character (U+0000)"],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await api.patch<Body.ErrorBody>("/v1/app", body);
+      expect([body, answer.status, answer.body.message]).toEqual([body, 400, message]);
+    }
+    expect((await api.get<Body.AppSettings>("/v1/app")).body).toEqual(before);
+  });
+
+  it("refuses (409) a custom domain another app holds, or the server's own host, and changes nothing", async () => {
+    await owner({ customDomain: "taken.example.com" });
+    const { api } = await owner();
+    const publicHost = new URL(suite.server.config.publicUrl).hostname;
+    const cases: [unknown, string][] = [
+      [
+        { customDomain: "TAKEN.example.com." },
+        "customDomain taken.example.com is already another app's custom domain",
+      ],
+      [
+        { customDomain: publicHost },
+        `customDomain ${publicHost} is this server's own host (RECAP_PUBLIC_URL)`,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await api.patch<Body.ErrorBody>("/v1/app", { name: "Thief", ...(body as object) });
+      expect([answer.status, answer.body.message]).toEqual([409, message]);
+    }
+    expect((await api.get<Body.AppSettings>("/v1/app")).body).toMatchObject({
+      name: "Test app",
+      customDomain: null,
+    });
+    // An app may set its own domain again.
+    const same = await owner({ customDomain: "mine.example.com" });
+    expect((await same.api.patch("/v1/app", { customDomain: "mine.example.com" })).status).toBe(200);
+  });
+
+  it("rotates the webhook signing secret, showing the new one once, and changes only the token's app", async () => {
+    const mine = await owner();
+    const other = await owner();
+    const otherBefore = await suite.server.services.apps.webhookSecret(other.appId);
+    const before = await suite.server.services.apps.webhookSecret(mine.appId);
+    const rotated = await mine.api.patch<Body.AppSettings>("/v1/app", { rotateWebhookSecret: true });
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(rotated.body.webhookSecret).not.toBe(before);
+    expect(await suite.server.services.apps.webhookSecret(mine.appId)).toBe(rotated.body.webhookSecret);
+    expect((await mine.api.get<Body.AppSettings>("/v1/app")).body.webhookSecret).toBeUndefined();
+    expect(await suite.server.services.apps.webhookSecret(other.appId)).toBe(otherBefore);
+
+    // A bad setting beside the rotation refuses both.
+    const refused = await mine.api.patch<Body.ErrorBody>("/v1/app", { rotateWebhookSecret: true, name: "" });
+    expect(refused.status).toBe(400);
+    expect(await suite.server.services.apps.webhookSecret(mine.appId)).toBe(rotated.body.webhookSecret);
+  });
+});
