@@ -32,8 +32,9 @@ function seekLink(messageId: string, seconds: number, className: string, content
 
 function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Placements): Raw {
   const span = (start: number, end: number) => `${formatOffset(start)} to ${formatOffset(end)}`;
-  const row = (id: string, label: string, items: Raw[]) =>
-    html`<div class="tl-row">
+  // A speaker's lane carries data-member-id, which gives it the speaker's colour (theme.ts).
+  const row = (id: string, label: string, items: Raw[], memberId = "") =>
+    html`<div class="tl-row" ${memberId && html`data-member-id="${memberId}"`}>
       <span class="tl-label" id="${id}">${label}</span>
       <ol class="tl-track" aria-labelledby="${id}">
         ${items}
@@ -71,14 +72,9 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
           `tl-lane-${i}`,
           lane.name,
           lane.segments.map((s) =>
-            placed(
-              s.messageId,
-              s.start,
-              s.end,
-              `tl-segment tl-colour-${i % 6}`,
-              hidden(span(s.start, s.end)),
-            ),
+            placed(s.messageId, s.start, s.end, "tl-segment", hidden(span(s.start, s.end))),
           ),
+          lane.id,
         ),
       )}
       ${
@@ -156,7 +152,7 @@ function renderSpeakers(analytics: SpeakerAnalytics, at: Placements): Raw {
       ><span class="share-bar" aria-hidden="true"><span class="${at.bar(value)}"></span></span>`;
   const rows = analytics.members.map((m) => {
     const talk = m.talkTime;
-    return html`<tr>
+    return html`<tr data-member-id="${m.id}">
       <th scope="row">${m.name}</th>
       ${
         timed
