@@ -115,15 +115,21 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
   });
+  const trackers = new TrackersService({
+    trackers: repositories.trackers,
+    transaction,
+    conversations,
+    clock,
+  });
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
     consoleSessions: new ConsoleSessions(apps, clock),
     conversations,
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
-    trackers: new TrackersService({ trackers: repositories.trackers, transaction, conversations, clock }),
+    trackers,
     experiences,
-    summaryPage: new SummaryPageService({ experiences, conversations, apps }),
+    summaryPage: new SummaryPageService({ experiences, conversations, apps, trackers }),
     linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),

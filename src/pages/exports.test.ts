@@ -51,6 +51,7 @@ function view(messages: PageMessage[]): PageView {
     ],
     dismissedInsights: [],
     messages,
+    trackers: [],
     mediaUrl: null,
     branding: {
       background: null,

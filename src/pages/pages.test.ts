@@ -50,6 +50,7 @@ function view(overrides: Partial<PageView> = {}): PageView {
         hidden: true,
       },
     ],
+    trackers: [],
     mediaUrl: null,
     branding: {
       background: null,

@@ -1,4 +1,5 @@
 import { html, raw, safeHttpUrl, type Raw } from "./escape.ts";
+import { renderAnalytics } from "./render-analytics.ts";
 import {
   renderAttendees,
   renderInsights,
@@ -26,7 +27,8 @@ export const PAGE_HEAD_META = html`<meta charset="utf-8" />
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" });
 const timeFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
 
-function renderHead(view: PageView, context: PageContext): Raw {
+/** `extraCss`: the analytics page's placements of its timeline (render-analytics.ts). */
+function renderHead(view: PageView, context: PageContext, extraCss = ""): Raw {
   const favicon = safeHttpUrl(view.branding.favicon);
   return html`<head>
     ${PAGE_HEAD_META}
@@ -35,7 +37,7 @@ function renderHead(view: PageView, context: PageContext): Raw {
     ${context.stylesheetUrl && html`<link rel="stylesheet" href="${context.stylesheetUrl}" />`}
     ${context.fontStylesheetUrl && html`<link rel="stylesheet" href="${context.fontStylesheetUrl}" />`}
     <style nonce="${context.styleNonce}">
-      ${raw(themeCss(view))}
+      ${raw(themeCss(view) + extraCss)}
     </style>
     ${context.scriptUrl && html`<script src="${context.scriptUrl}" defer></script>`}
   </head>`;
@@ -103,9 +105,9 @@ function renderEditMode(): Raw {
  * Links to each section, one tap away on a phone, where the bar stays at the top (page.css); plain anchors,
  * so they work without the script.
  */
-function renderJumps(view: PageView): Raw {
+function renderJumps(view: PageView, pageJumps?: [string, string][]): Raw {
   const hasChapters = view.topics.some((t) => t.kind === "chapter");
-  const jumps: [string, string][] = [
+  const jumps: [string, string][] = pageJumps ?? [
     ["#summary", "Summary"],
     ["#insights", "Action items"],
     ["#topics", hasChapters ? "Chapters" : "Topics"],
@@ -125,19 +127,21 @@ export function renderPage(fullView: PageView, context: PageContext): string {
   const hasMedia = view.kind !== "verbose-text-summary" && safeHttpUrl(view.mediaUrl) !== null;
 
   const messagesById = new Map(view.messages.map((m) => [m.id, m]));
+  // An audio-summary link opens the analytics view (Symbl's "Trackers & Analytics") in the same frame.
+  const analytics = view.kind === "audio-summary" ? renderAnalytics(view, context, hasMedia) : null;
   // Verbatim: a line break between sections is the page's whitespace (escape.ts squeezes only indentation),
   // which the formatter would otherwise turn into spaces.
   // prettier-ignore
   const page = html`<!doctype html>
     <html lang="en">
-      ${renderHead(view, context)}
+      ${renderHead(view, context, analytics?.css)}
       <body class="kind-${view.kind}" data-editable="${editable ? "true" : "false"}">
         <a class="skip-link" href="#transcript">Skip to the transcript</a>
         ${renderHeader(view, editable)}
-        ${renderJumps(view)}
+        ${renderJumps(view, analytics?.jumps)}
         <main id="main">
           ${editable && renderEditMode()}
-          <div class="layout">
+          ${analytics ? analytics.main : html`<div class="layout">
             ${renderMedia(view)}
             <div class="col-overview">
               ${renderAttendees(view, editable)}
@@ -146,7 +150,7 @@ export function renderPage(fullView: PageView, context: PageContext): string {
               ${renderTopics(view, messagesById)}
             </div>
             ${renderTranscript(view, context, hasMedia)}
-          </div>
+          </div>`}
         </main>
         ${renderFooter(view, context)}
         <div id="status" class="visually-hidden" role="status" aria-live="polite"></div>

@@ -1,6 +1,7 @@
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 import type { ExperienceKind } from "../modules/experiences/experiences.schemas.ts";
 import type { TopicKind } from "../analysis/types.ts";
+import type { TrackerDefinition } from "../analysis/trackers.ts";
 
 /** Everything the summary page shows, as plain data: built by the summary-page module, rendered here. */
 
@@ -79,6 +80,8 @@ export interface PageView {
   /** Insights a viewer dismissed, listed on editable links to be restored; never shown read-only or exported. */
   dismissedInsights: PageInsight[];
   messages: PageMessage[];
+  /** The app's trackers, matched against the lines on the analytics page (empty on other kinds). */
+  trackers: TrackerDefinition[];
   /** The media file of a video or audio page, already checked as http(s). */
   mediaUrl: string | null;
   branding: PageBranding;

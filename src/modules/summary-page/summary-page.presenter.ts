@@ -7,6 +7,7 @@ import {
 import { INSIGHT_TYPES, type InsightType } from "../conversations/conversations.schemas.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
+import type { TrackerDefinition } from "../../analysis/trackers.ts";
 import type { PageInsight, PageTopic, PageView } from "../../pages/view-model.ts";
 
 const idsOf = (json: string) => JSON.parse(json) as string[];
@@ -85,9 +86,13 @@ function byTypeAndScore(insights: InsightRow[], membersById: Map<string, MemberR
 
 /**
  * Everything the page can show, built from the conversation's rows and the link's settings: hidden lines
- * included (marked), insights grouped by type, the most confident first.
+ * included (marked), insights grouped by type, the most confident first, and the app's trackers.
  */
-export function pageViewOf(rows: ConversationInFull, settings: ExperienceSettings): PageView {
+export function pageViewOf(
+  rows: ConversationInFull,
+  settings: ExperienceSettings,
+  trackers: TrackerDefinition[],
+): PageView {
   const { conversation, members } = rows;
   const membersById = new Map(members.map((member) => [member.id, member]));
   return {
@@ -109,6 +114,7 @@ export function pageViewOf(rows: ConversationInFull, settings: ExperienceSetting
     insights: byTypeAndScore(rows.insights, membersById, members),
     dismissedInsights: byTypeAndScore(rows.dismissedInsights, membersById, members),
     messages: rows.messages.map((message) => transcriptLineOf(message, conversation, membersById)),
+    trackers,
     mediaUrl:
       settings.name === "video-summary"
         ? (settings.videoUrl ?? null)

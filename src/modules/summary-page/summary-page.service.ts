@@ -3,6 +3,7 @@ import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
 
 /** What serving a page needs: its content and the origins that may frame it. */
@@ -34,6 +35,7 @@ export class SummaryPageService {
       experiences: Pick<ExperiencesService, "openLink">;
       conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
       apps: Pick<AppsService, "getApp">;
+      trackers: Pick<TrackersService, "list">;
     },
   ) {}
 
@@ -75,6 +77,8 @@ export class SummaryPageService {
     const link = await this.deps.experiences.openLink(token, host);
     const rows = await this.readRows(link.app_id, link.conversation_id);
     const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
-    return { linkId: link.id, view: pageViewOf(rows, link.settings), frameAncestors };
+    // Only the analytics page (audio-summary) shows tracker hits; they are matched when it renders.
+    const trackers = link.settings.name === "audio-summary" ? await this.deps.trackers.list(link.app_id) : [];
+    return { linkId: link.id, view: pageViewOf(rows, link.settings, trackers), frameAncestors };
   }
 }
