@@ -92,6 +92,35 @@ describe.each(await dialects())("cached summary pages on %s, two processes", (di
     }
   });
 
+  it("shows a tracker created, changed or deleted on the analytics page at once, on both processes", async () => {
+    const { first, token, conversationId } = await meetingWithLinks();
+    const analytics = await createLink(first, token, conversationId, {
+      name: "audio-summary",
+      audioUrl: "https://media.example.com/planning.mp3",
+    });
+    const html = async () =>
+      Promise.all(servers.map(async (server) => (await fetch(onServer(server, analytics.url))).text()));
+    for (const page of await html()) expect(page).not.toContain("Deliverables");
+
+    const created = await servers[1]!.api(token, "/v1/manage/tracker", {
+      method: "POST",
+      body: { name: "Deliverables", vocabulary: ["report"] },
+    });
+    const { tracker } = (await created.json()) as { tracker: { id: string } };
+    for (const page of await html()) expect(page).toContain("Deliverables");
+
+    await first.api(token, `/v1/manage/tracker/${tracker.id}`, {
+      method: "PUT",
+      body: { name: "Reports due", vocabulary: ["report"] },
+    });
+    for (const page of await html()) {
+      expect(page).toContain("Reports due");
+      expect(page).not.toContain("Deliverables");
+    }
+    await first.api(token, `/v1/manage/tracker/${tracker.id}`, { method: "DELETE" });
+    for (const page of await html()) expect(page).not.toContain("Reports due");
+  });
+
   it("never serves a revoked or an expired link from the cache", async () => {
     const { token, conversationId, editable, other } = await meetingWithLinks();
     for (const answer of [...(await readEverywhere(editable.url)), ...(await readEverywhere(other.url))]) {

@@ -57,7 +57,7 @@ export function preferredEncoding(acceptEncoding: string | undefined, size: numb
 export class PageCache {
   private readonly entries = new Map<string, Promise<Entry>>();
   /** Per link, the content version its entries show and their keys. */
-  private readonly ofLink = new Map<string, { version: number; keys: Set<string> }>();
+  private readonly ofLink = new Map<string, { version: string; keys: Set<string> }>();
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
 
@@ -69,7 +69,7 @@ export class PageCache {
    * (once, however many requests ask at the same time). Entries of the link at another version are dropped.
    */
   async get(
-    page: { link: string; version: number; form: string },
+    page: { link: string; version: string; form: string },
     make: () => Promise<MadePage>,
     encoding: (size: number) => Encoding,
   ): Promise<{ page: MadePage; bytes: Buffer; encoding: Encoding }> {

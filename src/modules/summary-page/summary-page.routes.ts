@@ -196,7 +196,7 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
         // the transcript's form.
         const form = [format, font, html.scriptUrl, html.stylesheetUrl, html.verbatim].join(" ");
         const made = await pageCache.get(
-          { link: page.linkId, version: page.contentVersion, form },
+          { link: page.linkId, version: page.contentKey, form },
           () => makePage(page, format, html),
           (size) => preferredEncoding(request.headers["accept-encoding"], size),
         );

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { DomainError, notFound } from "../../errors.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
@@ -18,8 +19,12 @@ export interface OpenedPage {
 /** A link opened for its page without reading the conversation: what names its content now, and the way to read it. */
 export interface VersionedPage {
   linkId: string;
-  /** Changes with every committed write to the conversation (docs/PAGES.md, Compression and caching). */
-  contentVersion: number;
+  /**
+   * Names what the page shows now: the conversation's content version, which changes with every committed
+   * write to it, and on the analytics page a digest of the app's trackers (docs/PAGES.md, Compression and
+   * caching).
+   */
+  contentKey: string;
   /** The font family the link asked for, if any. */
   fontFamily: string | null;
   /** The app's frame-ancestors origins, for the page's CSP (read on every request). */
@@ -50,13 +55,22 @@ export class SummaryPageService {
       this.deps.apps.getApp(link.app_id),
     ]);
     if (contentVersion === undefined) throw notFound("link");
+    const trackers = await this.trackersShownBy(link);
+    const trackersDigest =
+      trackers.length === 0 ? "" : createHash("sha256").update(JSON.stringify(trackers)).digest("base64url");
     return {
       linkId: link.id,
-      contentVersion,
+      contentKey: `${contentVersion}:${trackersDigest}`,
       fontFamily: link.settings.font.family ?? null,
       frameAncestors: app.frameAncestors,
-      view: async () => pageViewOf(await this.readRows(link.app_id, link.conversation_id), link.settings),
+      view: async () =>
+        pageViewOf(await this.readRows(link.app_id, link.conversation_id), link.settings, trackers),
     };
+  }
+
+  /** Only the analytics page (audio-summary) shows tracker hits; they are matched when it renders. */
+  private async trackersShownBy(link: { app_id: string; settings: { name: string } }) {
+    return link.settings.name === "audio-summary" ? await this.deps.trackers.list(link.app_id) : [];
   }
 
   private async readRows(appId: string, conversationId: string) {
@@ -77,8 +91,7 @@ export class SummaryPageService {
     const link = await this.deps.experiences.openLink(token, host);
     const rows = await this.readRows(link.app_id, link.conversation_id);
     const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
-    // Only the analytics page (audio-summary) shows tracker hits; they are matched when it renders.
-    const trackers = link.settings.name === "audio-summary" ? await this.deps.trackers.list(link.app_id) : [];
+    const trackers = await this.trackersShownBy(link);
     return { linkId: link.id, view: pageViewOf(rows, link.settings, trackers), frameAncestors };
   }
 }
