@@ -1,6 +1,7 @@
 import { parse } from "@plussub/srt-vtt-parser";
 import { describe, expect, it } from "vitest";
 import { captionCues, cuesToSrt, cuesToWebVtt, downloadName, pageToText } from "./exports.ts";
+import { testPageView } from "../../test/helpers/page-views.ts";
 import type { PageMessage, PageView } from "./view-model.ts";
 
 /** The parser's cues (its published types leave them untyped). */
@@ -27,13 +28,8 @@ function line(
 }
 
 function view(messages: PageMessage[]): PageView {
-  return {
-    kind: "verbose-text-summary",
-    title: "Planning",
-    startTime: "2026-11-02T15:00:00.000Z",
+  return testPageView({
     endTime: "2026-11-02T16:02:00.000Z",
-    dated: true,
-    attendees: [{ id: "m1", name: "Ann Lee", avatarUrl: null }],
     summary: [{ text: "We plan the launch.", messageIds: ["1"] }],
     topics: [{ id: "t1", kind: "chapter", text: "launch", messageIds: ["1"], offset: 0, share: 1 }],
     insights: [
@@ -49,21 +45,9 @@ function view(messages: PageMessage[]): PageView {
         dueBy: null,
       },
     ],
-    dismissedInsights: [],
     messages,
-    trackers: [],
-    mediaUrl: null,
-    branding: {
-      background: null,
-      topicsFilter: null,
-      insightsFilter: null,
-      fontFamily: null,
-      logo: null,
-      favicon: null,
-    },
     readOnly: true,
-    hideShareButton: false,
-  };
+  });
 }
 
 describe("captions", () => {

@@ -5,6 +5,7 @@ import { escapeMarkdown, pageToJson, pageToMarkdown } from "./page-data.ts";
 import { renderLinkProblemPage } from "./render-error-page.ts";
 import { renderPage } from "./render-page.ts";
 import { safeFontFamily } from "./theme.ts";
+import { testPageView } from "../../test/helpers/page-views.ts";
 import { formatDuration, formatOffset, type PageView } from "./view-model.ts";
 
 const context = {
@@ -17,17 +18,7 @@ const context = {
 };
 
 function view(overrides: Partial<PageView> = {}): PageView {
-  return {
-    kind: "verbose-text-summary",
-    title: "Planning",
-    startTime: "2026-11-02T15:00:00.000Z",
-    endTime: "2026-11-02T15:42:00.000Z",
-    dated: true,
-    attendees: [{ id: "m1", name: "Ann Lee", avatarUrl: null }],
-    summary: [],
-    topics: [],
-    insights: [],
-    dismissedInsights: [],
+  return testPageView({
     messages: [
       {
         id: "1",
@@ -50,20 +41,8 @@ function view(overrides: Partial<PageView> = {}): PageView {
         hidden: true,
       },
     ],
-    trackers: [],
-    mediaUrl: null,
-    branding: {
-      background: null,
-      topicsFilter: null,
-      insightsFilter: null,
-      fontFamily: null,
-      logo: null,
-      favicon: null,
-    },
-    readOnly: false,
-    hideShareButton: false,
     ...overrides,
-  };
+  });
 }
 
 describe("escaping", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderPage } from "./render-page.ts";
+import { testPageView } from "../../test/helpers/page-views.ts";
 import type { PageMessage, PageView } from "./view-model.ts";
 
 const context = {
@@ -24,23 +25,18 @@ const line = (id: string, speaker: "a" | "b", text: string, at: number | null): 
 
 function audioView(timed: boolean): PageView {
   const at = (seconds: number) => (timed ? seconds : null);
-  return {
+  return testPageView({
     kind: "audio-summary",
     title: "Budget review",
-    startTime: "2026-11-02T15:00:00.000Z",
-    dated: true,
     endTime: "2026-11-02T15:00:40.000Z",
     attendees: [
       { id: "a", name: "Ann Lee", avatarUrl: null },
       { id: "b", name: "Bob Stone", avatarUrl: null },
     ],
-    summary: [],
     topics: [
       { id: "t1", kind: "chapter", text: "The budget", messageIds: ["1", "2"], offset: at(0), share: 0.6 },
       { id: "t2", kind: "chapter", text: "Next steps", messageIds: ["3"], offset: at(20), share: 0.4 },
     ],
-    insights: [],
-    dismissedInsights: [],
     messages: [
       line("1", "a", "Let us go over the budget.", at(0)),
       line("2", "b", "The budget is tight this year.", at(10)),
@@ -51,17 +47,8 @@ function audioView(timed: boolean): PageView {
       { id: "k2", name: "Hiring", vocabulary: ["hire"] },
     ],
     mediaUrl: "https://media.example/meeting.mp3",
-    branding: {
-      background: null,
-      topicsFilter: null,
-      insightsFilter: null,
-      fontFamily: null,
-      logo: null,
-      favicon: null,
-    },
     readOnly: true,
-    hideShareButton: false,
-  };
+  });
 }
 
 const text = (page: string) =>
