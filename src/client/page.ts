@@ -7,6 +7,7 @@ import { $, $$, announce, lines, reducedMotion, scrollBehavior, showLine } from 
 import { wireEditing } from "./editing.ts";
 import { wireLineFocus } from "./line-focus.ts";
 import { wireReading } from "./reading.ts";
+import { wireTimelineFocus } from "./timeline-focus.ts";
 
 const player = $<HTMLMediaElement>("#player");
 
@@ -180,6 +181,7 @@ function start(): void {
   wireJumps();
   wireReading();
   wireLineFocus();
+  wireTimelineFocus();
   wirePlayer();
   wireShare();
   wireEditing();

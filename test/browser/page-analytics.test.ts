@@ -107,6 +107,36 @@ describe.skipIf(!available)("the analytics page in Chromium", () => {
     await page.context().close();
   });
 
+  it("is one tab stop, moved along a lane and between lanes by the arrow keys", async () => {
+    const page = await open();
+    const focused = () =>
+      page.evaluate(() => {
+        const active = document.activeElement as HTMLElement | null;
+        return {
+          lane: active?.closest("ol")?.getAttribute("aria-labelledby") ?? null,
+          seek: active?.dataset.seek ?? null,
+          inTimeline: active?.closest(".timeline") !== null,
+        };
+      });
+    const ann = page.getByRole("list", { name: "Ann Lee" }).getByRole("link");
+    await ann.first().focus();
+    const annLane = (await focused()).lane;
+    await page.keyboard.press("ArrowRight");
+    expect(await focused()).toMatchObject({ lane: annLane, seek: "30" });
+    await page.keyboard.press("Home");
+    expect(await focused()).toMatchObject({ lane: annLane, seek: "0" });
+    await page.keyboard.press("ArrowDown");
+    expect((await focused()).lane).not.toBe(annLane);
+    expect((await focused()).inTimeline).toBe(true);
+    // Tab leaves the timeline at once, whatever its number of stretches; Shift+Tab comes back where it was.
+    const where = await focused();
+    await page.keyboard.press("Tab");
+    expect((await focused()).inTimeline).toBe(false);
+    await page.keyboard.press("Shift+Tab");
+    expect(await focused()).toEqual(where);
+    await page.context().close();
+  });
+
   it("lists the trackers mentioned, with their lines, and talk time per speaker", async () => {
     const page = await open();
     const trackers = page.locator(".analytics-trackers");
