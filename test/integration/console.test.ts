@@ -94,6 +94,21 @@ describe.each(await dialects())("the console on %s", (dialect) => {
     );
   });
 
+  it("answers an unknown console address with a console page (signed in) or sign-in (signed out)", async () => {
+    await withServer(dialect, async (server) => {
+      const { client } = await signedIn(server);
+      const unknown = await client.request("/console/conversations/x/y/z");
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get("content-type")).toMatch(/^text\/html/);
+      const html = await unknown.text();
+      expect(html).toContain("There is no such page in the console.");
+      expect(html).toContain("Sign out");
+      const stranger = await fetch(`${server.url}/console/nope`, { redirect: "manual" });
+      expect(stranger.status).toBe(303);
+      expect(stranger.headers.get("location")).toBe("/console/sign-in");
+    });
+  });
+
   it("ends a session after 12 hours, and at a secret rotation", async () => {
     const clock = new TestClock();
     await withServer(

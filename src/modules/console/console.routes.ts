@@ -98,6 +98,14 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     reply.redirect(request.appId ? "/console/conversations" : "/console/sign-in", 303),
   );
 
+  // Any other console address: a console page saying so (signed out, the hook above leads to sign-in).
+  app.get("/console/*", { schema: hidden }, (request, reply) =>
+    page(
+      reply,
+      renderConsoleError("There is no such page in the console.", assets, request.appId !== ""),
+      404,
+    ),
+  );
   app.get("/console/sign-in", { schema: hidden }, (_request, reply) => page(reply, renderSignIn(assets)));
   app.post("/console/sign-in", { schema: { ...hidden, body: SignInBody } }, async (request, reply) => {
     const { appId, appSecret } = request.body;
