@@ -26,6 +26,15 @@ export function controlButton(action: string, label: string, text: string): HTML
   return button;
 }
 
+/** Puts a screen reader's note on how to move in a roving-tabindex widget just before it; elements point to it by `id`. */
+export function addMovingHelp(widget: Element, id: string, text: string): void {
+  const help = document.createElement("p");
+  help.id = id;
+  help.className = "visually-hidden";
+  help.textContent = text;
+  widget.before(help);
+}
+
 export const lines = () => $$<HTMLLIElement>(".line");
 
 /** Whether an element is laid out (not display: none, nor inside such). */

@@ -3,7 +3,7 @@
  * others -1, and Up/Down, Home/End move between the lines shown (a roving tabindex). Enter on a line
  * follows its time (seeking the media there). Lines' time links leave the tab order for the same reason.
  */
-import { $, lines, shown } from "./dom.ts";
+import { $, addMovingHelp, lines, shown } from "./dom.ts";
 
 let active: HTMLElement | null = null;
 
@@ -30,12 +30,11 @@ export function wireLineFocus(): void {
   if (!list) return;
   for (const line of lines()) line.tabIndex = -1;
   for (const time of list.querySelectorAll<HTMLElement>(".line a.time")) time.tabIndex = -1;
-  const help = document.createElement("p");
-  help.id = "lines-help";
-  help.className = "visually-hidden";
-  help.textContent =
-    "Up and Down arrows move between lines, Home and End to the first and last, Enter follows the line's time.";
-  list.before(help);
+  addMovingHelp(
+    list,
+    "lines-help",
+    "Up and Down arrows move between lines, Home and End to the first and last, Enter follows the line's time.",
+  );
   resetLineFocus();
 
   list.addEventListener("focusin", (event) => {

@@ -3,7 +3,7 @@
  * tabindex 0, the others -1. Left/Right move along a row, Home/End to its ends, Up/Down to the row above or
  * below at the nearest time; Enter follows the link (seeking the player there).
  */
-import { $ } from "./dom.ts";
+import { $, addMovingHelp } from "./dom.ts";
 
 const rowsOf = (timeline: HTMLElement) =>
   [...timeline.querySelectorAll<HTMLElement>(".tl-track")]
@@ -20,12 +20,11 @@ export function wireTimelineFocus(): void {
   if (!first) return;
   let active: HTMLElement = first;
   for (const row of rows) for (const link of row) link.tabIndex = -1;
-  const help = document.createElement("p");
-  help.id = "timeline-help";
-  help.className = "visually-hidden";
-  help.textContent =
-    "Left and Right arrows move along a row, Up and Down to the row above or below, Home and End to a row's ends; Enter plays from there.";
-  timeline.before(help);
+  addMovingHelp(
+    timeline,
+    "timeline-help",
+    "Left and Right arrows move along a row, Up and Down to the row above or below, Home and End to a row's ends; Enter plays from there.",
+  );
   const makeActive = (link: HTMLElement) => {
     active.tabIndex = -1;
     active.removeAttribute("aria-describedby");
