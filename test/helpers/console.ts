@@ -40,4 +40,9 @@ export class ConsoleClient {
     form.set("file", new Blob([content]), fileName);
     return this.request("/console/import", { method: "POST", body: form });
   }
+
+  /** Posts the settings form (frame ancestors one origin a line). */
+  saveSettings(form: { name: string; customDomain: string; frameAncestors: string }): Promise<Response> {
+    return this.request("/console/settings", { method: "POST", body: new URLSearchParams(form) });
+  }
 }

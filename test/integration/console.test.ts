@@ -2,10 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { generateToken } from "../helpers/api.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
 
 const STANDUP_VTT = readFileSync(join(import.meta.dirname, "..", "..", "examples", "standup.vtt"), "utf8");
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 async function withServer(
   dialect: "sqlite" | "postgres",
@@ -204,6 +207,187 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       );
       const listed = await server.api(token, "/v1/conversations");
       expect(((await listed.json()) as { conversations: unknown[] }).conversations).toEqual([]);
+    });
+  });
+
+  it("shows the app's settings and changes them with PATCH /v1/app's rules", async () => {
+    await withServer(dialect, async (server) => {
+      const { appId, appSecret, token } = await server.newApp({
+        frameAncestors: ["https://intranet.example"],
+      });
+      const client = new ConsoleClient(server);
+      await client.signIn(appId, appSecret);
+      const shown = await (await client.request("/console/settings")).text();
+      expect(shown).toContain(appId);
+      expect(shown).toContain("Test app");
+      expect(shown).toContain("<code>https://intranet.example</code>");
+      expect(shown).toContain('href="/console/settings"');
+
+      const saved = await client.saveSettings({
+        name: "  Team recaps ",
+        customDomain: "Recaps.Example.com",
+        frameAncestors: "https://intranet.example\r\n\r\nhttps://wiki.example/\n",
+      });
+      expect(saved.status).toBe(303);
+      expect(saved.headers.get("location")).toBe("/console/settings?saved=1");
+      expect(await (await client.request("/console/settings?saved=1")).text()).toContain("Settings saved.");
+      const app = (await (await server.api(token, "/v1/app")).json()) as Record<string, unknown>;
+      expect(app).toMatchObject({
+        name: "Team recaps",
+        customDomain: "recaps.example.com",
+        frameAncestors: ["https://intranet.example", "https://wiki.example"],
+      });
+
+      const cleared = await client.saveSettings({
+        name: "Team recaps",
+        customDomain: " ",
+        frameAncestors: "",
+      });
+      expect(cleared.status).toBe(303);
+      const after = (await (await server.api(token, "/v1/app")).json()) as Record<string, unknown>;
+      expect(after).toMatchObject({ customDomain: null, frameAncestors: [] });
+    });
+  });
+
+  it("refuses a bad setting with the API's message next to its field, storing nothing", async () => {
+    await withServer(dialect, async (server) => {
+      await server.newApp({ customDomain: "taken.example.com" });
+      const { client, token } = await signedIn(server);
+      const before = await (await server.api(token, "/v1/app")).text();
+      const good = {
+        name: "Renamed",
+        customDomain: "mine.example.com",
+        frameAncestors: "https://ok.example",
+      };
+      const ownHost = new URL(server.config.publicUrl).hostname;
+      const refusals: [Partial<typeof good>, number, string, string][] = [
+        [{ name: " " }, 400, "name", "name must be 1 to 200 characters"],
+        [{ name: "x".repeat(201) }, 400, "name", "name must be 1 to 200 characters"],
+        [
+          { customDomain: "https://bad.example/path" },
+          400,
+          "customDomain",
+          "customDomain must be a host name",
+        ],
+        [
+          { customDomain: "taken.example.com" },
+          409,
+          "customDomain",
+          "already another app&#39;s custom domain",
+        ],
+        [{ customDomain: ownHost }, 409, "customDomain", "this server&#39;s own host"],
+        [
+          { frameAncestors: "https://ok.example\nftp://files.example" },
+          400,
+          "frameAncestors",
+          "frameAncestors must be http(s) origins",
+        ],
+        [
+          { frameAncestors: "https://ok.example/page" },
+          400,
+          "frameAncestors",
+          "frameAncestors must be http(s) origins",
+        ],
+        [
+          { frameAncestors: Array.from({ length: 101 }, (_, i) => `https://s${i}.example`).join("\n") },
+          400,
+          "frameAncestors",
+          "frameAncestors must NOT have more than 100 items",
+        ],
+      ];
+      for (const [change, status, name, message] of refusals) {
+        const answer = await client.saveSettings({ ...good, ...change });
+        expect(answer.status, message).toBe(status);
+        const html = await answer.text();
+        expect(html).toMatch(new RegExp(`id="field-${name}-error">[^<]*${escapeRegExp(message)}`));
+        expect(html).toMatch(
+          new RegExp(
+            `id="field-${name}"[^>]*aria-invalid="true"[^>]*aria-describedby="[^"]*field-${name}-error`,
+          ),
+        );
+        expect(html.match(/aria-invalid/g)).toHaveLength(1);
+        expect(await (await server.api(token, "/v1/app")).text()).toBe(before);
+      }
+    });
+  });
+
+  it("rotates the app secret: shows the new one once, keeps this owner signed in and ends the rest", async () => {
+    await withServer(dialect, async (server) => {
+      const { appId, appSecret } = await server.newApp();
+      const owner = new ConsoleClient(server);
+      const other = new ConsoleClient(server);
+      await owner.signIn(appId, appSecret);
+      await other.signIn(appId, appSecret);
+      const oldCookie = owner.cookie;
+
+      const confirm = await (await owner.request("/console/settings/rotate-secret")).text();
+      expect(confirm).toContain("Rotate the app secret?");
+      expect(confirm).toContain("every console session ends except this one");
+      const rotated = await owner.request("/console/settings/rotate-secret", { method: "POST" });
+      expect(rotated.status).toBe(200);
+      expect(rotated.headers.get("cache-control")).toContain("no-store");
+      const html = await rotated.text();
+      expect(html).toContain("shown only this once");
+      const newSecret = /<textarea id="new-secret"[^>]*>([A-Za-z0-9]+)<\/textarea>/.exec(html)?.[1] ?? "";
+      expect(newSecret).toHaveLength(128);
+      expect(owner.cookie).not.toBe(oldCookie);
+      expect(owner.cookie).not.toContain(newSecret);
+
+      expect((await generateToken(server.url, appId, newSecret)).status).toBe(200);
+      expect((await generateToken(server.url, appId, appSecret)).status).toBe(401);
+
+      expect((await owner.request("/console/settings")).status).toBe(200);
+      const settings = await (await owner.request("/console/settings")).text();
+      expect(settings).not.toContain(newSecret);
+      const stale = await fetch(`${server.url}/console/settings`, {
+        redirect: "manual",
+        headers: { cookie: oldCookie },
+      });
+      expect(stale.status).toBe(303);
+      expect(stale.headers.get("location")).toBe("/console/sign-in");
+      expect((await other.request("/console/conversations")).headers.get("location")).toBe(
+        "/console/sign-in",
+      );
+    });
+  });
+
+  it("rotates the webhook signing secret and shows the new one once", async () => {
+    await withServer(dialect, async (server) => {
+      const { client } = await signedIn(server);
+      const { appId } = (await server.services.apps.listApps())[0] ?? { appId: "" };
+      const before = await server.services.apps.webhookSecret(appId);
+      expect(await (await client.request("/console/settings/rotate-webhook-secret")).text()).toContain(
+        "Rotate the webhook signing secret?",
+      );
+      const rotated = await client.request("/console/settings/rotate-webhook-secret", { method: "POST" });
+      expect(rotated.headers.get("cache-control")).toContain("no-store");
+      const shown = /<textarea id="new-secret"[^>]*>(whsec_[^<]+)<\/textarea>/.exec(
+        await rotated.text(),
+      )?.[1];
+      const after = await server.services.apps.webhookSecret(appId);
+      expect(after).not.toBe(before);
+      expect(shown).toBe(after);
+      expect(await (await client.request("/console/settings")).text()).not.toContain(after);
+    });
+  });
+
+  it("refuses a cross-site settings change or rotation with 403 and changes nothing", async () => {
+    await withServer(dialect, async (server) => {
+      const { client, token } = await signedIn(server);
+      const before = await (await server.api(token, "/v1/app")).text();
+      for (const path of ["/console/settings", "/console/settings/rotate-secret"]) {
+        const forged = await client.request(path, {
+          method: "POST",
+          headers: { "sec-fetch-site": "cross-site" },
+          body: new URLSearchParams({
+            name: "Forged",
+            customDomain: "",
+            frameAncestors: "https://evil.example",
+          }),
+        });
+        expect(forged.status).toBe(403);
+      }
+      expect(await (await server.api(token, "/v1/app")).text()).toBe(before);
     });
   });
 });

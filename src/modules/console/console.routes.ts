@@ -10,17 +10,29 @@ import { deriveKey } from "../../keys.ts";
 import { renderConsoleError, type ConsoleAssets } from "../../pages/console/layout.ts";
 import { renderConversations, renderDeleteConfirmation } from "../../pages/console/render-conversations.ts";
 import { renderImport, renderJob } from "../../pages/console/render-import.ts";
+import {
+  renderNewSecret,
+  renderRotateConfirmation,
+  renderSettings,
+} from "../../pages/console/render-settings.ts";
 import { renderSignIn } from "../../pages/console/render-sign-in.ts";
+import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import { ConversationParams } from "../conversations/conversations.schemas.ts";
 import { JobParams } from "../ingestion/ingestion.schemas.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import type { PageAssets } from "../summary-page/page-assets.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
-import { ImportRefused, type ConsoleService, type UploadedTranscript } from "./console.service.ts";
-import { ConversationsQuery, SignInBody } from "./console.schemas.ts";
+import {
+  ImportRefused,
+  SettingsRefused,
+  type ConsoleService,
+  type UploadedTranscript,
+} from "./console.service.ts";
+import { ConversationsQuery, SettingsFormBody, SettingsQuery, SignInBody } from "./console.schemas.ts";
 
 export interface ConsoleRouteDeps {
+  apps: AppsService;
   console: ConsoleService;
   consoleSessions: ConsoleSessions;
   conversations: ConversationsService;
@@ -54,7 +66,7 @@ function checkSameOrigin(request: FastifyRequest): void {
 
 /** The console at /console (docs/ARCHITECTURE.md, "Console"): HTML forms on the API's services. */
 export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promise<void> {
-  const { console: consoleService, consoleSessions, conversations, jobs } = deps;
+  const { apps, console: consoleService, consoleSessions, conversations, jobs } = deps;
   const assets: ConsoleAssets = {
     stylesheetUrl: deps.pageAssets.path("console.css"),
     scriptUrl: deps.pageAssets.path("console.js"),
@@ -70,6 +82,12 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     sameSite: "strict" as const,
     secure: request.protocol === "https",
   });
+  const startSession = (request: FastifyRequest, reply: FastifyReply, session: string) =>
+    reply.setCookie(SESSION_COOKIE, session, {
+      ...cookieOptions(request),
+      signed: true,
+      maxAge: CONSOLE_SESSION_SECONDS,
+    });
   const page = (reply: FastifyReply, html: string, status = 200) =>
     reply.status(status).type(HTML).send(html);
 
@@ -113,11 +131,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     if (session === null) {
       return page(reply, renderSignIn(assets, { appId, error: "appId or appSecret is wrong" }), 401);
     }
-    reply.setCookie(SESSION_COOKIE, session, {
-      ...cookieOptions(request),
-      signed: true,
-      maxAge: CONSOLE_SESSION_SECONDS,
-    });
+    startSession(request, reply, session);
     return reply.redirect("/console/conversations", 303);
   });
   app.post("/console/sign-out", { schema: hidden }, (request, reply) =>
@@ -173,4 +187,43 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
   app.get("/console/jobs/:jobId", { schema: { ...hidden, params: JobParams } }, async (request, reply) =>
     page(reply, renderJob(assets, await jobs.getJob(request.appId, request.params.jobId))),
   );
+
+  // Settings: PATCH /v1/app's rules, and the rotation of the app's secrets, shown once (every console
+  // answer is `Cache-Control: private, no-store`, set by the hook above).
+  app.get(
+    "/console/settings",
+    { schema: { ...hidden, querystring: SettingsQuery } },
+    async (request, reply) =>
+      page(
+        reply,
+        renderSettings(assets, await apps.getApp(request.appId), { saved: request.query.saved === "1" }),
+      ),
+  );
+  app.post("/console/settings", { schema: { ...hidden, body: SettingsFormBody } }, async (request, reply) => {
+    try {
+      await consoleService.updateSettings(request.appId, request.body);
+      return await reply.redirect("/console/settings?saved=1", 303);
+    } catch (error) {
+      if (!(error instanceof SettingsRefused)) throw error;
+      const form = { form: request.body, errors: { [error.field]: error.message } };
+      return page(reply, renderSettings(assets, await apps.getApp(request.appId), form), error.status);
+    }
+  });
+  app.get("/console/settings/rotate-secret", { schema: hidden }, (_request, reply) =>
+    page(reply, renderRotateConfirmation(assets, "app")),
+  );
+  // The rotation ends every session; the owner rotating keeps theirs, signed in anew with the new secret.
+  app.post("/console/settings/rotate-secret", { schema: hidden }, async (request, reply) => {
+    const { appSecret } = await apps.rotateSecret(request.appId);
+    const session = await consoleSessions.signIn(request.appId, appSecret);
+    if (session !== null) startSession(request, reply, session);
+    return page(reply, renderNewSecret(assets, "app", appSecret));
+  });
+  app.get("/console/settings/rotate-webhook-secret", { schema: hidden }, (_request, reply) =>
+    page(reply, renderRotateConfirmation(assets, "webhook")),
+  );
+  app.post("/console/settings/rotate-webhook-secret", { schema: hidden }, async (request, reply) => {
+    const webhookSecret = await apps.rotateWebhookSecret(request.appId);
+    return page(reply, renderNewSecret(assets, "webhook", webhookSecret));
+  });
 }

@@ -15,3 +15,12 @@ export const ConversationsQuery = Type.Object({
 
 /** The import form's fields besides the file, with the transcript import's rules. */
 export const ImportFields = Type.Object({ name: TranscriptQuery.properties.name });
+
+/** The settings form: checked by PATCH /v1/app's rules in ConsoleService.updateSettings. */
+export const SettingsFormBody = Type.Object({
+  name: Type.String(),
+  customDomain: Type.String(),
+  frameAncestors: Type.String(),
+});
+
+export const SettingsQuery = Type.Object({ saved: Type.Optional(Type.Literal("1")) });

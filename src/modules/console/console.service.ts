@@ -1,9 +1,11 @@
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import type { Clock } from "../../clock.ts";
-import { invalid } from "../../errors.ts";
-import { formatSchemaError } from "../../http/errors.ts";
+import { DomainError, invalid } from "../../errors.ts";
+import { formatSchemaError, statusOf } from "../../http/errors.ts";
 import { parseJsonBody } from "../../http/json-body.ts";
 import { createValidatorCompiler } from "../../http/validation.ts";
+import { UpdateAppBody } from "../apps/apps.schemas.ts";
+import type { App, AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import { ProcessTextBody } from "../ingestion/ingestion.schemas.ts";
 import {
@@ -38,11 +40,37 @@ export class ImportRefused extends Error {
   }
 }
 
+/** The settings form as posted: frame ancestors one origin a line, an empty custom domain removes it. */
+export interface SettingsForm {
+  name: string;
+  customDomain: string;
+  frameAncestors: string;
+}
+
+const SETTINGS_FIELDS = ["name", "customDomain", "frameAncestors"] as const;
+export type SettingsField = (typeof SETTINGS_FIELDS)[number];
+
+/** A refused setting, naming the form field it is about; the message and status are PATCH /v1/app's. */
+export class SettingsRefused extends Error {
+  constructor(
+    readonly field: SettingsField,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 const compile = createValidatorCompiler();
-const bodyValidator = (schema: object) =>
-  compile({ schema, httpPart: "body", method: "POST", url: "/console/import" });
-const checkProcessText = bodyValidator(ProcessTextBody);
-const checkImportFields = bodyValidator(ImportFields);
+const bodyValidator = (schema: object, url: string) =>
+  compile({ schema, httpPart: "body", method: "POST", url });
+const checkProcessText = bodyValidator(ProcessTextBody, "/console/import");
+const checkImportFields = bodyValidator(ImportFields, "/console/import");
+const checkAppSettings = bodyValidator(UpdateAppBody, "/console/settings");
+
+/** The field a message of the settings' rules is about: each message names it first. */
+const settingsFieldOf = (message: string): SettingsField =>
+  SETTINGS_FIELDS.find((field) => message.startsWith(`${field} `)) ?? "name";
 
 /** The API's message for a value the validator refused. */
 const messageOf = (errors: unknown) =>
@@ -55,6 +83,7 @@ export class ConsoleService {
       conversations: ConversationsService;
       jobs: JobsService;
       ingestion: IngestionService;
+      apps: AppsService;
       transcripts: TranscriptParser;
       clock: Clock;
     },
@@ -101,6 +130,31 @@ export class ConsoleService {
     const submission = await this.submissionOf(file);
     if (name.trim() !== "") submission.name = name;
     return this.deps.ingestion.submit(appId, submission);
+  }
+
+  /**
+   * Changes the app's name, custom domain and frame ancestors with PATCH /v1/app's schema and service, so
+   * with its rules and messages; nothing is stored when one is refused. Throws SettingsRefused.
+   */
+  async updateSettings(appId: string, form: SettingsForm): Promise<App> {
+    const body = {
+      name: form.name,
+      customDomain: form.customDomain.trim() === "" ? null : form.customDomain,
+      frameAncestors: form.frameAncestors
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== ""),
+    };
+    if (!checkAppSettings(body)) {
+      const message = messageOf(checkAppSettings.errors);
+      throw new SettingsRefused(settingsFieldOf(message), message, 400);
+    }
+    try {
+      return (await this.deps.apps.updateSettings(appId, body, false)).app;
+    } catch (error) {
+      if (!(error instanceof DomainError) || statusOf(error) >= 500) throw error;
+      throw new SettingsRefused(settingsFieldOf(error.message), error.message, statusOf(error));
+    }
   }
 
   private async submissionOf(file: UploadedTranscript): Promise<Submission> {

@@ -17,27 +17,39 @@ export interface ConsolePage {
   body: Raw;
 }
 
-/** A text, password, search or file input with its label, and the server's message about it when there is one. */
+/**
+ * A text, password, search or file input (or a textarea) with its label, and the server's message about it
+ * when there is one.
+ */
 export function field(options: {
   label: string;
   name: string;
+  /** An input's type, or "textarea". */
   type: string;
   value?: string;
+  /** Under the label, what the field takes. */
+  hint?: string;
   error?: string | undefined;
   attributes?: Raw;
 }): Raw {
   const id = `field-${options.name}`;
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const described = [options.hint && hintId, options.error && errorId].filter(Boolean).join(" ");
+  const common = html`id="${id}" name="${options.name}" ${options.error ? html`aria-invalid="true"` : ""}
+  ${described ? html`aria-describedby="${described}"` : ""} ${options.attributes ?? ""}`;
   return html`<div class="field">
     <label for="${id}">${options.label}</label>
-    <input
-      id="${id}"
-      name="${options.name}"
-      type="${options.type}"
-      ${options.value !== undefined ? html`value="${options.value}"` : ""}
-      ${options.error ? html`aria-invalid="true" aria-describedby="${errorId}"` : ""}
-      ${options.attributes ?? ""}
-    />
+    ${options.hint && html`<p class="field-hint" id="${hintId}">${options.hint}</p>`}
+    ${
+      options.type === "textarea"
+        ? html`<textarea ${common}>${options.value ?? ""}</textarea>`
+        : html`<input
+            type="${options.type}"
+            ${common}
+            ${options.value !== undefined ? html`value="${options.value}"` : ""}
+          />`
+    }
     ${options.error && html`<p class="field-error" id="${errorId}">${options.error}</p>`}
   </div>`;
 }
@@ -62,6 +74,7 @@ export function renderConsolePage(page: ConsolePage): string {
             html`<nav aria-label="Console">
                 <a href="/console/conversations">Conversations</a>
                 <a href="/console/import">Import</a>
+                <a href="/console/settings">Settings</a>
               </nav>
               <form method="post" action="/console/sign-out">
                 <button type="submit" class="secondary">Sign out</button>
