@@ -17,7 +17,7 @@ import {
 } from "../ingestion/ingestion.service.ts";
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
-import type { ConversationListPage } from "../../pages/console/view-model.ts";
+import type { ConversationListPage, SettingsField, SettingsForm } from "../../pages/console/view-model.ts";
 import { ImportFields } from "./console.schemas.ts";
 
 /** Conversations on one page of the console's list. */
@@ -40,15 +40,7 @@ export class ImportRefused extends Error {
   }
 }
 
-/** The settings form as posted: frame ancestors one origin a line, an empty custom domain removes it. */
-export interface SettingsForm {
-  name: string;
-  customDomain: string;
-  frameAncestors: string;
-}
-
-const SETTINGS_FIELDS = ["name", "customDomain", "frameAncestors"] as const;
-export type SettingsField = (typeof SETTINGS_FIELDS)[number];
+const SETTINGS_FIELDS: readonly SettingsField[] = ["name", "customDomain", "frameAncestors"];
 
 /** A refused setting, naming the form field it is about; the message and status are PATCH /v1/app's. */
 export class SettingsRefused extends Error {

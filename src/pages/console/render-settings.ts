@@ -1,7 +1,6 @@
-import type { App } from "../../modules/apps/apps.service.ts";
-import type { SettingsField, SettingsForm } from "../../modules/console/console.service.ts";
 import { html } from "../escape.ts";
 import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
+import type { AppSettingsView, SettingsField, SettingsForm } from "./view-model.ts";
 
 /** Which secret a rotation replaces: the app secret (tokens, console sessions) or the webhook signing secret. */
 export type RotatedSecret = "app" | "webhook";
@@ -30,7 +29,7 @@ const ROTATION = {
 /** The app's settings and the form changing them; `form` and `errors` are a refused post's values and messages. */
 export function renderSettings(
   assets: ConsoleAssets,
-  app: App,
+  app: AppSettingsView,
   options: { form?: SettingsForm; errors?: Partial<Record<SettingsField, string>>; saved?: boolean } = {},
 ): string {
   const form = options.form ?? {

@@ -22,3 +22,20 @@ export interface ConversationListPage {
   page: number;
   hasNext: boolean;
 }
+
+/** The app's settings as the settings page shows them (never its secrets). */
+export interface AppSettingsView {
+  appId: string;
+  name: string;
+  customDomain: string | null;
+  frameAncestors: string[];
+}
+
+/** The settings form as posted: frame ancestors one origin a line, an empty custom domain removes it. */
+export interface SettingsForm {
+  name: string;
+  customDomain: string;
+  frameAncestors: string;
+}
+
+export type SettingsField = keyof SettingsForm;
