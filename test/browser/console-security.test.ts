@@ -1,0 +1,202 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { generateToken } from "../helpers/api.ts";
+import { ROOT } from "../helpers/processes.ts";
+import { chromiumAvailable, launchChromium, seriousViolations } from "./browser.ts";
+
+const available = chromiumAvailable();
+
+/** A page of another origin (`host` and a port of its own) whose form posts itself to `action` when opened. */
+async function serveForgery(host: string, action: string, fields: Record<string, string>): Promise<Server> {
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+    .join("");
+  const forgery = createServer((_request, response) => {
+    response.setHeader("content-type", "text/html; charset=utf-8");
+    response.end(
+      `<!doctype html><title>Win a prize</title><form method="post" action="${action}">${inputs}</form>` +
+        "<script>document.forms[0].submit()</script>",
+    );
+  });
+  await new Promise<void>((resolve) => forgery.listen(0, host, resolve));
+  return forgery;
+}
+
+describe.skipIf(!available)("the console's settings and defences in Chromium", () => {
+  let server: TestServer;
+  let limited: TestServer;
+  let browser: Browser;
+  const clock = new TestClock();
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, "public", "console.js")))
+      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    server = await startTestServer("sqlite", { clock });
+    limited = await startTestServer("sqlite", { env: { RECAP_TOKEN_RATE_LIMIT_PER_MINUTE: "3" } });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await limited?.close();
+  });
+
+  async function accessible(page: Page): Promise<void> {
+    expect(await seriousViolations(page), page.url()).toEqual([]);
+  }
+
+  async function signIn(
+    on: TestServer,
+    appId: string,
+    appSecret: string,
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${on.url}/console/sign-in`);
+    await page.getByLabel("App id").fill(appId);
+    await page.getByLabel("App secret").fill(appSecret);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Conversations" }).waitFor();
+    return { context, page };
+  }
+
+  const nav = (page: Page, name: string) =>
+    page.getByRole("navigation", { name: "Console" }).getByRole("link", { name }).click();
+
+  it("changes settings, refusing a bad domain next to its field, and rotates the secret shown once", async () => {
+    const { appId, appSecret } = await server.newApp();
+    const { context, page } = await signIn(server, appId, appSecret);
+    const bystander = await signIn(server, appId, appSecret);
+
+    await nav(page, "Settings");
+    await page.getByRole("heading", { name: "Settings", exact: true }).waitFor();
+    expect(await page.locator(".facts").textContent()).toContain(appId);
+    await accessible(page);
+
+    await page.getByLabel("Name").fill("Team recaps");
+    await page.getByLabel("Custom domain").fill("https://recaps.example.com");
+    await page.getByLabel("Frame ancestors").fill("https://intranet.example\nhttps://wiki.example");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    const domain = page.getByLabel("Custom domain");
+    await expect.poll(() => domain.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#field-customDomain-error").textContent()).toMatch(
+      /^customDomain must be a host name/,
+    );
+    expect(await domain.getAttribute("aria-describedby")).toContain("field-customDomain-error");
+    expect(await page.getByLabel("Name").inputValue()).toBe("Team recaps");
+    expect((await server.services.apps.getApp(appId)).name).toBe("Test app");
+    await accessible(page);
+
+    await domain.fill("recaps.example.com");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByText("Settings saved.").waitFor();
+    expect(await server.services.apps.getApp(appId)).toMatchObject({
+      name: "Team recaps",
+      customDomain: "recaps.example.com",
+      frameAncestors: ["https://intranet.example", "https://wiki.example"],
+    });
+
+    await page.getByRole("link", { name: "Rotate the app secret…" }).click();
+    await page.getByRole("heading", { name: "Rotate the app secret?" }).waitFor();
+    await accessible(page);
+    const answer = page.waitForResponse((response) => response.request().method() === "POST");
+    await page.getByRole("button", { name: "Rotate the app secret" }).click();
+    expect((await answer).headers()["cache-control"]).toContain("no-store");
+    const secret = await page.getByLabel("New app secret").inputValue();
+    expect(secret).toHaveLength(128);
+    await accessible(page);
+    expect((await generateToken(server.url, appId, secret)).status).toBe(200);
+    expect((await generateToken(server.url, appId, appSecret)).status).toBe(401);
+
+    // This owner stays signed in; the other session has ended.
+    await nav(page, "Settings");
+    await page.getByRole("heading", { name: "Settings", exact: true }).waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await nav(bystander.page, "Settings");
+    await bystander.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await bystander.context.close();
+    await context.close();
+  }, 60_000);
+
+  it("shows a wrong secret next to its field, then limits the attempts", async () => {
+    const { appId } = await limited.newApp();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${limited.url}/console/sign-in`);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await page.getByLabel("App id").fill(appId);
+      await page.getByLabel("App secret").fill(`wrong-${attempt}`);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect
+        .poll(() => page.locator("#field-appSecret-error").textContent())
+        .toBe("appId or appSecret is wrong");
+      expect(await page.getByLabel("App secret").getAttribute("aria-describedby")).toBe(
+        "field-appSecret-error",
+      );
+    }
+    await accessible(page);
+    await page.getByLabel("App id").fill(appId);
+    await page.getByLabel("App secret").fill("wrong-4");
+    const answer = page.waitForResponse((response) => response.request().method() === "POST");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    expect((await answer).status()).toBe(429);
+    await page.getByText(/at most 3 requests a minute/).waitFor();
+    await context.close();
+  });
+
+  it("leads an expired session to sign-in at the next click", async () => {
+    const { appId, appSecret } = await server.newApp();
+    const { context, page } = await signIn(server, appId, appSecret);
+    await nav(page, "Settings");
+    await page.getByRole("heading", { name: "Settings", exact: true }).waitFor();
+    clock.advance(12 * 3600 + 1);
+    await nav(page, "Conversations");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/console/sign-in");
+    await context.close();
+  });
+
+  it("refuses a form another origin posts while the owner is signed in, and changes nothing", async () => {
+    const { appId, appSecret, token } = await server.newApp();
+    const { conversationId } = await server.ingest(token, {
+      name: "Kept",
+      messages: [{ payload: { content: "We keep this." }, from: { name: "Ana" } }],
+    });
+    const { context, page } = await signIn(server, appId, appSecret);
+    const forged: [string, Record<string, string>][] = [
+      [`/console/conversations/${conversationId}/delete`, {}],
+      ["/console/settings", { name: "Forged", customDomain: "", frameAncestors: "https://evil.example" }],
+      ["/console/settings/rotate-secret", {}],
+    ];
+    // 127.0.0.1 on another port: same site, so the Strict cookie goes along and only the origin check
+    // stands; localhost: another site, so the cookie stays home too.
+    for (const host of ["127.0.0.1", "localhost"]) {
+      for (const [path, fields] of forged) {
+        const forgery = await serveForgery(host, server.url + path, fields);
+        const { port } = forgery.address() as AddressInfo;
+        const answer = page.waitForResponse(
+          (response) => response.url() === server.url + path && response.request().method() === "POST",
+        );
+        await page.goto(`http://${host}:${port}/`);
+        const refused = await answer;
+        expect([403, 303], `${host} ${path}`).toContain(refused.status());
+        if (refused.status() === 303) expect(refused.headers().location).toBe("/console/sign-in");
+        if (host === "127.0.0.1") expect(refused.status()).toBe(403);
+        await new Promise<void>((resolve) => forgery.close(() => resolve()));
+      }
+    }
+    expect((await server.api(token, `/v1/conversations/${conversationId}`)).status).toBe(200);
+    expect(await server.services.apps.getApp(appId)).toMatchObject({ name: "Test app", frameAncestors: [] });
+    expect((await generateToken(server.url, appId, appSecret)).status).toBe(200);
+    // The owner is still signed in: nothing ended the session.
+    await page.goto(`${server.url}/console/settings`);
+    await page.getByRole("heading", { name: "Settings", exact: true }).waitFor();
+    await context.close();
+  });
+});
