@@ -2,7 +2,8 @@
  * Writes docs/page-text.png, docs/page-phone.png, docs/page-video.png and docs/page-phone-video.png: a long
  * QMSum meeting (Bed015) on a branded text page at 1366×900 and, scrolled into the transcript, at 390×844;
  * on a video page; and on a video page on a phone following playback.
- * Also docs/console.png: the console's list of conversations.
+ * Also docs/console.png: the console's list of conversations; docs/console-settings.png and
+ * docs/console-settings-phone.png: its settings page at 1280×860 and 390×844.
  * Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
 import { join } from "node:path";
@@ -71,6 +72,17 @@ try {
   await page.getByRole("heading", { name: "Conversations" }).waitFor();
   await page.screenshot({ path: join(DOCS, "console.png") });
   console.log("wrote docs/console.png");
+  await server.services.apps.updateApp(appId, {
+    name: "Acme meeting recaps",
+    customDomain: "recaps.acme.example",
+    frameAncestors: ["https://intranet.acme.example", "https://wiki.acme.example"],
+  });
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("heading", { name: "Settings", exact: true }).waitFor();
+  await page.screenshot({ path: join(DOCS, "console-settings.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(DOCS, "console-settings-phone.png"), fullPage: true });
+  console.log("wrote docs/console-settings.png and docs/console-settings-phone.png");
 } finally {
   await browser.close();
   await media.close();
