@@ -353,8 +353,9 @@ describe.each(await dialects())("the console on %s", (dialect) => {
 
   it("rotates the webhook signing secret and shows the new one once", async () => {
     await withServer(dialect, async (server) => {
-      const { client } = await signedIn(server);
-      const { appId } = (await server.services.apps.listApps())[0] ?? { appId: "" };
+      const { appId, appSecret } = await server.newApp();
+      const client = new ConsoleClient(server);
+      await client.signIn(appId, appSecret);
       const before = await server.services.apps.webhookSecret(appId);
       expect(await (await client.request("/console/settings/rotate-webhook-secret")).text()).toContain(
         "Rotate the webhook signing secret?",
