@@ -16,6 +16,9 @@ import { ConversationParams } from "../conversations/conversations.schemas.ts";
 import { JobParams } from "../ingestion/ingestion.schemas.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import type { PageAssets } from "../summary-page/page-assets.ts";
+import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import { consoleLinkRoutes } from "./console-links.routes.ts";
+import { ConsoleLinks } from "./console-links.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
 import { ImportRefused, type ConsoleService, type UploadedTranscript } from "./console.service.ts";
 import { ConversationsQuery, SignInBody } from "./console.schemas.ts";
@@ -25,6 +28,7 @@ export interface ConsoleRouteDeps {
   consoleSessions: ConsoleSessions;
   conversations: ConversationsService;
   jobs: JobsService;
+  experiences: ExperiencesService;
   pageAssets: PageAssets;
   secret: string;
   bodyLimitBytes: number;
@@ -173,4 +177,11 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
   app.get("/console/jobs/:jobId", { schema: { ...hidden, params: JobParams } }, async (request, reply) =>
     page(reply, renderJob(assets, await jobs.getJob(request.appId, request.params.jobId))),
   );
+
+  // Summary links: their own routes (console-links.routes.ts), under the hook above.
+  consoleLinkRoutes(app, {
+    links: new ConsoleLinks({ experiences: deps.experiences, conversations }),
+    conversations,
+    assets,
+  });
 }
