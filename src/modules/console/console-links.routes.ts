@@ -4,6 +4,7 @@ import { notFound } from "../../errors.ts";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
 import type { ConsoleAssets } from "../../pages/console/layout.ts";
+import type { LinkForm } from "../../pages/console/view-model.ts";
 import {
   EMPTY_LINK_FORM,
   renderLinkCreated,
@@ -21,7 +22,6 @@ import {
   LinkRefused,
   type ConsoleLinks,
   type LinkEditForm,
-  type LinkForm,
 } from "./console-links.ts";
 
 const HTML = "text/html; charset=utf-8";

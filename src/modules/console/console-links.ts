@@ -11,27 +11,10 @@ import {
   type LinkState,
 } from "../experiences/experiences.schemas.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { ConsoleLink, LinkForm, LinkListPage } from "../../pages/console/view-model.ts";
 
 /** Links on one page of the console's list. */
 export const LINKS_PAGE_SIZE = 20;
-
-/** The create-link form as posted: every value a string; a checkbox is "on" when ticked. */
-export interface LinkForm {
-  name: string;
-  label: string;
-  videoUrl: string;
-  audioUrl: string;
-  logo: string;
-  favicon: string;
-  background: string;
-  topicsFilter: string;
-  insightsFilter: string;
-  fontFamily: string;
-  summaryURLExpiresIn: string;
-  readOnly: boolean;
-  enableCustomDomain: boolean;
-  hideShareButton: boolean;
-}
 
 export const LINK_FORM_FIELDS = [
   "name",
@@ -135,17 +118,6 @@ function instantOf(value: string): string {
   const local = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.exec(value.trim());
   if (!local) return value;
   return `${value.trim()}${local[1] ? "" : ":00"}Z`;
-}
-
-/** One link of the console's list, with the name of its conversation. */
-export type ConsoleLink = ExperienceLink & { conversationName: string };
-
-export interface LinkListPage {
-  links: ConsoleLink[];
-  state: LinkState | null;
-  /** From 1. */
-  page: number;
-  hasNext: boolean;
 }
 
 /** The console's summary links: the same schemas and the same ExperiencesService as the API. */

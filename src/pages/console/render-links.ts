@@ -1,13 +1,8 @@
-import {
-  EXPERIENCE_KINDS,
-  LINK_STATES,
-  type ExperienceKind,
-  type LinkState,
-} from "../../modules/experiences/experiences.schemas.ts";
-import type { ConsoleLink, LinkForm, LinkListPage } from "../../modules/console/console-links.ts";
+import type { ExperienceKind, LinkState } from "../../modules/experiences/experiences.schemas.ts";
 import { html, safeHttpUrl, type Raw } from "../escape.ts";
 import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
 import { previewCss } from "./link-preview.ts";
+import type { ConsoleLink, LinkForm, LinkListPage } from "./view-model.ts";
 
 type Errors = Record<string, string | undefined>;
 
@@ -17,6 +12,8 @@ const KIND_NAMES: Record<ExperienceKind, string> = {
   "audio-summary": "Audio summary",
 };
 const STATE_NAMES: Record<LinkState, string> = { active: "Active", expired: "Expired", revoked: "Revoked" };
+const KINDS = Object.keys(KIND_NAMES) as ExperienceKind[];
+const STATES = Object.keys(STATE_NAMES) as LinkState[];
 const LIFETIMES: [number, string][] = [
   [86_400, "1 day"],
   [604_800, "7 days"],
@@ -93,12 +90,13 @@ function checkbox(name: string, label: string, checked: boolean, error: string |
   </div>`;
 }
 
-const text = (form: LinkForm, errors: Errors, name: keyof LinkForm & string, label: string, hint = "") =>
+type TextField = Exclude<keyof LinkForm, "readOnly" | "enableCustomDomain" | "hideShareButton">;
+const text = (form: LinkForm, errors: Errors, name: TextField, label: string, hint = "") =>
   field({
     label,
     name,
     type: "text",
-    value: String(form[name]),
+    value: form[name],
     error: errors[name],
     attributes: html`${hint ? html`placeholder="${hint}"` : ""} data-preview="${name}"`,
   });
@@ -155,7 +153,7 @@ export function renderLinkForm(
             name: "name",
             value: form.name,
             error: errors.name,
-            choices: EXPERIENCE_KINDS.map((kind) => [kind, KIND_NAMES[kind]]),
+            choices: KINDS.map((kind) => [kind, KIND_NAMES[kind]]),
           })}
           ${text(form, errors, "label", "Label (only you see it)")}
           ${text(form, errors, "videoUrl", "Video URL (video summary)", "https://…")}
@@ -281,7 +279,7 @@ export function renderLinks(assets: ConsoleAssets, listed: LinkListPage): string
         <label for="state">Show</label>
         <select id="state" name="state">
           <option value="">All links</option>
-          ${LINK_STATES.map(
+          ${STATES.map(
             (state) =>
               html`<option value="${state}" ${state === listed.state ? "selected" : ""}>
                 ${STATE_NAMES[state]}
