@@ -68,7 +68,8 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
       expect(nonce).toBeDefined();
       const formPage = await form.text();
-      expect(formPage).toMatch(new RegExp(`<style nonce="${nonce}">\\s*\\.link-preview\\{--bg:#f5f6f8;`));
+      expect(formPage).toContain(`<style nonce="${nonce}">`);
+      expect(formPage).toMatch(/<style nonce="[^"]+">\s*\.link-preview\{--bg:#f5f6f8;/);
 
       const created = await post(client, `/console/conversations/${conversationId}/links`, {
         name: "audio-summary",
