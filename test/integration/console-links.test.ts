@@ -35,6 +35,12 @@ async function signedInWithConversation(server: TestServer): Promise<Setup> {
 const post = (client: ConsoleClient, path: string, fields: Record<string, string>) =>
   client.request(path, { method: "POST", body: new URLSearchParams(fields) });
 
+async function memberId(server: TestServer, token: string, conversationId: string): Promise<string> {
+  const answer = await server.api(token, `/v1/conversations/${conversationId}/members`);
+  const { members } = (await answer.json()) as { members: { id: string }[] };
+  return members[0]?.id ?? "";
+}
+
 async function storedLinks(server: TestServer, token: string) {
   const answer = await server.api(token, "/v1/experiences");
   return ((await answer.json()) as { experiences: { id: string; label: string | null; state: string }[] })
@@ -62,6 +68,7 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       const { client, token, conversationId } = await signedInWithConversation(server);
       const list = await (await client.request("/console/conversations")).text();
       expect(list).toContain(`href="/console/conversations/${conversationId}/links/new"`);
+      const ana = await memberId(server, token, conversationId);
       const form = await client.request(`/console/conversations/${conversationId}/links/new`);
       expect(form.status).toBe(200);
       const csp = form.headers.get("content-security-policy") ?? "";
@@ -85,6 +92,7 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
         summaryURLExpiresIn: "0",
         readOnly: "on",
         hideShareButton: "on",
+        [`avatar.${ana}`]: "https://brand.example/ana.png",
       });
       expect(created.status).toBe(201);
       const page = await created.text();
@@ -107,6 +115,7 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
         readOnly: true,
         hideShareButton: true,
         enableCustomDomain: false,
+        speakerAvatarURLs: { [ana]: "https://brand.example/ana.png" },
       });
       const opened = await open(server, url);
       expect(opened.status).toBe(200);
@@ -119,6 +128,7 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       const { client, token, conversationId } = await signedInWithConversation(server);
       const path = `/console/conversations/${conversationId}/links`;
       const good = { name: "verbose-text-summary", summaryURLExpiresIn: "2592000" };
+      const ana = await memberId(server, token, conversationId);
       const refusals: [Record<string, string>, string, string][] = [
         [
           { name: "slides" },
@@ -171,6 +181,15 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
         expect(answer.status, field).toBe(400);
         expectRefused(await answer.text(), field, message);
       }
+      const avatar = await post(client, path, { ...good, [`avatar.${ana}`]: "ana.png" });
+      expect(avatar.status).toBe(400);
+      const page = await avatar.text();
+      expect(page).toMatch(
+        /id="field-avatar-0"[^>]*aria-invalid="true" aria-describedby="field-avatar-0-error"/,
+      );
+      expect(page).toMatch(
+        /<p class="field-error" id="field-avatar-0-error">speakerAvatarURLs(\.|\[)\S+ must be an absolute http\(s\) URL<\/p>/,
+      );
       expect(await storedLinks(server, token)).toEqual([]);
     });
   });
@@ -306,6 +325,9 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       expect(await storedLinks(server, token)).toMatchObject([{ state: "revoked" }]);
       const after = await (await client.request(`/console/links/${conversationId}/${id}`)).text();
       expect(after).toContain("This link was revoked");
+      const relabel = await post(client, `/console/links/${conversationId}/${id}`, { label: "Again" });
+      expect(relabel.status).toBe(410);
+      expect(await relabel.text()).toContain("This summary link was revoked");
       expect((await client.request(`/console/links/${conversationId}/nope`)).status).toBe(404);
     });
   });

@@ -34,11 +34,19 @@ const LinksQuery = Type.Object({
 // Every field a string, as a browser posts them; the API's own schemas check the values.
 const LinkFormBody = Type.Record(Type.String(), Type.String());
 
-/** The form's values from a posted body: a missing text field is empty, a ticked checkbox is sent as "on". */
+const AVATAR_PREFIX = "avatar.";
+
+/**
+ * The form's values from a posted body: a missing text field is empty, a ticked checkbox is sent as "on",
+ * and `avatar.<member id>` is that member's picture URL.
+ */
 function linkFormOf(body: Record<string, string>): LinkForm {
-  const form = { ...EMPTY_LINK_FORM, summaryURLExpiresIn: "" };
+  const form: LinkForm = { ...EMPTY_LINK_FORM, summaryURLExpiresIn: "", avatars: {} };
   for (const name of LINK_FORM_FIELDS) form[name] = body[name] ?? "";
   for (const name of LINK_FORM_CHECKBOXES) form[name] = body[name] !== undefined;
+  for (const [name, value] of Object.entries(body)) {
+    if (name.startsWith(AVATAR_PREFIX)) form.avatars[name.slice(AVATAR_PREFIX.length)] = value;
+  }
   return form;
 }
 
@@ -59,17 +67,23 @@ export function consoleLinkRoutes(
   const { links, conversations, assets } = deps;
   const page = (reply: FastifyReply, html: string, status = 200) =>
     reply.status(status).type(HTML).send(html);
-  /** The create form's page: its preview's brand is one inline stylesheet, allowed by a fresh nonce. */
-  const formPage = (
+  /**
+   * The create form's page, with a picture field for each member: its preview's brand is one inline
+   * stylesheet, allowed by a fresh nonce.
+   */
+  const formPage = async (
     reply: FastifyReply,
+    appId: string,
     conversation: { id: string; name: string },
     form: LinkForm,
     errors: Record<string, string> = {},
     status = 200,
   ) => {
+    const members = await conversations.listMembers(appId, conversation.id);
     const nonce = styleNonce();
     setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors: [] });
-    return page(reply, renderLinkForm(assets, { conversation, form, errors, styleNonce: nonce }), status);
+    const view = { conversation, members, form, errors, styleNonce: nonce };
+    return page(reply, renderLinkForm(assets, view), status);
   };
 
   app.get(
@@ -77,7 +91,7 @@ export function consoleLinkRoutes(
     { schema: { ...hidden, params: ConversationParams } },
     async (request, reply) => {
       const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
-      return formPage(reply, conversation, EMPTY_LINK_FORM);
+      return formPage(reply, request.appId, conversation, EMPTY_LINK_FORM);
     },
   );
   app.post(
@@ -86,7 +100,7 @@ export function consoleLinkRoutes(
     async (request, reply) => {
       const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
       const form = linkFormOf(request.body);
-      if (request.body.action === "preview") return formPage(reply, conversation, form);
+      if (request.body.action === "preview") return formPage(reply, request.appId, conversation, form);
       try {
         const created = await links.create(request.appId, conversation.id, form);
         return await page(
@@ -96,7 +110,8 @@ export function consoleLinkRoutes(
         );
       } catch (error) {
         if (!(error instanceof LinkRefused)) throw error;
-        return formPage(reply, conversation, form, { [error.field]: error.message }, error.status);
+        const errors = { [error.field]: error.message };
+        return formPage(reply, request.appId, conversation, form, errors, error.status);
       }
     },
   );

@@ -64,6 +64,8 @@ const FIELD_OF_PATH: Record<string, string> = {
 };
 function fieldOf(message: string): string {
   const path = message.split(" ")[0] ?? "";
+  const avatar = /^speakerAvatarURLs(?:\.(.+)|\[(.+)\])$/.exec(path);
+  if (avatar) return `avatar.${avatar[1] ?? avatar[2]}`;
   return FIELD_OF_PATH[path] ?? path.split(/[.[]/)[0] ?? "";
 }
 
@@ -72,12 +74,12 @@ function refusedBySchema(errors: unknown): LinkRefused {
   return new LinkRefused(fieldOf(message), message, 400);
 }
 
-/** The service's refusals (invalid, gone) as the form's; anything else is not the form's to show. */
+/** The service's refusals of a value as the form's; anything else (a revoked link: 410) is not the form's. */
 async function refusedByService<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof DomainError && (error.code === "invalid" || error.code === "gone")) {
+    if (error instanceof DomainError && error.code === "invalid") {
       throw new LinkRefused(fieldOf(error.message), error.message, statusOf(error));
     }
     throw error;
@@ -109,6 +111,9 @@ export function createBodyOf(form: LinkForm): Record<string, unknown> {
     readOnly: form.readOnly,
     enableCustomDomain: form.enableCustomDomain,
     hideShareButton: form.hideShareButton,
+    speakerAvatarURLs: Object.fromEntries(
+      Object.entries(form.avatars).filter(([, url]) => url.trim() !== ""),
+    ),
   };
   return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
 }

@@ -46,6 +46,7 @@ export const EMPTY_LINK_FORM: LinkForm = {
   readOnly: false,
   enableCustomDomain: false,
   hideShareButton: false,
+  avatars: {},
 };
 
 /** A select with its label and the server's message, marked as `field()` marks an input. */
@@ -90,7 +91,7 @@ function checkbox(name: string, label: string, checked: boolean, error: string |
   </div>`;
 }
 
-type TextField = Exclude<keyof LinkForm, "readOnly" | "enableCustomDomain" | "hideShareButton">;
+type TextField = Exclude<keyof LinkForm, "readOnly" | "enableCustomDomain" | "hideShareButton" | "avatars">;
 const text = (form: LinkForm, errors: Errors, name: TextField, label: string, hint = "") =>
   field({
     label,
@@ -100,6 +101,30 @@ const text = (form: LinkForm, errors: Errors, name: TextField, label: string, hi
     error: errors[name],
     attributes: html`${hint ? html`placeholder="${hint}"` : ""} data-preview="${name}"`,
   });
+
+/** A picture URL for each member; the input's id is by position, as a member id may hold any character. */
+function avatarFields(members: { id: string; name: string }[], form: LinkForm, errors: Errors): Raw {
+  if (members.length === 0) return html``;
+  return html`<fieldset>
+    <legend>Speakers' pictures</legend>
+    ${members.map((member, index) => {
+      const id = `field-avatar-${index}`;
+      const error = errors[`avatar.${member.id}`];
+      return html`<div class="field">
+        <label for="${id}">Picture of ${member.name} (URL)</label>
+        <input
+          id="${id}"
+          name="avatar.${member.id}"
+          type="text"
+          placeholder="https://…"
+          value="${form.avatars[member.id] ?? ""}"
+          ${error ? html`aria-invalid="true" aria-describedby="${id}-error"` : ""}
+        />
+        ${error && html`<p class="field-error" id="${id}-error">${error}</p>`}
+      </div>`;
+    })}
+  </fieldset>`;
+}
 
 /** A miniature of the summary page's header and first lines, in the brand typed so far. */
 function preview(form: LinkForm, conversationName: string): Raw {
@@ -129,6 +154,7 @@ export function renderLinkForm(
   assets: ConsoleAssets,
   page: {
     conversation: { id: string; name: string };
+    members: { id: string; name: string }[];
     form: LinkForm;
     errors?: Errors;
     styleNonce: string;
@@ -167,6 +193,7 @@ export function renderLinkForm(
             ${text(form, errors, "logo", "Logo URL", "https://…")}
             ${text(form, errors, "favicon", "Favicon URL", "https://…")}
           </fieldset>
+          ${avatarFields(page.members, form, errors)}
           ${select({
             label: "Expires",
             name: "summaryURLExpiresIn",

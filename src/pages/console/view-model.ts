@@ -40,6 +40,8 @@ export interface LinkForm {
   readOnly: boolean;
   enableCustomDomain: boolean;
   hideShareButton: boolean;
+  /** A picture URL by member id (speakerAvatarURLs), as typed; empty ones are left out. */
+  avatars: Record<string, string>;
 }
 
 /** One link of the console's list, with the name of its conversation. */
