@@ -1,5 +1,8 @@
-// The console's script: its pages work without it; on a running import's page it polls the page itself
-// and swaps in the new status, instead of reloading the whole page every few seconds.
+// The console's script: its pages work without it. On a running import's page it polls the page itself
+// and swaps in the new status, instead of reloading the whole page every few seconds; on the create-link
+// form it redraws the brand's preview as the owner types; on a new link it copies the URL.
+import { safeHttpUrl } from "../pages/escape.ts";
+import { previewVariables } from "../pages/console/link-preview.ts";
 
 const FINISHED = new Set(["completed", "failed"]);
 const POLL_MS = 1500;
@@ -21,3 +24,47 @@ async function followJob(status: HTMLElement): Promise<void> {
 
 const jobStatus = document.querySelector<HTMLElement>("[data-job-status]");
 if (jobStatus) void followJob(jobStatus);
+
+/** Sets the summary page's custom properties on the preview (through the CSSOM, which the CSP allows). */
+function followBranding(preview: HTMLElement): void {
+  const value = (name: string) =>
+    document.querySelector<HTMLInputElement>(`[data-preview="${name}"]`)?.value ?? "";
+  const logo = preview.querySelector<HTMLImageElement>(".preview-logo");
+  const redraw = () => {
+    const variables = previewVariables({
+      background: value("background"),
+      topicsFilter: value("topicsFilter"),
+      insightsFilter: value("insightsFilter"),
+      fontFamily: value("fontFamily"),
+    });
+    for (const [name, colour] of Object.entries(variables)) preview.style.setProperty(name, colour);
+    const url = safeHttpUrl(value("logo"));
+    if (logo && url !== logo.getAttribute("src")) {
+      if (url === null) logo.removeAttribute("src");
+      else logo.src = url;
+      logo.hidden = url === null;
+    }
+  };
+  document.addEventListener("input", (event) => {
+    if ((event.target as HTMLElement).matches("[data-preview]")) redraw();
+  });
+}
+
+/** A Copy button next to a readonly input: copies its text and says so. */
+function enableCopy(button: HTMLButtonElement): void {
+  const input = document.getElementById(button.dataset.copy ?? "") as HTMLInputElement | null;
+  const status = button.closest(".field")?.querySelector(".copy-status");
+  if (!input) return;
+  button.hidden = false;
+  button.addEventListener("click", () => {
+    input.select();
+    navigator.clipboard.writeText(input.value).then(
+      () => status && (status.textContent = "Copied."),
+      () => status && (status.textContent = "Could not copy; select the link and copy it."),
+    );
+  });
+}
+
+const preview = document.querySelector<HTMLElement>("[data-link-preview]");
+if (preview) followBranding(preview);
+for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) enableCopy(button);

@@ -1,5 +1,5 @@
 import { mix, palette, readableText, withContrast } from "./colour.ts";
-import type { PageView } from "./view-model.ts";
+import type { PageBranding, PageView } from "./view-model.ts";
 
 const DEFAULT_BACKGROUND = "#f5f6f8";
 const DEFAULT_TOPIC = "#1d5fbf";
@@ -22,9 +22,10 @@ export function safeFontFamily(family: string | null): string | null {
   return family !== null && FONT_FAMILY.test(family) ? family.trim() : null;
 }
 
-/** The page's custom properties; every value is a validated colour or font name, so it is safe in CSS. */
-export function themeCss(view: PageView): string {
-  const { branding } = view;
+/** The brand's colours and font as the page's custom properties (the console's preview sets the same). */
+export function themeVariables(
+  branding: Pick<PageBranding, "background" | "topicsFilter" | "insightsFilter" | "fontFamily">,
+): Record<string, string> {
   const colours = palette(branding.background ?? DEFAULT_BACKGROUND);
   const topic = branding.topicsFilter ?? DEFAULT_TOPIC;
   const insight = branding.insightsFilter ?? DEFAULT_INSIGHT;
@@ -32,7 +33,7 @@ export function themeCss(view: PageView): string {
   const insightTint = mix(colours.surface, insight, 0.18);
   const family = safeFontFamily(branding.fontFamily);
   const font = family === null ? "" : `"${family}", `;
-  const variables: Record<string, string> = {
+  return {
     "--bg": colours.background,
     "--text": colours.text,
     "--muted": colours.muted,
@@ -56,7 +57,12 @@ export function themeCss(view: PageView): string {
     "--accent": withContrast(topic, [colours.surface, colours.background], 3),
     "--font": `${font}system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`,
   };
-  return `:root{${Object.entries(variables)
+}
+
+/** The page's custom properties; every value is a validated colour or font name, so it is safe in CSS. */
+export function themeCss(view: PageView): string {
+  const colours = palette(view.branding.background ?? DEFAULT_BACKGROUND);
+  return `:root{${Object.entries(themeVariables(view.branding))
     .map(([name, value]) => `${name}:${value}`)
     .join(";")}}${speakerCss(
     view.attendees.map((a) => a.id),

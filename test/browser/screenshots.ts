@@ -2,8 +2,9 @@
  * Writes docs/page-text.png, docs/page-phone.png, docs/page-video.png and docs/page-phone-video.png: a long
  * QMSum meeting (Bed015) on a branded text page at 1366×900 and, scrolled into the transcript, at 390×844;
  * on a video page; and on a video page on a phone following playback.
- * Also docs/console.png: the console's list of conversations; docs/console-settings.png and
- * docs/console-settings-phone.png: its settings page at 1280×860 and 390×844.
+ * Also docs/console.png: the console's list of conversations; docs/console-link.png and
+ * docs/console-link-phone.png: creating a branded link with its preview; docs/console-links.png: the links;
+ * docs/console-settings.png and docs/console-settings-phone.png: its settings page at 1280×860 and 390×844.
  * Run with `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
 import { join } from "node:path";
@@ -72,6 +73,27 @@ try {
   await page.getByRole("heading", { name: "Conversations" }).waitFor();
   await page.screenshot({ path: join(DOCS, "console.png") });
   console.log("wrote docs/console.png");
+
+  await page.goto(`${server.url}/console/conversations/${conversationId}/links/new`);
+  await page.getByLabel("Label (only you see it)").fill("Board review");
+  await page.getByLabel("Background colour").fill(branding.color.background);
+  await page.getByLabel("Topics colour").fill(branding.color.topicsFilter);
+  await page.getByLabel("Insights colour").fill(branding.color.insightsFilter);
+  await page.getByLabel("Font family").fill(branding.font.family);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(DOCS, "console-link.png") });
+  console.log("wrote docs/console-link.png");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(DOCS, "console-link-phone.png") });
+  console.log("wrote docs/console-link-phone.png");
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole("button", { name: "Create link" }).click();
+  await page.getByRole("heading", { name: "Link created" }).waitFor();
+  await server.services.linkViews.flush();
+  await page.goto(`${server.url}/console/links`);
+  await page.screenshot({ path: join(DOCS, "console-links.png") });
+  console.log("wrote docs/console-links.png");
   await server.services.apps.updateApp(appId, {
     name: "Acme meeting recaps",
     customDomain: "recaps.acme.example",

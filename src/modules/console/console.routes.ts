@@ -22,6 +22,9 @@ import { ConversationParams } from "../conversations/conversations.schemas.ts";
 import { JobParams } from "../ingestion/ingestion.schemas.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import type { PageAssets } from "../summary-page/page-assets.ts";
+import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import { consoleLinkRoutes } from "./console-links.routes.ts";
+import { ConsoleLinks } from "./console-links.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
 import {
   ImportRefused,
@@ -37,6 +40,7 @@ export interface ConsoleRouteDeps {
   consoleSessions: ConsoleSessions;
   conversations: ConversationsService;
   jobs: JobsService;
+  experiences: ExperiencesService;
   pageAssets: PageAssets;
   secret: string;
   bodyLimitBytes: number;
@@ -225,5 +229,12 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
   app.post("/console/settings/rotate-webhook-secret", { schema: hidden }, async (request, reply) => {
     const webhookSecret = await apps.rotateWebhookSecret(request.appId);
     return page(reply, renderNewSecret(assets, "webhook", webhookSecret));
+  });
+
+  // Summary links: their own routes (console-links.routes.ts), under the hook above.
+  consoleLinkRoutes(app, {
+    links: new ConsoleLinks({ experiences: deps.experiences, conversations }),
+    conversations,
+    assets,
   });
 }

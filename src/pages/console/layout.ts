@@ -1,4 +1,4 @@
-import { html, type Raw } from "../escape.ts";
+import { html, raw, type Raw } from "../escape.ts";
 import { PAGE_HEAD_META } from "../render-page.ts";
 
 /** The bundled stylesheet and script of the console (null when not built: the pages still work). */
@@ -15,6 +15,8 @@ export interface ConsolePage {
   /** Reloads the page every few seconds when the script cannot (a job still running). */
   refreshWithoutScript?: boolean;
   body: Raw;
+  /** One inline stylesheet, allowed by the response's CSP nonce (the link preview's brand). */
+  style?: { nonce: string; css: string };
 }
 
 /**
@@ -64,6 +66,12 @@ export function renderConsolePage(page: ConsolePage): string {
         <title>${page.title} · Recap console</title>
         ${page.refreshWithoutScript && html`<noscript><meta http-equiv="refresh" content="3" /></noscript>`}
         ${assets.stylesheetUrl && html`<link rel="stylesheet" href="${assets.stylesheetUrl}" />`}
+        ${
+          page.style &&
+          html`<style nonce="${page.style.nonce}">
+            ${raw(page.style.css)}
+          </style>`
+        }
         ${assets.scriptUrl && html`<script src="${assets.scriptUrl}" defer></script>`}
       </head>
       <body>
@@ -74,6 +82,7 @@ export function renderConsolePage(page: ConsolePage): string {
             html`<nav aria-label="Console">
                 <a href="/console/conversations">Conversations</a>
                 <a href="/console/import">Import</a>
+                <a href="/console/links">Links</a>
                 <a href="/console/settings">Settings</a>
               </nav>
               <form method="post" action="/console/sign-out">

@@ -31,7 +31,12 @@ function row(conversation: ConversationListItem): Raw {
       <span class="state state-${jobState ?? "none"}">${jobState ? JOB_STATES[jobState] : "No job"}</span>
     </td>
     <td>${conversation.analysedBy ? ANALYSED_BY[conversation.analysedBy] : "Not analysed yet"}</td>
-    <td>
+    <td class="row-actions">
+      <a
+        href="/console/conversations/${conversation.id}/links/new"
+        aria-label="Create a link to ${conversation.name}"
+        >Create link</a
+      >
       <a href="/console/conversations/${conversation.id}/delete" aria-label="Delete ${conversation.name}"
         >Delete</a
       >

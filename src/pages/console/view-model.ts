@@ -1,4 +1,5 @@
 import type { Static } from "typebox";
+import type { ExperienceLink, LinkState } from "../../modules/experiences/experiences.schemas.ts";
 import type { JobResponse } from "../../modules/ingestion/ingestion.schemas.ts";
 
 /** A job's state as the API publishes it (GET /v1/job/{jobId}). */
@@ -39,3 +40,34 @@ export interface SettingsForm {
 }
 
 export type SettingsField = keyof SettingsForm;
+
+/** The create-link form as posted: every value a string; a checkbox is "on" when ticked. */
+export interface LinkForm {
+  name: string;
+  label: string;
+  videoUrl: string;
+  audioUrl: string;
+  logo: string;
+  favicon: string;
+  background: string;
+  topicsFilter: string;
+  insightsFilter: string;
+  fontFamily: string;
+  summaryURLExpiresIn: string;
+  readOnly: boolean;
+  enableCustomDomain: boolean;
+  hideShareButton: boolean;
+  /** A picture URL by member id (speakerAvatarURLs), as typed; empty ones are left out. */
+  avatars: Record<string, string>;
+}
+
+/** One link of the console's list, with the name of its conversation. */
+export type ConsoleLink = ExperienceLink & { conversationName: string };
+
+export interface LinkListPage {
+  links: ConsoleLink[];
+  state: LinkState | null;
+  /** From 1. */
+  page: number;
+  hasNext: boolean;
+}

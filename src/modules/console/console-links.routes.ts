@@ -1,0 +1,166 @@
+import type { FastifyReply } from "fastify";
+import { Type } from "typebox";
+import { notFound } from "../../errors.ts";
+import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
+import type { Server } from "../../http/types.ts";
+import type { ConsoleAssets } from "../../pages/console/layout.ts";
+import type { LinkForm } from "../../pages/console/view-model.ts";
+import {
+  EMPTY_LINK_FORM,
+  renderLinkCreated,
+  renderLinkForm,
+  renderLinkManage,
+  renderLinks,
+  renderRevokeConfirmation,
+} from "../../pages/console/render-links.ts";
+import { ConversationParams } from "../conversations/conversations.schemas.ts";
+import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { ExperienceItemParams, LINK_STATES } from "../experiences/experiences.schemas.ts";
+import {
+  LINK_FORM_CHECKBOXES,
+  LINK_FORM_FIELDS,
+  LinkRefused,
+  type ConsoleLinks,
+  type LinkEditForm,
+} from "./console-links.ts";
+
+const HTML = "text/html; charset=utf-8";
+const hidden = { hide: true } as const;
+
+const LinksQuery = Type.Object({
+  state: Type.Optional(Type.Union([Type.Enum(LINK_STATES), Type.Literal("")])),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+});
+// Every field a string, as a browser posts them; the API's own schemas check the values.
+const LinkFormBody = Type.Record(Type.String(), Type.String());
+
+const AVATAR_PREFIX = "avatar.";
+
+/**
+ * The form's values from a posted body: a missing text field is empty, a ticked checkbox is sent as "on",
+ * and `avatar.<member id>` is that member's picture URL.
+ */
+function linkFormOf(body: Record<string, string>): LinkForm {
+  const form: LinkForm = { ...EMPTY_LINK_FORM, summaryURLExpiresIn: "", avatars: {} };
+  for (const name of LINK_FORM_FIELDS) form[name] = body[name] ?? "";
+  for (const name of LINK_FORM_CHECKBOXES) form[name] = body[name] !== undefined;
+  for (const [name, value] of Object.entries(body)) {
+    if (name.startsWith(AVATAR_PREFIX)) form.avatars[name.slice(AVATAR_PREFIX.length)] = value;
+  }
+  return form;
+}
+
+function editFormOf(body: Record<string, string>): LinkEditForm {
+  const expiry = body.expiry === "at" || body.expiry === "never" ? body.expiry : "keep";
+  return { label: body.label ?? "", expiry, expiresAt: body.expiresAt ?? "" };
+}
+
+/**
+ * The console's summary links (docs/ARCHITECTURE.md, "Console"): create one from a conversation's row,
+ * list them, relabel, move the expiry, revoke. Registered inside the console's scope, so its session and
+ * same-origin hook guards every route here.
+ */
+export function consoleLinkRoutes(
+  app: Server,
+  deps: { links: ConsoleLinks; conversations: ConversationsService; assets: ConsoleAssets },
+): void {
+  const { links, conversations, assets } = deps;
+  const page = (reply: FastifyReply, html: string, status = 200) =>
+    reply.status(status).type(HTML).send(html);
+  /**
+   * The create form's page, with a picture field for each member: its preview's brand is one inline
+   * stylesheet, allowed by a fresh nonce.
+   */
+  const formPage = async (
+    reply: FastifyReply,
+    appId: string,
+    conversation: { id: string; name: string },
+    form: LinkForm,
+    errors: Record<string, string> = {},
+    status = 200,
+  ) => {
+    const members = await conversations.listMembers(appId, conversation.id);
+    const nonce = styleNonce();
+    setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors: [] });
+    const view = { conversation, members, form, errors, styleNonce: nonce };
+    return page(reply, renderLinkForm(assets, view), status);
+  };
+
+  app.get(
+    "/console/conversations/:conversationId/links/new",
+    { schema: { ...hidden, params: ConversationParams } },
+    async (request, reply) => {
+      const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
+      return formPage(reply, request.appId, conversation, EMPTY_LINK_FORM);
+    },
+  );
+  app.post(
+    "/console/conversations/:conversationId/links",
+    { schema: { ...hidden, params: ConversationParams, body: LinkFormBody } },
+    async (request, reply) => {
+      const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
+      const form = linkFormOf(request.body);
+      if (request.body.action === "preview") return formPage(reply, request.appId, conversation, form);
+      try {
+        const created = await links.create(request.appId, conversation.id, form);
+        return await page(
+          reply,
+          renderLinkCreated(assets, { url: created.url, conversationName: conversation.name }),
+          201,
+        );
+      } catch (error) {
+        if (!(error instanceof LinkRefused)) throw error;
+        const errors = { [error.field]: error.message };
+        return formPage(reply, request.appId, conversation, form, errors, error.status);
+      }
+    },
+  );
+
+  app.get("/console/links", { schema: { ...hidden, querystring: LinksQuery } }, async (request, reply) => {
+    const state = request.query.state || null;
+    return page(reply, renderLinks(assets, await links.list(request.appId, state, request.query.page ?? 1)));
+  });
+  const requireLink = async (appId: string, params: { conversationId: string; experienceId: string }) => {
+    const link = await links.find(appId, params.conversationId, params.experienceId);
+    if (link === null) throw notFound("experience");
+    return link;
+  };
+  app.get(
+    "/console/links/:conversationId/:experienceId",
+    { schema: { ...hidden, params: ExperienceItemParams } },
+    async (request, reply) =>
+      page(reply, renderLinkManage(assets, await requireLink(request.appId, request.params))),
+  );
+  app.post(
+    "/console/links/:conversationId/:experienceId",
+    { schema: { ...hidden, params: ExperienceItemParams, body: LinkFormBody } },
+    async (request, reply) => {
+      const { conversationId, experienceId } = request.params;
+      const form = editFormOf(request.body);
+      try {
+        await links.update(request.appId, conversationId, experienceId, form);
+        return await reply.redirect(`/console/links/${conversationId}/${experienceId}`, 303);
+      } catch (error) {
+        if (!(error instanceof LinkRefused)) throw error;
+        const link = await requireLink(request.appId, request.params);
+        const state = { ...form, errors: { [error.field]: error.message } };
+        return page(reply, renderLinkManage(assets, link, state), error.status);
+      }
+    },
+  );
+  app.get(
+    "/console/links/:conversationId/:experienceId/revoke",
+    { schema: { ...hidden, params: ExperienceItemParams } },
+    async (request, reply) =>
+      page(reply, renderRevokeConfirmation(assets, await requireLink(request.appId, request.params))),
+  );
+  app.post(
+    "/console/links/:conversationId/:experienceId/revoke",
+    { schema: { ...hidden, params: ExperienceItemParams } },
+    async (request, reply) => {
+      const { conversationId, experienceId } = request.params;
+      await links.revoke(request.appId, conversationId, experienceId);
+      return reply.redirect(`/console/links/${conversationId}/${experienceId}`, 303);
+    },
+  );
+}

@@ -1,0 +1,193 @@
+import type { FastifySchemaValidationError } from "fastify/types/schema.js";
+import { DomainError } from "../../errors.ts";
+import { formatSchemaError, statusOf } from "../../http/errors.ts";
+import { createValidatorCompiler } from "../../http/validation.ts";
+import type { ConversationsService } from "../conversations/conversations.service.ts";
+import {
+  CreateExperienceBody,
+  UpdateExperienceBody,
+  type ExperienceCreated,
+  type ExperienceLink,
+  type LinkState,
+} from "../experiences/experiences.schemas.ts";
+import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { ConsoleLink, LinkForm, LinkListPage } from "../../pages/console/view-model.ts";
+
+/** Links on one page of the console's list. */
+export const LINKS_PAGE_SIZE = 20;
+
+export const LINK_FORM_FIELDS = [
+  "name",
+  "label",
+  "videoUrl",
+  "audioUrl",
+  "logo",
+  "favicon",
+  "background",
+  "topicsFilter",
+  "insightsFilter",
+  "fontFamily",
+  "summaryURLExpiresIn",
+] as const;
+export const LINK_FORM_CHECKBOXES = ["readOnly", "enableCustomDomain", "hideShareButton"] as const;
+
+/** The link-edit form as posted: a label, and the expiry kept, set to a UTC date and time, or removed. */
+export interface LinkEditForm {
+  label: string;
+  expiry: "keep" | "at" | "never";
+  expiresAt: string;
+}
+
+/** A refused form: the API's message, the form field it is about, and the API's status. */
+export class LinkRefused extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+const compile = createValidatorCompiler();
+const bodyValidator = (schema: object, method: string) =>
+  compile({ schema, httpPart: "body", method, url: "/console/links" });
+const checkCreate = bodyValidator(CreateExperienceBody, "POST");
+const checkUpdate = bodyValidator(UpdateExperienceBody, "PATCH");
+
+/** The form field a message is about: the API names the body's field first (color.background must be …). */
+const FIELD_OF_PATH: Record<string, string> = {
+  "color.background": "background",
+  "color.topicsFilter": "topicsFilter",
+  "color.insightsFilter": "insightsFilter",
+  "font.family": "fontFamily",
+};
+function fieldOf(message: string): string {
+  const path = message.split(" ")[0] ?? "";
+  const avatar = /^speakerAvatarURLs(?:\.(.+)|\[(.+)\])$/.exec(path);
+  if (avatar) return `avatar.${avatar[1] ?? avatar[2]}`;
+  return FIELD_OF_PATH[path] ?? path.split(/[.[]/)[0] ?? "";
+}
+
+function refusedBySchema(errors: unknown): LinkRefused {
+  const message = formatSchemaError((errors ?? []) as FastifySchemaValidationError[], "body").message;
+  return new LinkRefused(fieldOf(message), message, 400);
+}
+
+/** The service's refusals of a value as the form's; anything else (a revoked link: 410) is not the form's. */
+async function refusedByService<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "invalid") {
+      throw new LinkRefused(fieldOf(error.message), error.message, statusOf(error));
+    }
+    throw error;
+  }
+}
+
+/** A whole number as typed becomes a number; anything else stays a string for the schema to refuse. */
+const integerOrText = (value: string) => (/^-?\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : value);
+
+/** The API's create body from the form: an empty field is left out, as a client leaves out what it does not set. */
+export function createBodyOf(form: LinkForm): Record<string, unknown> {
+  const given = (value: string) => (value.trim() === "" ? undefined : value);
+  const color = {
+    background: given(form.background),
+    topicsFilter: given(form.topicsFilter),
+    insightsFilter: given(form.insightsFilter),
+  };
+  const body: Record<string, unknown> = {
+    name: form.name,
+    label: given(form.label),
+    videoUrl: given(form.videoUrl),
+    audioUrl: given(form.audioUrl),
+    logo: given(form.logo),
+    favicon: given(form.favicon),
+    color: Object.values(color).some((value) => value !== undefined) ? color : undefined,
+    font: given(form.fontFamily) === undefined ? undefined : { family: form.fontFamily },
+    summaryURLExpiresIn:
+      given(form.summaryURLExpiresIn) === undefined ? undefined : integerOrText(form.summaryURLExpiresIn),
+    readOnly: form.readOnly,
+    enableCustomDomain: form.enableCustomDomain,
+    hideShareButton: form.hideShareButton,
+    speakerAvatarURLs: Object.fromEntries(
+      Object.entries(form.avatars).filter(([, url]) => url.trim() !== ""),
+    ),
+  };
+  return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+}
+
+/** A date and time typed in a datetime-local input (no zone) is read as UTC; anything else goes as typed. */
+function instantOf(value: string): string {
+  const local = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.exec(value.trim());
+  if (!local) return value;
+  return `${value.trim()}${local[1] ? "" : ":00"}Z`;
+}
+
+/** The console's summary links: the same schemas and the same ExperiencesService as the API. */
+export class ConsoleLinks {
+  constructor(
+    private readonly deps: { experiences: ExperiencesService; conversations: ConversationsService },
+  ) {}
+
+  /** Creates a link from the form, checked as POST /v1/conversations/{id}/experiences checks it. Throws LinkRefused. */
+  async create(appId: string, conversationId: string, form: LinkForm): Promise<ExperienceCreated> {
+    const body = createBodyOf(form);
+    if (!checkCreate(body)) throw refusedBySchema(checkCreate.errors);
+    return refusedByService(() =>
+      this.deps.experiences.createSummaryLink(appId, conversationId, body as CreateExperienceBody),
+    );
+  }
+
+  /** One page (from 1) of the app's links, newest first, optionally of one state. */
+  async list(appId: string, state: LinkState | null, page: number): Promise<LinkListPage> {
+    const rows = await this.deps.experiences.listAppLinks(appId, {
+      ...(state !== null && { state }),
+      limit: LINKS_PAGE_SIZE + 1,
+      offset: (page - 1) * LINKS_PAGE_SIZE,
+    });
+    const shown = rows.slice(0, LINKS_PAGE_SIZE);
+    const names = new Map<string, string>();
+    for (const id of new Set(shown.map((link) => link.conversationId))) {
+      names.set(id, (await this.deps.conversations.getConversation(appId, id)).name);
+    }
+    return {
+      links: shown.map((link) => ({ ...link, conversationName: names.get(link.conversationId) ?? "" })),
+      state,
+      page,
+      hasNext: rows.length > LINKS_PAGE_SIZE,
+    };
+  }
+
+  /** One link of the app, or null. */
+  async find(appId: string, conversationId: string, experienceId: string): Promise<ConsoleLink | null> {
+    const conversation = await this.deps.conversations.getConversation(appId, conversationId);
+    for (let offset = 0; ; offset += 100) {
+      const rows = await this.deps.experiences.listAppLinks(appId, { conversationId, limit: 100, offset });
+      const link = rows.find((row) => row.id === experienceId);
+      if (link) return { ...link, conversationName: conversation.name };
+      if (rows.length < 100) return null;
+    }
+  }
+
+  /** Relabels the link and moves or removes its expiry, checked as PATCH checks them. Throws LinkRefused. */
+  async update(
+    appId: string,
+    conversationId: string,
+    experienceId: string,
+    form: LinkEditForm,
+  ): Promise<ExperienceLink> {
+    const body: Record<string, unknown> = { label: form.label.trim() === "" ? null : form.label };
+    if (form.expiry === "never") body.expiresAt = null;
+    if (form.expiry === "at") body.expiresAt = instantOf(form.expiresAt);
+    if (!checkUpdate(body)) throw refusedBySchema(checkUpdate.errors);
+    return refusedByService(() =>
+      this.deps.experiences.updateLink(appId, conversationId, experienceId, body as UpdateExperienceBody),
+    );
+  }
+
+  revoke(appId: string, conversationId: string, experienceId: string): Promise<void> {
+    return this.deps.experiences.revokeLink(appId, conversationId, experienceId);
+  }
+}
