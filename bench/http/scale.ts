@@ -38,29 +38,38 @@ function checkpoint(file: string): void {
   db.close();
 }
 
-/** Adds filler conversations with one member each until the file holds `total` conversations. */
+/**
+ * Adds filler conversations (random 16-digit ids like Recap's) with one member each until the file holds
+ * `total` conversations. A build step: no journal, no syncs and a large page cache, then back to WAL.
+ */
 function fillTo(file: string, total: number): void {
-  const db = openLikeRecap(file);
+  const db = new SQLite(file);
+  db.pragma("journal_mode = OFF");
+  db.pragma("synchronous = OFF");
+  db.pragma("cache_size = -1000000");
   const appId = (db.prepare("SELECT id FROM apps LIMIT 1").get() as { id: string }).id;
   const have = (db.prepare("SELECT count(*) AS n FROM conversations").get() as { n: number }).n;
   const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
   db.transaction(() => {
     db.prepare(
-      `INSERT INTO conversations (id, app_id, name, start_time, metadata, created_at, updated_at)
+      `INSERT OR IGNORE INTO conversations (id, app_id, name, start_time, metadata, created_at, updated_at)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-       SELECT lower(hex(randomblob(16))), ?, 'Filler ' || i, ?, '{}', ?, ? FROM n`,
+       SELECT CAST(1000000000000000 + abs(random() % 9000000000000000) AS TEXT), ?, 'Filler ' || i, ?, '{}', ?, ?
+       FROM n`,
     ).run(total - have, appId, at, at, at);
     db.prepare(
       `INSERT INTO members (id, conversation_id, name, position, identity_key)
-       SELECT 'm' || id, id, 'Speaker', 0, 'name:Speaker' FROM conversations WHERE name LIKE 'Filler %'`,
+       SELECT lower(hex(randomblob(16))), id, 'Speaker', 0, 'name:Speaker' FROM conversations
+       WHERE name LIKE 'Filler %'`,
     ).run();
     db.prepare(
-      `INSERT INTO member_identities (conversation_id, identity_key, member_id)
-       SELECT conversation_id, identity_key, id FROM members WHERE id LIKE 'm%' AND name = 'Speaker'`,
+      `INSERT OR IGNORE INTO member_identities (conversation_id, identity_key, member_id)
+       SELECT conversation_id, identity_key, id FROM members WHERE name = 'Speaker' AND position = 0
+       AND identity_key = 'name:Speaker'`,
     ).run();
   })();
+  db.pragma("journal_mode = WAL");
   db.close();
-  checkpoint(file);
 }
 
 /** The members route's queries as the repositories build them, each with its plan on `file`. */
