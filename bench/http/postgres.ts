@@ -68,7 +68,7 @@ try {
     { server: "recap", url: recap.url + recap.membersPath, connections: 50, headers },
     { server: "minimal-pg", url: minimal + recap.membersPath, connections: 50, headers },
   ];
-  for (const target of targets) await load(target, 2);
+  for (const target of targets) await load(target, 5);
   const runs: Record<string, Run[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
