@@ -1,5 +1,6 @@
 /** One autocannon run and what the bench keeps of it; the server's resident memory from /proc. */
 import { readFileSync } from "node:fs";
+import { request } from "node:http";
 import autocannon from "autocannon";
 
 export interface Target {
@@ -40,4 +41,18 @@ export async function load(target: Target, seconds: number): Promise<Run> {
 export function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return Math.round(Number(match?.[1] ?? 0) / 1024);
+}
+
+/** GETs a path without Accept-Encoding (as autocannon asks), answering the status and the bytes. */
+export function getRaw(url: string, token?: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
 }

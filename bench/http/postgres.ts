@@ -1,0 +1,113 @@
+/**
+ * Recap's members route on PostgreSQL beside a minimal node:http + `pg` server doing the same work
+ * (minimal-pg.ts): Recap started as `npm start` with DATABASE_URL on a fresh PostgreSQL database (dropped
+ * at the end), seeded through its CLI and API; the answers compared byte for byte, then interleaved
+ * autocannon rounds, ratios within each round, medians.
+ *
+ * Usage: npm run bench:http:postgres [-- --rounds 6 --seconds 5]   (writes bench/results/http-postgres.txt;
+ * the server is RECAP_TEST_POSTGRES_URL, by default postgres://postgres@127.0.0.1:5432/test)
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createTestDatabase } from "../../test/helpers/databases.ts";
+import { freePort, until } from "../../test/helpers/wait.ts";
+import { median } from "../timing.ts";
+import { getRaw, load, type Run, type Target } from "./load.ts";
+import { recapEnv, SECRET, seedRecap, startRecap } from "./recap.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const { values } = parseArgs({ options: { rounds: { type: "string" }, seconds: { type: "string" } } });
+const ROUNDS = Number(values.rounds ?? 6);
+const SECONDS = Number(values.seconds ?? 5);
+
+const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
+const dir = mkdtempSync(join(tmpdir(), "recap-bench-pg-"));
+const database = await createTestDatabase("postgres");
+if (database.target.dialect !== "postgres") throw new Error("expected a PostgreSQL database");
+const children: ChildProcess[] = [];
+try {
+  execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+  const [recapPort, minimalPort] = [await freePort(), await freePort()];
+  const env = recapEnv(dir, database.target.url, recapPort);
+  children.push(await startRecap(env, join(dir, "recap.log")));
+  const recap = await seedRecap(`http://127.0.0.1:${recapPort}`, env);
+  children.push(
+    spawn("node", ["--import", "tsx", join(import.meta.dirname, "minimal-pg.ts")], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: database.target.url,
+        BENCH_SECRET: SECRET,
+        BENCH_PORT: String(minimalPort),
+      },
+      stdio: "ignore",
+    }),
+  );
+  const minimal = `http://127.0.0.1:${minimalPort}`;
+  await until(
+    async () => (await getRaw(minimal + "/").catch(() => ({ status: 0 }))).status === 404,
+    "minimal-pg",
+  );
+  const expected = await getRaw(recap.url + recap.membersPath, recap.token);
+  const got = await getRaw(minimal + recap.membersPath, recap.token);
+  if (
+    expected.status !== 200 ||
+    !expected.body.toString().includes('"members":[{') ||
+    !got.body.equals(expected.body)
+  ) {
+    throw new Error(
+      `minimal-pg does not answer Recap's bytes: ${got.body.toString()} vs ${expected.body.toString()}`,
+    );
+  }
+
+  const headers = { authorization: `Bearer ${recap.token}` };
+  const targets: Target[] = [
+    { server: "recap", url: recap.url + recap.membersPath, connections: 50, headers },
+    { server: "minimal-pg", url: minimal + recap.membersPath, connections: 50, headers },
+  ];
+  for (const target of targets) await load(target, 5);
+  const runs: Record<string, Run[]> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+      (runs[target.server] ??= []).push(await load(target, SECONDS));
+    }
+    process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`);
+  }
+
+  const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+  const lines = [
+    `# npm run bench:http:postgres -- --rounds ${ROUNDS} --seconds ${SECONDS}`,
+    `# ${new Date().toISOString()}, commit ${commit}, node ${process.version}, ${cpus().length} cpus (shared, ` +
+      `PostgreSQL on the same machine), Recap started as \`npm start\` (NODE_ENV=production, DATABASE_URL ` +
+      `postgres://…, LOG_LEVEL info to a file)`,
+    `# members: ${ROUNDS} interleaved rounds of ${SECONDS} s per server, 50 connections`,
+    "",
+  ];
+  for (const [server, list] of Object.entries(runs)) {
+    const each = list.map((r) => `${fmt(r.requestsPerSecond)}/${r.p50}/${r.p99}`).join("  ");
+    lines.push(
+      `${server.padEnd(10)} median ${fmt(median(list.map((r) => r.requestsPerSecond)))} req/s, ` +
+        `p50 ${median(list.map((r) => r.p50))} ms, p99 ${median(list.map((r) => r.p99))} ms` +
+        `   runs (req/s/p50/p99): ${each}`,
+    );
+  }
+  const ratio = (what: string, measure: (r: Run) => number) => {
+    const per = (runs.recap ?? []).map((run, i) => measure(run) / measure(runs["minimal-pg"]![i]!));
+    lines.push(
+      `members ${what} recap ÷ minimal-pg: median ${median(per).toFixed(2)}   rounds: ${per.map((x) => x.toFixed(2)).join(" ")}`,
+    );
+  };
+  ratio("req/s", (r) => r.requestsPerSecond);
+  ratio("p99", (r) => r.p99);
+  const text = lines.join("\n") + "\n";
+  process.stdout.write(text);
+  writeFileSync(join(ROOT, "bench/results/http-postgres.txt"), text);
+} finally {
+  for (const child of children) child.kill("SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await database.drop();
+  rmSync(dir, { recursive: true, force: true });
+}
