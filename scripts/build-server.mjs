@@ -1,8 +1,10 @@
 // Compiles the server (src/ without tests and browser scripts) to JavaScript in dist/ (git-ignored), one file
 // per source file in the same layout, so `npm start` runs plain Node: no TypeScript loader in the process or
 // its worker threads (about 55 MB less resident memory at start; docs/ARCHITECTURE.md, "Performance").
-// Relative imports are rewritten from .ts to .js; packages stay imports of node_modules.
-import { readdirSync, rmSync } from "node:fs";
+// Relative imports are rewritten from .ts to .js; packages stay imports of node_modules. Files are
+// overwritten, never removed first: a server already running from dist/ (a second `npm start` in the same
+// folder) still finds its worker modules.
+import { readdirSync } from "node:fs";
 import process from "node:process";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
@@ -13,7 +15,6 @@ const outdir = join(root, "dist");
 const entryPoints = readdirSync(src, { recursive: true, encoding: "utf8" })
   .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.startsWith("client"))
   .map((file) => join(src, file));
-rmSync(outdir, { recursive: true, force: true });
 
 await build({
   entryPoints,
