@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", "public", "data", "coverage"] },
+  { ignores: ["node_modules", "public", "dist", "data", "coverage"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

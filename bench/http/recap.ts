@@ -1,6 +1,6 @@
 /**
  * Recap as a user runs it, for bench/http/run.ts: the package's `start` command (without its `prestart`
- * client build, done once by the bench) in a child process on an SQLite file, with default logging to a
+ * client and server builds, done once by the bench) in a child process on an SQLite file, with default logging to a
  * file, then seeded through its own API and CLI: an app, a conversation of five members, and the largest
  * QMSum val meeting (Bed015) analysed, with a summary link to it.
  */

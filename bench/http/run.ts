@@ -105,6 +105,7 @@ const dir = mkdtempSync(join(tmpdir(), "recap-bench-http-"));
 const children: ChildProcess[] = [];
 try {
   execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+  execFileSync("node", [join(ROOT, "scripts/build-server.mjs")]);
   const [recapPort, minimalPort, expressPort] = [await freePort(), await freePort(), await freePort()];
   const dbFile = join(dir, "recap.db");
   const env = recapEnv(dir, `sqlite:${dbFile}`, recapPort);

@@ -1,4 +1,5 @@
 import { Piscina } from "piscina";
+import { workerModule } from "../worker-module.ts";
 import type { FoundEntity } from "./entities.ts";
 import type { AnalysisInput, AnalysisResult, Analyzer, EntitiesInput } from "./types.ts";
 
@@ -9,20 +10,19 @@ export interface AnalyzerOptions {
 
 /**
  * An Analyzer that runs analyzeConversation (and findEntities) in piscina worker threads, off the event loop.
- * The worker is TypeScript, so each thread loads tsx (`--import tsx`), both under `node --import tsx`
- * and under vitest. Each thread loads the NLP model once (~100 ms, ~50 MB) and keeps it until the thread has been idle for a minute.
+ * The worker is TypeScript run through tsx from src/ (tests, CLI), compiled JavaScript under `npm start`
+ * (workerModule). Each thread loads the NLP model once (~100 ms, ~50 MB) and keeps it until the thread has been idle for a minute.
  * analyze() rejects when the worker throws or after close().
  */
 export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const pool = new Piscina<AnalysisInput | EntitiesInput, AnalysisResult | FoundEntity[]>({
-    filename: new URL("./worker.ts", import.meta.url).href,
+    ...workerModule("worker", import.meta.url),
     // No thread until the first analysis, and none after a minute without one: an idle thread holds the
     // model (~60 MB of the server's resident memory); loading it again costs a job about 100 ms.
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: 60_000,
-    execArgv: ["--import", "tsx"],
   });
   let closed = false;
   return {

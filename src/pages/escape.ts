@@ -7,10 +7,24 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": "&#39;",
   "`": "&#96;",
 };
+const SPECIAL = /[&<>"'`]/g;
 
-/** Escapes a value for element text or a double-quoted attribute. */
+/**
+ * Escapes a value for element text or a double-quoted attribute. Copies the runs between special
+ * characters rather than calling back per match: a long transcript page escapes thousands of lines.
+ */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (char) => HTML_ESCAPES[char] ?? char);
+  SPECIAL.lastIndex = 0;
+  let match = SPECIAL.exec(value);
+  if (match === null) return value;
+  let out = "";
+  let from = 0;
+  while (match !== null) {
+    out += value.slice(from, match.index) + HTML_ESCAPES[match[0]];
+    from = match.index + 1;
+    match = SPECIAL.exec(value);
+  }
+  return out + value.slice(from);
 }
 
 /**
@@ -40,7 +54,9 @@ function render(part: Part): string {
   if (part instanceof Raw) return part.html;
   if (typeof part === "string") return escapeHtml(part);
   if (typeof part === "number") return String(part);
-  return part.map(render).join("");
+  let out = "";
+  for (const item of part) out += render(item);
+  return out;
 }
 
 /**

@@ -1,8 +1,16 @@
 import type { Kysely } from "kysely";
+import { precompile } from "../../db/precompiled.ts";
 import type { AppRow, AppsTable, Database } from "../../db/schema.ts";
 
 export class AppsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Read on every authenticated request (requireAccessToken), so built once. */
+  private readonly generationOf;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.generationOf = precompile(db, (app: { id: string }) =>
+      db.selectFrom("apps").select("secret_generation").where("id", "=", app.id),
+    );
+  }
 
   async insert(row: AppsTable): Promise<void> {
     await this.db.insertInto("apps").values(row).execute();
@@ -35,12 +43,8 @@ export class AppsRepository {
   }
 
   async secretGeneration(id: string): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom("apps")
-      .select("secret_generation")
-      .where("id", "=", id)
-      .executeTakeFirst();
-    return row?.secret_generation;
+    const { rows } = await this.generationOf({ id });
+    return rows[0]?.secret_generation;
   }
 
   async update(id: string, changes: Partial<Omit<AppsTable, "id">>): Promise<boolean> {

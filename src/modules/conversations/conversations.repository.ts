@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from "kysely";
+import { precompile } from "../../db/precompiled.ts";
 import type {
   ConversationRow,
   ConversationsTable,
@@ -23,7 +24,36 @@ export interface StoredAnalysis {
 
 /** Conversations and everything that hangs off one: members, messages and stored analysis. */
 export class ConversationsRepository {
-  constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
+  /** The hot reads of the API (members, and the visibility check of every conversation route), built once. */
+  private readonly contentVersionOf;
+  private readonly membersOfApp;
+
+  constructor(private readonly db: Kysely<Database> | Transaction<Database>) {
+    this.contentVersionOf = precompile(db, (key: { appId: string; id: string }) =>
+      db
+        .selectFrom("conversations")
+        .select("content_version")
+        .where("id", "=", key.id)
+        .where("app_id", "=", key.appId),
+    );
+    this.membersOfApp = precompile(db, (key: { appId: string; conversationId: string }) =>
+      db
+        .selectFrom("conversations as c")
+        .leftJoin("members as m", "m.conversation_id", "c.id")
+        .select([
+          "m.id",
+          "m.conversation_id",
+          "m.name",
+          "m.email",
+          "m.user_id",
+          "m.position",
+          "m.identity_key",
+        ])
+        .where("c.id", "=", key.conversationId)
+        .where("c.app_id", "=", key.appId)
+        .orderBy("m.position"),
+    );
+  }
 
   /** A new conversation has no analysis yet, so no engines, and its content version starts at 0. */
   async insert(
@@ -66,13 +96,8 @@ export class ConversationsRepository {
 
   /** The conversation's content version, only if it belongs to the app. */
   async contentVersion(appId: string, id: string): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom("conversations")
-      .select("content_version")
-      .where("id", "=", id)
-      .where("app_id", "=", appId)
-      .executeTakeFirst();
-    return row?.content_version;
+    const { rows } = await this.contentVersionOf({ appId, id });
+    return rows[0]?.content_version;
   }
 
   findById(id: string): Promise<ConversationRow | undefined> {
@@ -158,14 +183,7 @@ export class ConversationsRepository {
    * the conversation (another app's or none).
    */
   async listMembersOfApp(appId: string, conversationId: string): Promise<MemberRow[] | undefined> {
-    const rows = await this.db
-      .selectFrom("conversations as c")
-      .leftJoin("members as m", "m.conversation_id", "c.id")
-      .select(["m.id", "m.conversation_id", "m.name", "m.email", "m.user_id", "m.position", "m.identity_key"])
-      .where("c.id", "=", conversationId)
-      .where("c.app_id", "=", appId)
-      .orderBy("m.position")
-      .execute();
+    const { rows } = await this.membersOfApp({ appId, conversationId });
     if (rows.length === 0) return undefined;
     return rows.filter((row): row is MemberRow => row.id !== null);
   }

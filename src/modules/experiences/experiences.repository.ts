@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { precompile } from "../../db/precompiled.ts";
 import type { Database, ExperienceRow, ExperiencesTable } from "../../db/schema.ts";
 import type { LinkState } from "./experiences.schemas.ts";
 
@@ -11,12 +12,40 @@ export interface LinkFilter {
   offset: number;
 }
 
+/** Every column of a link row, so the insert binds each one (a null too) and its SQL never changes. */
+const COLUMNS: Record<keyof ExperiencesTable, true> = {
+  id: true,
+  app_id: true,
+  conversation_id: true,
+  name: true,
+  token_hash: true,
+  settings: true,
+  read_only: true,
+  custom_domain: true,
+  expires_at: true,
+  revoked_at: true,
+  created_at: true,
+  label: true,
+  token_hint: true,
+  view_count: true,
+  distinct_viewers: true,
+  last_viewed_at: true,
+};
+
 /** Summary links. Every read is scoped to an app, except the lookup by token hash a viewer's request makes. */
 export class ExperiencesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly insertRow;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.insertRow = precompile(
+      db,
+      (row: ExperiencesTable) => db.insertInto("experiences").values(row),
+      Object.keys(COLUMNS) as (keyof ExperiencesTable)[],
+    );
+  }
 
   async insert(row: ExperiencesTable): Promise<void> {
-    await this.db.insertInto("experiences").values(row).execute();
+    await this.insertRow(row);
   }
 
   findByTokenHash(tokenHash: string): Promise<ExperienceRow | undefined> {

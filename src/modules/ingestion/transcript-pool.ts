@@ -1,5 +1,6 @@
 import { Piscina } from "piscina";
 import { invalid } from "../../errors.ts";
+import { workerModule } from "../../worker-module.ts";
 import type { TranscriptCue } from "./transcript.ts";
 import type { ParseOutcome } from "./transcript-worker.ts";
 
@@ -16,11 +17,10 @@ export interface TranscriptParser {
  */
 export function createTranscriptParser(): TranscriptParser {
   const pool = new Piscina<string, ParseOutcome>({
-    filename: new URL("./transcript-worker.ts", import.meta.url).href,
+    ...workerModule("transcript-worker", import.meta.url),
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: 30_000,
-    execArgv: ["--import", "tsx"],
   });
   return {
     async parse(source) {
