@@ -16,7 +16,7 @@ import { createTestDatabase } from "../../test/helpers/databases.ts";
 import { freePort, until } from "../../test/helpers/wait.ts";
 import { median } from "../timing.ts";
 import { getRaw, load, type Run, type Target } from "./load.ts";
-import { recapEnv, SECRET, seedRecap, startRecap } from "./recap.ts";
+import { buildRecap, recapEnv, SECRET, seedRecap, startRecap } from "./recap.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const { values } = parseArgs({ options: { rounds: { type: "string" }, seconds: { type: "string" } } });
@@ -29,7 +29,7 @@ const database = await createTestDatabase("postgres");
 if (database.target.dialect !== "postgres") throw new Error("expected a PostgreSQL database");
 const children: ChildProcess[] = [];
 try {
-  execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+  buildRecap();
   const [recapPort, minimalPort] = [await freePort(), await freePort()];
   const env = recapEnv(dir, database.target.url, recapPort);
   children.push(await startRecap(env, join(dir, "recap.log")));

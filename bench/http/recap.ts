@@ -39,6 +39,12 @@ export function recapEnv(dir: string, database: string, port: number): NodeJS.Pr
   };
 }
 
+/** Builds what `npm start`'s prestart builds: the page and console assets, and the server in dist/. */
+export function buildRecap(): void {
+  execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+  execFileSync("node", [join(ROOT, "scripts/build-server.mjs")]);
+}
+
 /** Starts `npm start`'s command (read from package.json) with its output going to `logFile`. */
 export async function startRecap(env: NodeJS.ProcessEnv, logFile: string): Promise<ChildProcess> {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };

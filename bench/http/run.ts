@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { freePort, until } from "../../test/helpers/wait.ts";
 import { median } from "../timing.ts";
 import { load, rssMb, type Run, type Target } from "./load.ts";
-import { recapEnv, SECRET, seedRecap, startRecap, type RecapUnderTest } from "./recap.ts";
+import { buildRecap, recapEnv, SECRET, seedRecap, startRecap, type RecapUnderTest } from "./recap.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const { values } = parseArgs({ options: { rounds: { type: "string" }, seconds: { type: "string" } } });
@@ -104,8 +104,7 @@ const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT
 const dir = mkdtempSync(join(tmpdir(), "recap-bench-http-"));
 const children: ChildProcess[] = [];
 try {
-  execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
-  execFileSync("node", [join(ROOT, "scripts/build-server.mjs")]);
+  buildRecap();
   const [recapPort, minimalPort, expressPort] = [await freePort(), await freePort(), await freePort()];
   const dbFile = join(dir, "recap.db");
   const env = recapEnv(dir, `sqlite:${dbFile}`, recapPort);

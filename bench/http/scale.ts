@@ -22,7 +22,7 @@ import { ConversationsRepository } from "../../src/modules/conversations/convers
 import { freePort } from "../../test/helpers/wait.ts";
 import { median } from "../timing.ts";
 import { load, type Run, type Target } from "./load.ts";
-import { recapEnv, seedRecap, startRecap } from "./recap.ts";
+import { buildRecap, recapEnv, seedRecap, startRecap } from "./recap.ts";
 import { openLikeRecap } from "./statements.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -98,7 +98,7 @@ const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT
 const dir = mkdtempSync(join(tmpdir(), "recap-bench-scale-"));
 const children: ChildProcess[] = [];
 try {
-  execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+  buildRecap();
   const seedFile = join(dir, "seed.db");
   const seedPort = await freePort();
   const seedEnv = recapEnv(join(dir, "seed"), `sqlite:${seedFile}`, seedPort);
