@@ -1,6 +1,5 @@
 import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
-import { notFound } from "../../errors.ts";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
 import type { ConsoleAssets } from "../../pages/console/layout.ts";
@@ -120,16 +119,17 @@ export function consoleLinkRoutes(
     const state = request.query.state || null;
     return page(reply, renderLinks(assets, await links.list(request.appId, state, request.query.page ?? 1)));
   });
-  const requireLink = async (appId: string, params: { conversationId: string; experienceId: string }) => {
-    const link = await links.find(appId, params.conversationId, params.experienceId);
-    if (link === null) throw notFound("experience");
-    return link;
-  };
   app.get(
     "/console/links/:conversationId/:experienceId",
     { schema: { ...hidden, params: ExperienceItemParams } },
     async (request, reply) =>
-      page(reply, renderLinkManage(assets, await requireLink(request.appId, request.params))),
+      page(
+        reply,
+        renderLinkManage(
+          assets,
+          await links.find(request.appId, request.params.conversationId, request.params.experienceId),
+        ),
+      ),
   );
   app.post(
     "/console/links/:conversationId/:experienceId",
@@ -142,7 +142,11 @@ export function consoleLinkRoutes(
         return await reply.redirect(`/console/links/${conversationId}/${experienceId}`, 303);
       } catch (error) {
         if (!(error instanceof LinkRefused)) throw error;
-        const link = await requireLink(request.appId, request.params);
+        const link = await links.find(
+          request.appId,
+          request.params.conversationId,
+          request.params.experienceId,
+        );
         const state = { ...form, errors: { [error.field]: error.message } };
         return page(reply, renderLinkManage(assets, link, state), error.status);
       }
@@ -152,7 +156,13 @@ export function consoleLinkRoutes(
     "/console/links/:conversationId/:experienceId/revoke",
     { schema: { ...hidden, params: ExperienceItemParams } },
     async (request, reply) =>
-      page(reply, renderRevokeConfirmation(assets, await requireLink(request.appId, request.params))),
+      page(
+        reply,
+        renderRevokeConfirmation(
+          assets,
+          await links.find(request.appId, request.params.conversationId, request.params.experienceId),
+        ),
+      ),
   );
   app.post(
     "/console/links/:conversationId/:experienceId/revoke",

@@ -160,15 +160,11 @@ export class ConsoleLinks {
     };
   }
 
-  /** One link of the app, or null. */
-  async find(appId: string, conversationId: string, experienceId: string): Promise<ConsoleLink | null> {
+  /** One link of the app, with its conversation's name. Throws not_found for a link the app cannot see. */
+  async find(appId: string, conversationId: string, experienceId: string): Promise<ConsoleLink> {
     const conversation = await this.deps.conversations.getConversation(appId, conversationId);
-    for (let offset = 0; ; offset += 100) {
-      const rows = await this.deps.experiences.listAppLinks(appId, { conversationId, limit: 100, offset });
-      const link = rows.find((row) => row.id === experienceId);
-      if (link) return { ...link, conversationName: conversation.name };
-      if (rows.length < 100) return null;
-    }
+    const link = await this.deps.experiences.getLink(appId, conversationId, experienceId);
+    return { ...link, conversationName: conversation.name };
   }
 
   /** Relabels the link and moves or removes its expiry, checked as PATCH checks them. Throws LinkRefused. */

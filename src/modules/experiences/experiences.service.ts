@@ -174,6 +174,13 @@ export class ExperiencesService {
     return rows.map((row) => presentLink(row, now));
   }
 
+  /** One of the app's links as the list shows it. Throws not_found for a link the app cannot see. */
+  async getLink(appId: string, conversationId: string, experienceId: string): Promise<ExperienceLink> {
+    const row = await this.experiences.find(appId, conversationId, experienceId);
+    if (!row) throw notFound("experience");
+    return presentLink(row, this.deps.clock.now());
+  }
+
   /**
    * Changes a link's label or expiry (later, earlier or never); an expired link given a later expiry opens
    * again. Throws not_found for a link the app cannot see, SummaryLinkGone for a revoked one (revoking is
