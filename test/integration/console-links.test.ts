@@ -56,7 +56,7 @@ function open(server: TestServer, url: string): Promise<Response> {
 /** The field's input carries aria-invalid and points at the message shown next to it. */
 function expectRefused(page: string, field: string, message: string): void {
   const input = new RegExp(
-    `id="field-${field}"[^>]*aria-invalid="true" aria-describedby="field-${field}-error"`,
+    `id="field-${field}"[^>]*aria-invalid="true"\\s+aria-describedby="field-${field}-error"`,
   );
   expect(page).toMatch(input);
   expect(page).toContain(`<p class="field-error" id="field-${field}-error">${message}</p>`);
@@ -185,7 +185,7 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       expect(avatar.status).toBe(400);
       const page = await avatar.text();
       expect(page).toMatch(
-        /id="field-avatar-0"[^>]*aria-invalid="true" aria-describedby="field-avatar-0-error"/,
+        /id="field-avatar-0"[^>]*aria-invalid="true"\s+aria-describedby="field-avatar-0-error"/,
       );
       expect(page).toMatch(
         /<p class="field-error" id="field-avatar-0-error">speakerAvatarURLs(\.|\[)\S+ must be an absolute http\(s\) URL<\/p>/,
