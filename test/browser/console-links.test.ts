@@ -125,6 +125,7 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
     await page.getByLabel("Label (empty: no label)").fill("Board, March");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("heading", { name: "Board, March" }).waitFor();
+    await accessible(page);
     await page.getByRole("link", { name: "Revoke this link…" }).click();
     await page.getByRole("heading", { name: "Revoke this link?" }).waitFor();
     await accessible(page);
@@ -133,6 +134,11 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
 
     const gone = await viewer.goto(server.url + pathname);
     expect(gone?.status()).toBe(410);
+
+    const unknown = await page.goto(`${server.url}/console/no-such-page`);
+    expect(unknown?.status()).toBe(404);
+    await page.getByText("There is no such page in the console.").waitFor();
+    await accessible(page);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
