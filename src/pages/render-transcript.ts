@@ -83,12 +83,33 @@ function renderMessage(
 
 const speakerKey = (m: PageMessage) => m.speakerId ?? m.speakerName ?? "";
 
+/** How many lines' reading texts are kept (about 4 MB at most): more than the longest meetings have. */
+const READING_TEXTS_KEPT = 20_000;
+const readingTexts = new Map<string, string>();
+
+/**
+ * readingText, kept by stored text, least recently used out first: a page is rendered again after each
+ * edit, and all its lines but the edited one read as before, so the first render after a change does not
+ * clean every line again.
+ */
+function keptReadingText(text: string): string {
+  const kept = readingTexts.get(text);
+  if (kept !== undefined) readingTexts.delete(text);
+  const shown = kept ?? readingText(text);
+  readingTexts.set(text, shown);
+  if (readingTexts.size > READING_TEXTS_KEPT) {
+    const oldest = readingTexts.keys().next();
+    if (!oldest.done) readingTexts.delete(oldest.value);
+  }
+  return shown;
+}
+
 /** The transcript section; `hasMedia` makes each line's time a "play from here" control. */
 export function renderTranscript(view: PageView, context: PageContext, hasMedia: boolean): Raw {
   const { messages } = view;
   const index = indexByMessage(view);
   const editable = !view.readOnly;
-  const texts = messages.map((m) => (context.verbatim ? m.text : readingText(m.text)));
+  const texts = messages.map((m) => (context.verbatim ? m.text : keptReadingText(m.text)));
   let previous: PageMessage | undefined;
   return html`<section
     class="card col-transcript"
