@@ -9,33 +9,18 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, until } from "../../test/helpers/wait.ts";
 import { median } from "../timing.ts";
-import { load, rssMb, type Run, type Target } from "./load.ts";
+import { getRaw, load, rssMb, type Run, type Target } from "./load.ts";
 import { buildRecap, recapEnv, SECRET, seedRecap, startRecap, type RecapUnderTest } from "./recap.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const { values } = parseArgs({ options: { rounds: { type: "string" }, seconds: { type: "string" } } });
 const ROUNDS = Number(values.rounds ?? 6);
 const SECONDS = Number(values.seconds ?? 10);
-
-/** GETs a path without Accept-Encoding (as autocannon asks), answering the status and the bytes. */
-function getRaw(url: string, token?: string): Promise<{ status: number; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
-    request(url, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
-    })
-      .on("error", reject)
-      .end();
-  });
-}
 
 function startBenchServer(file: string, env: NodeJS.ProcessEnv): ChildProcess {
   return spawn("node", ["--import", "tsx", join(import.meta.dirname, file)], {

@@ -1,8 +1,12 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AxeBuilder } from "@axe-core/playwright";
+import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { expect } from "vitest";
+import { ROOT } from "../helpers/processes.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const ARGS = [
@@ -41,6 +45,20 @@ export function recordDialogs(page: Page): string[] {
     void dialog.dismiss();
   });
   return dialogs;
+}
+
+/**
+ * Builds the page's and the console's scripts and styles into public/ when they are missing: `npm test`
+ * builds them first, a test file run on its own may not have.
+ */
+export function ensureClientBuilt(): void {
+  if (!existsSync(join(ROOT, "public", "page.js")) || !existsSync(join(ROOT, "public", "console.js")))
+    execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+}
+
+/** Fails the test when axe-core finds a serious or critical violation on the page as it is now. */
+export async function accessible(page: Page): Promise<void> {
+  expect(await seriousViolations(page), page.url()).toEqual([]);
 }
 
 /** axe-core's serious and critical violations on the page as it is now, one line each (none: an empty list). */

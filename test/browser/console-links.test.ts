@@ -1,12 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
-import { ROOT } from "../helpers/processes.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { chromiumAvailable, launchChromium, seriousViolations } from "./browser.ts";
+import { chromiumAvailable, launchChromium, ensureClientBuilt, accessible } from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -15,8 +11,7 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, "public", "console.js")))
-      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    ensureClientBuilt();
     server = await startTestServer("sqlite");
     browser = await launchChromium();
   });
@@ -24,11 +19,6 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
     await browser?.close();
     await server?.close();
   });
-
-  /** Checks the page as it is now with axe-core: no serious or critical violation. */
-  async function accessible(page: Page): Promise<void> {
-    expect(await seriousViolations(page), page.url()).toEqual([]);
-  }
 
   it("creates a branded link from an imported meeting, opens it, sees its view, relabels and revokes it", async () => {
     const { appId, appSecret } = await server.newApp();

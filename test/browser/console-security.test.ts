@@ -1,14 +1,10 @@
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { generateToken } from "../helpers/api.ts";
-import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium, seriousViolations } from "./browser.ts";
+import { chromiumAvailable, launchChromium, ensureClientBuilt, accessible } from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -35,8 +31,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
   const clock = new TestClock();
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, "public", "console.js")))
-      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    ensureClientBuilt();
     server = await startTestServer("sqlite", { clock });
     limited = await startTestServer("sqlite", { env: { RECAP_TOKEN_RATE_LIMIT_PER_MINUTE: "3" } });
     browser = await launchChromium();
@@ -46,10 +41,6 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     await server?.close();
     await limited?.close();
   });
-
-  async function accessible(page: Page): Promise<void> {
-    expect(await seriousViolations(page), page.url()).toEqual([]);
-  }
 
   async function signIn(
     on: TestServer,

@@ -1,14 +1,17 @@
 // The analytics page (audio-summary links) in Chromium: the timeline, its table, seeking, trackers, the page
 // without JavaScript, and axe.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createLink, message, onServer } from "../helpers/factories.ts";
-import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium, seriousViolations, makeWav, serveMedia } from "./browser.ts";
+import {
+  chromiumAvailable,
+  launchChromium,
+  seriousViolations,
+  makeWav,
+  serveMedia,
+  ensureClientBuilt,
+} from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -19,8 +22,7 @@ describe.skipIf(!available)("the analytics page in Chromium", () => {
   let url: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, "public", "page.js")))
-      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    ensureClientBuilt();
     server = await startTestServer("sqlite");
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));

@@ -1,16 +1,19 @@
 // The page fitted to a long meeting (QMSum Bed015, 1,257 lines): phones, insights, the header, the brand
 // colours and axe. Over 300 lines: one file, so that Chromium and the analysed meetings are set up once.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contrastRatio } from "../../src/pages/colour.ts";
 import { apiClient } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
-import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium, makeWav, seriousViolations, serveMedia } from "./browser.ts";
+import {
+  chromiumAvailable,
+  launchChromium,
+  makeWav,
+  seriousViolations,
+  serveMedia,
+  ensureClientBuilt,
+} from "./browser.ts";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -31,8 +34,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
   let es2006a: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, "public", "page.js")))
-      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    ensureClientBuilt();
     server = await startTestServer("sqlite", { clock: new TestClock() });
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));

@@ -1,9 +1,6 @@
 // Reading a long meeting (QMSum Bed015, 1,257 lines) in Chromium: cleaned and verbatim text, the sticky
 // toolbar, the chapter outline, filters with next/previous and "only matching lines", back to top, edit
 // mode and the transcript as one tab stop. One file: the meeting is slow to ingest, so its tests share it.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readingText } from "../../src/pages/reading-text.ts";
@@ -11,8 +8,7 @@ import { apiClient } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, ingestMeeting, onServer } from "../helpers/factories.ts";
-import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium, seriousViolations } from "./browser.ts";
+import { chromiumAvailable, launchChromium, seriousViolations, ensureClientBuilt } from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -26,8 +22,7 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
   let editable: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, "public", "page.js")))
-      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    ensureClientBuilt();
     server = await startTestServer("sqlite");
     browser = await launchChromium();
     ({ token } = await server.newApp());

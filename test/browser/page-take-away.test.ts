@@ -1,16 +1,12 @@
 // The page in Chromium as something to take away: links to a line, downloads, printing, and its web font
 // served from its own origin.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createLink as createLinkOn, message, onServer } from "../helpers/factories.ts";
 import { startFontCatalogue, type FontCatalogue } from "../helpers/font-catalogue.ts";
-import { ROOT } from "../helpers/processes.ts";
-import { chromiumAvailable, launchChromium, makeWav, serveMedia } from "./browser.ts";
+import { chromiumAvailable, launchChromium, makeWav, serveMedia, ensureClientBuilt } from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -23,8 +19,7 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
   let longMeeting: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, "public", "page.js")))
-      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    ensureClientBuilt();
     catalogue = await startFontCatalogue();
     server = await startTestServer("sqlite", { env: catalogue.env });
     browser = await launchChromium();

@@ -1,15 +1,11 @@
 // One suite for the page in Chromium: each test needs the same browser and served meetings, which are
 // slow to start, so they share one file rather than several that would each launch Chromium.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
-import { ROOT } from "../helpers/processes.ts";
 import {
   chromiumAvailable,
   launchChromium,
@@ -18,6 +14,7 @@ import {
   seriousViolations,
   serveMedia,
   settled,
+  ensureClientBuilt,
 } from "./browser.ts";
 const available = chromiumAvailable();
 
@@ -30,8 +27,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   let meetingId: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, "public", "page.js")))
-      execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
+    ensureClientBuilt();
     clock = new TestClock();
     server = await startTestServer("sqlite", { clock });
     browser = await launchChromium();
