@@ -12,19 +12,17 @@ import {
   renderLinks,
   renderRevokeConfirmation,
 } from "../../pages/console/render-links.ts";
+import { FormRefused } from "./console-forms.ts";
+import { hidden, sendPage } from "./console-reply.ts";
 import { ConversationParams } from "../conversations/conversations.schemas.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import { ExperienceItemParams, LINK_STATES } from "../experiences/experiences.schemas.ts";
 import {
   LINK_FORM_CHECKBOXES,
   LINK_FORM_FIELDS,
-  LinkRefused,
   type ConsoleLinks,
   type LinkEditForm,
 } from "./console-links.ts";
-
-const HTML = "text/html; charset=utf-8";
-const hidden = { hide: true } as const;
 
 const LinksQuery = Type.Object({
   state: Type.Optional(Type.Union([Type.Enum(LINK_STATES), Type.Literal("")])),
@@ -64,25 +62,22 @@ export function consoleLinkRoutes(
   deps: { links: ConsoleLinks; conversations: ConversationsService; assets: ConsoleAssets },
 ): void {
   const { links, conversations, assets } = deps;
-  const page = (reply: FastifyReply, html: string, status = 200) =>
-    reply.status(status).type(HTML).send(html);
   /**
    * The create form's page, with a picture field for each member: its preview's brand is one inline
    * stylesheet, allowed by a fresh nonce.
    */
-  const formPage = async (
+  const formPage = (
     reply: FastifyReply,
-    appId: string,
-    conversation: { id: string; name: string },
+    conversation: { id: string; name: string; members: { id: string; name: string }[] },
     form: LinkForm,
     errors: Record<string, string> = {},
     status = 200,
   ) => {
-    const members = await conversations.listMembers(appId, conversation.id);
+    const { members } = conversation;
     const nonce = styleNonce();
     setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors: [] });
     const view = { conversation, members, form, errors, styleNonce: nonce };
-    return page(reply, renderLinkForm(assets, view), status);
+    return sendPage(reply, renderLinkForm(assets, view), status);
   };
 
   app.get(
@@ -90,7 +85,7 @@ export function consoleLinkRoutes(
     { schema: { ...hidden, params: ConversationParams } },
     async (request, reply) => {
       const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
-      return formPage(reply, request.appId, conversation, EMPTY_LINK_FORM);
+      return formPage(reply, conversation, EMPTY_LINK_FORM);
     },
   );
   app.post(
@@ -99,37 +94,34 @@ export function consoleLinkRoutes(
     async (request, reply) => {
       const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
       const form = linkFormOf(request.body);
-      if (request.body.action === "preview") return formPage(reply, request.appId, conversation, form);
+      if (request.body.action === "preview") return formPage(reply, conversation, form);
       try {
         const created = await links.create(request.appId, conversation.id, form);
-        return await page(
+        return await sendPage(
           reply,
           renderLinkCreated(assets, { url: created.url, conversationName: conversation.name }),
           201,
         );
       } catch (error) {
-        if (!(error instanceof LinkRefused)) throw error;
+        if (!(error instanceof FormRefused)) throw error;
         const errors = { [error.field]: error.message };
-        return formPage(reply, request.appId, conversation, form, errors, error.status);
+        return formPage(reply, conversation, form, errors, error.status);
       }
     },
   );
 
   app.get("/console/links", { schema: { ...hidden, querystring: LinksQuery } }, async (request, reply) => {
     const state = request.query.state || null;
-    return page(reply, renderLinks(assets, await links.list(request.appId, state, request.query.page ?? 1)));
+    return sendPage(
+      reply,
+      renderLinks(assets, await links.list(request.appId, state, request.query.page ?? 1)),
+    );
   });
   app.get(
     "/console/links/:conversationId/:experienceId",
     { schema: { ...hidden, params: ExperienceItemParams } },
     async (request, reply) =>
-      page(
-        reply,
-        renderLinkManage(
-          assets,
-          await links.find(request.appId, request.params.conversationId, request.params.experienceId),
-        ),
-      ),
+      sendPage(reply, renderLinkManage(assets, await links.find(request.appId, request.params))),
   );
   app.post(
     "/console/links/:conversationId/:experienceId",
@@ -141,14 +133,10 @@ export function consoleLinkRoutes(
         await links.update(request.appId, conversationId, experienceId, form);
         return await reply.redirect(`/console/links/${conversationId}/${experienceId}`, 303);
       } catch (error) {
-        if (!(error instanceof LinkRefused)) throw error;
-        const link = await links.find(
-          request.appId,
-          request.params.conversationId,
-          request.params.experienceId,
-        );
+        if (!(error instanceof FormRefused)) throw error;
+        const link = await links.find(request.appId, request.params);
         const state = { ...form, errors: { [error.field]: error.message } };
-        return page(reply, renderLinkManage(assets, link, state), error.status);
+        return sendPage(reply, renderLinkManage(assets, link, state), error.status);
       }
     },
   );
@@ -156,13 +144,7 @@ export function consoleLinkRoutes(
     "/console/links/:conversationId/:experienceId/revoke",
     { schema: { ...hidden, params: ExperienceItemParams } },
     async (request, reply) =>
-      page(
-        reply,
-        renderRevokeConfirmation(
-          assets,
-          await links.find(request.appId, request.params.conversationId, request.params.experienceId),
-        ),
-      ),
+      sendPage(reply, renderRevokeConfirmation(assets, await links.find(request.appId, request.params))),
   );
   app.post(
     "/console/links/:conversationId/:experienceId/revoke",

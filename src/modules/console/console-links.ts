@@ -1,7 +1,5 @@
-import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import { DomainError } from "../../errors.ts";
-import { formatSchemaError, statusOf } from "../../http/errors.ts";
-import { createValidatorCompiler } from "../../http/validation.ts";
+import { statusOf } from "../../http/errors.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import {
   CreateExperienceBody,
@@ -12,6 +10,7 @@ import {
 } from "../experiences/experiences.schemas.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import type { ConsoleLink, LinkForm, LinkListPage } from "../../pages/console/view-model.ts";
+import { FormRefused, formValidator, messageOf } from "./console-forms.ts";
 
 /** Links on one page of the console's list. */
 export const LINKS_PAGE_SIZE = 20;
@@ -38,22 +37,8 @@ export interface LinkEditForm {
   expiresAt: string;
 }
 
-/** A refused form: the API's message, the form field it is about, and the API's status. */
-export class LinkRefused extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-const compile = createValidatorCompiler();
-const bodyValidator = (schema: object, method: string) =>
-  compile({ schema, httpPart: "body", method, url: "/console/links" });
-const checkCreate = bodyValidator(CreateExperienceBody, "POST");
-const checkUpdate = bodyValidator(UpdateExperienceBody, "PATCH");
+const checkCreate = formValidator(CreateExperienceBody, "/console/links");
+const checkUpdate = formValidator(UpdateExperienceBody, "/console/links", "PATCH");
 
 /** The form field a message is about: the API names the body's field first (color.background must be …). */
 const FIELD_OF_PATH: Record<string, string> = {
@@ -69,9 +54,9 @@ function fieldOf(message: string): string {
   return FIELD_OF_PATH[path] ?? path.split(/[.[]/)[0] ?? "";
 }
 
-function refusedBySchema(errors: unknown): LinkRefused {
-  const message = formatSchemaError((errors ?? []) as FastifySchemaValidationError[], "body").message;
-  return new LinkRefused(fieldOf(message), message, 400);
+function refusedBySchema(errors: unknown): FormRefused {
+  const message = messageOf(errors);
+  return new FormRefused(fieldOf(message), message, 400);
 }
 
 /** The service's refusals of a value as the form's; anything else (a revoked link: 410) is not the form's. */
@@ -80,7 +65,7 @@ async function refusedByService<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (error instanceof DomainError && error.code === "invalid") {
-      throw new LinkRefused(fieldOf(error.message), error.message, statusOf(error));
+      throw new FormRefused(fieldOf(error.message), error.message, statusOf(error));
     }
     throw error;
   }
@@ -131,7 +116,7 @@ export class ConsoleLinks {
     private readonly deps: { experiences: ExperiencesService; conversations: ConversationsService },
   ) {}
 
-  /** Creates a link from the form, checked as POST /v1/conversations/{id}/experiences checks it. Throws LinkRefused. */
+  /** Creates a link from the form, checked as POST /v1/conversations/{id}/experiences checks it. Throws FormRefused. */
   async create(appId: string, conversationId: string, form: LinkForm): Promise<ExperienceCreated> {
     const body = createBodyOf(form);
     if (!checkCreate(body)) throw refusedBySchema(checkCreate.errors);
@@ -161,13 +146,16 @@ export class ConsoleLinks {
   }
 
   /** One link of the app, with its conversation's name. Throws not_found for a link the app cannot see. */
-  async find(appId: string, conversationId: string, experienceId: string): Promise<ConsoleLink> {
+  async find(
+    appId: string,
+    { conversationId, experienceId }: { conversationId: string; experienceId: string },
+  ): Promise<ConsoleLink> {
     const conversation = await this.deps.conversations.getConversation(appId, conversationId);
     const link = await this.deps.experiences.getLink(appId, conversationId, experienceId);
     return { ...link, conversationName: conversation.name };
   }
 
-  /** Relabels the link and moves or removes its expiry, checked as PATCH checks them. Throws LinkRefused. */
+  /** Relabels the link and moves or removes its expiry, checked as PATCH checks them. Throws FormRefused. */
   async update(
     appId: string,
     conversationId: string,

@@ -18,6 +18,8 @@ import {
 import { renderSignIn } from "../../pages/console/render-sign-in.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { FormRefused } from "./console-forms.ts";
+import { hidden, sendPage } from "./console-reply.ts";
 import { ConversationParams } from "../conversations/conversations.schemas.ts";
 import { JobParams } from "../ingestion/ingestion.schemas.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
@@ -26,12 +28,7 @@ import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import { consoleLinkRoutes } from "./console-links.routes.ts";
 import { ConsoleLinks } from "./console-links.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
-import {
-  ImportRefused,
-  SettingsRefused,
-  type ConsoleService,
-  type UploadedTranscript,
-} from "./console.service.ts";
+import { type ConsoleService, type UploadedTranscript } from "./console.service.ts";
 import { ConversationsQuery, SettingsFormBody, SettingsQuery, SignInBody } from "./console.schemas.ts";
 
 export interface ConsoleRouteDeps {
@@ -47,10 +44,8 @@ export interface ConsoleRouteDeps {
 }
 
 const SESSION_COOKIE = "recap_console";
-const HTML = "text/html; charset=utf-8";
 /** Routes reached without a session: everything else sends a visitor without one to sign in. */
 const OPEN_ROUTES = new Set(["/", "/console", "/console/sign-in", "/console/sign-out"]);
-const hidden = { hide: true } as const;
 
 /**
  * A state-changing request must come from a console page: the browser says so by Sec-Fetch-Site, or
@@ -92,8 +87,6 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       signed: true,
       maxAge: CONSOLE_SESSION_SECONDS,
     });
-  const page = (reply: FastifyReply, html: string, status = 200) =>
-    reply.status(status).type(HTML).send(html);
 
   app.addHook("onRequest", async (request, reply) => {
     setPageSecurityHeaders(reply, { frameAncestors: [] });
@@ -112,7 +105,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     const status = error instanceof DomainError ? statusOf(error) : (error.statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     const message = status >= 500 ? "Something failed on the server; try again." : error.message;
-    return page(reply, renderConsoleError(message, assets, request.appId !== ""), status);
+    return sendPage(reply, renderConsoleError(message, assets, request.appId !== ""), status);
   });
 
   app.get("/", { schema: hidden }, (_request, reply) => reply.redirect("/console", 303));
@@ -122,18 +115,18 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
 
   // Any other console address: a console page saying so (signed out, the hook above leads to sign-in).
   app.get("/console/*", { schema: hidden }, (request, reply) =>
-    page(
+    sendPage(
       reply,
       renderConsoleError("There is no such page in the console.", assets, request.appId !== ""),
       404,
     ),
   );
-  app.get("/console/sign-in", { schema: hidden }, (_request, reply) => page(reply, renderSignIn(assets)));
+  app.get("/console/sign-in", { schema: hidden }, (_request, reply) => sendPage(reply, renderSignIn(assets)));
   app.post("/console/sign-in", { schema: { ...hidden, body: SignInBody } }, async (request, reply) => {
     const { appId, appSecret } = request.body;
     const session = await consoleSessions.signIn(appId, appSecret);
     if (session === null) {
-      return page(reply, renderSignIn(assets, { appId, error: "appId or appSecret is wrong" }), 401);
+      return sendPage(reply, renderSignIn(assets, { appId, error: "appId or appSecret is wrong" }), 401);
     }
     startSession(request, reply, session);
     return reply.redirect("/console/conversations", 303);
@@ -148,7 +141,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     async (request, reply) => {
       const search = request.query.q?.trim() ?? "";
       const listed = await consoleService.listConversations(request.appId, request.query.page ?? 1, search);
-      return page(reply, renderConversations(assets, listed, search));
+      return sendPage(reply, renderConversations(assets, listed, search));
     },
   );
   app.get(
@@ -156,7 +149,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     { schema: { ...hidden, params: ConversationParams } },
     async (request, reply) => {
       const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
-      return page(reply, renderDeleteConfirmation(assets, conversation));
+      return sendPage(reply, renderDeleteConfirmation(assets, conversation));
     },
   );
   app.post(
@@ -168,7 +161,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     },
   );
 
-  app.get("/console/import", { schema: hidden }, (_request, reply) => page(reply, renderImport(assets)));
+  app.get("/console/import", { schema: hidden }, (_request, reply) => sendPage(reply, renderImport(assets)));
   app.post("/console/import", { schema: hidden }, async (request, reply) => {
     let name = "";
     let file: UploadedTranscript = { fileName: "", content: "" };
@@ -183,13 +176,13 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       const { jobId } = await consoleService.importTranscript(request.appId, name, file);
       return await reply.redirect(`/console/jobs/${jobId}`, 303);
     } catch (error) {
-      if (!(error instanceof ImportRefused)) throw error;
+      if (!(error instanceof FormRefused)) throw error;
       const form = { name, errors: { [error.field]: error.message } };
-      return page(reply, renderImport(assets, form), error.status);
+      return sendPage(reply, renderImport(assets, form), error.status);
     }
   });
   app.get("/console/jobs/:jobId", { schema: { ...hidden, params: JobParams } }, async (request, reply) =>
-    page(reply, renderJob(assets, await jobs.getJob(request.appId, request.params.jobId))),
+    sendPage(reply, renderJob(assets, await jobs.getJob(request.appId, request.params.jobId))),
   );
 
   // Settings: PATCH /v1/app's rules, and the rotation of the app's secrets, shown once (every console
@@ -198,7 +191,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     "/console/settings",
     { schema: { ...hidden, querystring: SettingsQuery } },
     async (request, reply) =>
-      page(
+      sendPage(
         reply,
         renderSettings(assets, await apps.getApp(request.appId), { saved: request.query.saved === "1" }),
       ),
@@ -208,27 +201,27 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       await consoleService.updateSettings(request.appId, request.body);
       return await reply.redirect("/console/settings?saved=1", 303);
     } catch (error) {
-      if (!(error instanceof SettingsRefused)) throw error;
+      if (!(error instanceof FormRefused)) throw error;
       const form = { form: request.body, errors: { [error.field]: error.message } };
-      return page(reply, renderSettings(assets, await apps.getApp(request.appId), form), error.status);
+      return sendPage(reply, renderSettings(assets, await apps.getApp(request.appId), form), error.status);
     }
   });
   app.get("/console/settings/rotate-secret", { schema: hidden }, (_request, reply) =>
-    page(reply, renderRotateConfirmation(assets, "app")),
+    sendPage(reply, renderRotateConfirmation(assets, "app")),
   );
   // The rotation ends every session; the owner rotating keeps theirs, signed in anew with the new secret.
   app.post("/console/settings/rotate-secret", { schema: hidden }, async (request, reply) => {
     const { appSecret } = await apps.rotateSecret(request.appId);
     const session = await consoleSessions.signIn(request.appId, appSecret);
     if (session !== null) startSession(request, reply, session);
-    return page(reply, renderNewSecret(assets, "app", appSecret));
+    return sendPage(reply, renderNewSecret(assets, "app", appSecret));
   });
   app.get("/console/settings/rotate-webhook-secret", { schema: hidden }, (_request, reply) =>
-    page(reply, renderRotateConfirmation(assets, "webhook")),
+    sendPage(reply, renderRotateConfirmation(assets, "webhook")),
   );
   app.post("/console/settings/rotate-webhook-secret", { schema: hidden }, async (request, reply) => {
     const webhookSecret = await apps.rotateWebhookSecret(request.appId);
-    return page(reply, renderNewSecret(assets, "webhook", webhookSecret));
+    return sendPage(reply, renderNewSecret(assets, "webhook", webhookSecret));
   });
 
   // Summary links: their own routes (console-links.routes.ts), under the hook above.

@@ -1,9 +1,7 @@
-import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import type { Clock } from "../../clock.ts";
 import { DomainError, invalid } from "../../errors.ts";
-import { formatSchemaError, statusOf } from "../../http/errors.ts";
+import { statusOf } from "../../http/errors.ts";
 import { parseJsonBody } from "../../http/json-body.ts";
-import { createValidatorCompiler } from "../../http/validation.ts";
 import { UpdateAppBody } from "../apps/apps.schemas.ts";
 import type { App, AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
@@ -18,6 +16,7 @@ import {
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import type { ConversationListPage, SettingsField, SettingsForm } from "../../pages/console/view-model.ts";
+import { FormRefused, formValidator, messageOf } from "./console-forms.ts";
 import { ImportFields } from "./console.schemas.ts";
 
 /** Conversations on one page of the console's list. */
@@ -29,44 +28,15 @@ export interface UploadedTranscript {
   content: string;
 }
 
-/** A bad upload, naming the form field it is about (`file` or `name`); the message is the API's. */
-export class ImportRefused extends Error {
-  constructor(
-    readonly field: "file" | "name",
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
 const SETTINGS_FIELDS: readonly SettingsField[] = ["name", "customDomain", "frameAncestors"];
 
-/** A refused setting, naming the form field it is about; the message and status are PATCH /v1/app's. */
-export class SettingsRefused extends Error {
-  constructor(
-    readonly field: SettingsField,
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-const compile = createValidatorCompiler();
-const bodyValidator = (schema: object, url: string) =>
-  compile({ schema, httpPart: "body", method: "POST", url });
-const checkProcessText = bodyValidator(ProcessTextBody, "/console/import");
-const checkImportFields = bodyValidator(ImportFields, "/console/import");
-const checkAppSettings = bodyValidator(UpdateAppBody, "/console/settings");
+const checkProcessText = formValidator(ProcessTextBody, "/console/import");
+const checkImportFields = formValidator(ImportFields, "/console/import");
+const checkAppSettings = formValidator(UpdateAppBody, "/console/settings");
 
 /** The field a message of the settings' rules is about: each message names it first. */
 const settingsFieldOf = (message: string): SettingsField =>
   SETTINGS_FIELDS.find((field) => message.startsWith(`${field} `)) ?? "name";
-
-/** The API's message for a value the validator refused. */
-const messageOf = (errors: unknown) =>
-  formatSchemaError((errors ?? []) as FastifySchemaValidationError[], "body").message;
 
 /** What the console does beyond the API's own services: it reads and writes through them. */
 export class ConsoleService {
@@ -114,11 +84,10 @@ export class ConsoleService {
 
   /**
    * Imports a WebVTT (.vtt), SRT (.srt) or `process/text` JSON (.json) file as a new conversation named
-   * `name` (else the JSON's name), read and validated as the API reads them. Throws ImportRefused.
+   * `name` (else the JSON's name), read and validated as the API reads them. Throws FormRefused (`file` or `name`).
    */
   async importTranscript(appId: string, name: string, file: UploadedTranscript): Promise<Accepted> {
-    if (!checkImportFields({ name }))
-      throw new ImportRefused("name", messageOf(checkImportFields.errors), 400);
+    if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
     const submission = await this.submissionOf(file);
     if (name.trim() !== "") submission.name = name;
     return this.deps.ingestion.submit(appId, submission);
@@ -126,7 +95,7 @@ export class ConsoleService {
 
   /**
    * Changes the app's name, custom domain and frame ancestors with PATCH /v1/app's schema and service, so
-   * with its rules and messages; nothing is stored when one is refused. Throws SettingsRefused.
+   * with its rules and messages; nothing is stored when one is refused. Throws FormRefused.
    */
   async updateSettings(appId: string, form: SettingsForm): Promise<App> {
     const body = {
@@ -139,13 +108,13 @@ export class ConsoleService {
     };
     if (!checkAppSettings(body)) {
       const message = messageOf(checkAppSettings.errors);
-      throw new SettingsRefused(settingsFieldOf(message), message, 400);
+      throw new FormRefused(settingsFieldOf(message), message, 400);
     }
     try {
       return (await this.deps.apps.updateSettings(appId, body, false)).app;
     } catch (error) {
       if (!(error instanceof DomainError) || statusOf(error) >= 500) throw error;
-      throw new SettingsRefused(settingsFieldOf(error.message), error.message, statusOf(error));
+      throw new FormRefused(settingsFieldOf(error.message), error.message, statusOf(error));
     }
   }
 
@@ -163,12 +132,8 @@ export class ConsoleService {
       }
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode ?? 400;
-      throw new ImportRefused("file", (error as Error).message, status);
+      throw new FormRefused("file", (error as Error).message, status);
     }
-    throw new ImportRefused(
-      "file",
-      "file must be a WebVTT (.vtt), SRT (.srt) or JSON (.json) transcript",
-      400,
-    );
+    throw new FormRefused("file", "file must be a WebVTT (.vtt), SRT (.srt) or JSON (.json) transcript", 400);
   }
 }
