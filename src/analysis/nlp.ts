@@ -1,6 +1,7 @@
 import winkNLP, { type WinkMethods } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { MEETING_STOP_WORDS } from "./lexicon.ts";
+import { stemOf } from "./stem.ts";
 
 /** One token of a cleaned sentence, with what the analysis needs from wink-nlp. */
 export interface Token {
@@ -44,20 +45,6 @@ const LONG_WORD = new RegExp(`\\S{${MAX_WORD_CHARS + 1},}`, "g");
 
 /** "I'm" (any case, straight or curly apostrophe), which wink keeps as a single token. */
 const FIRST_PERSON_AM = /^i['’]m$/i;
-
-/** The model's Porter2 stemmer, called once per distinct word (its.stem would call it per token). */
-const stemWord = (model.addons.stem as (word: string) => string | undefined) ?? ((word: string) => word);
-const stemCache = new Map<string, string>();
-
-/** The Porter2 stem of a lowercased word, cached. */
-export function stemOf(normal: string): string {
-  let stem = stemCache.get(normal);
-  if (stem === undefined) {
-    stem = stemWord(normal) ?? normal;
-    if (stemCache.size < 200_000) stemCache.set(normal, stem);
-  }
-  return stem;
-}
 
 /** The part of wink's core model that its cache adds unknown words to (see freshNlp). */
 interface CoreFeature {

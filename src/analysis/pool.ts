@@ -11,18 +11,20 @@ export interface AnalyzerOptions {
 /**
  * An Analyzer that runs analyzeConversation (and findEntities) in piscina worker threads, off the event loop.
  * The worker is TypeScript run through tsx from src/ (tests, CLI), compiled JavaScript under `npm start`
- * (workerModule). Each thread loads the NLP model once (~100 ms, ~50 MB) and keeps it until the thread has been idle for a minute.
+ * (workerModule). Each thread loads the NLP model once (~100 ms, ~50 MB) and keeps it until the thread has been idle
+ * for ten seconds.
  * analyze() rejects when the worker throws or after close().
  */
 export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const pool = new Piscina<AnalysisInput | EntitiesInput, AnalysisResult | FoundEntity[]>({
     ...workerModule("worker", import.meta.url),
-    // No thread until the first analysis, and none after a minute without one: an idle thread holds the
-    // model (~60 MB of the server's resident memory); loading it again costs a job about 100 ms.
+    // No thread until the first analysis, and none ten seconds after the last: an idle thread holds the
+    // model (about 100 MB of the server's resident memory once it has analysed a long meeting), and
+    // loading it again costs the next job about 100 ms, small beside an analysis.
     minThreads: 0,
     maxThreads: threads,
-    idleTimeout: 60_000,
+    idleTimeout: 10_000,
   });
   let closed = false;
   return {

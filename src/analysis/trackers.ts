@@ -1,4 +1,4 @@
-import { stemOf } from "./nlp.ts";
+import { stemOf } from "./stem.ts";
 
 /** A tracker as matching needs it: its id, name and phrases. */
 export interface TrackerDefinition {

@@ -9,7 +9,6 @@ import {
   type Migration,
   type MigrationProvider,
 } from "kysely";
-import pg from "pg";
 import * as initial from "./migrations/001_initial.ts";
 import * as insightEdits from "./migrations/002_insight_edits.ts";
 import * as webhooksAndRotation from "./migrations/003_webhooks_and_rotation.ts";
@@ -73,6 +72,16 @@ export function parseDatabaseUrl(value: string | undefined, defaultPath: string)
   return null;
 }
 
+/** The pool of PostgreSQL connections; the driver is loaded only for PostgreSQL (SQLite never needs it). */
+async function postgresPool(url: string) {
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server drops (restart, failover) must not crash the process: the pool
+  // replaces it on the next query, and /readyz reports whether the database answers.
+  pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  return pool;
+}
+
 /** Opens the database named by the target. The SQLite file's directory is created when missing. */
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   let db: Kysely<Database>;
@@ -85,11 +94,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma("busy_timeout = 5000");
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    // An idle connection the server drops (restart, failover) must not crash the process: the pool
-    // replaces it on the next query, and /readyz reports whether the database answers.
-    pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: () => postgresPool(target.url) }) });
   }
   return {
     db,

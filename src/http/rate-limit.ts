@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { setTimeout } from "node:timers/promises";
 import rateLimit, { type FastifyRateLimitStore } from "@fastify/rate-limit";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
-import { Redis, type RedisOptions } from "ioredis";
+import type { Redis, RedisOptions } from "ioredis";
 import type { Server } from "./types.ts";
 
 export interface RateLimitOptions {
@@ -37,9 +37,10 @@ const REDIS_OPTIONS: RedisOptions = {
  * Connects the shared rate-limit counters, waiting (at most the connect timeout) for the first connection:
  * without an offline queue, requests that came before it would find Redis "down" and pause the counters.
  * Connection errors are not logged here: the limiter logs one line when Redis stops answering and one
- * when it answers again, not one per retry or request.
+ * when it answers again, not one per retry or request. The client is loaded here, only when REDIS_URL is set.
  */
 export async function connectRateLimitRedis(url: string): Promise<Redis> {
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, REDIS_OPTIONS);
   redis.on("error", () => undefined);
   await Promise.race([

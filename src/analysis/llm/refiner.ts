@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { TSchema } from "typebox";
 import type { LanguageModelSettings } from "../../config.ts";
 import type {
@@ -36,6 +36,7 @@ import {
   type TranscriptPart,
 } from "./prompts.ts";
 
+type OpenAIModule = typeof OpenAI;
 type Part = keyof AnalysisEngines;
 type Refs = ReturnType<typeof refsOf>;
 const PARTS: Part[] = ["summary", "chapters", "actionItems"];
@@ -74,7 +75,7 @@ class Outcome {
 class UnusableAnswer extends Error {}
 
 /** Why a request failed, in words for the log (never the key or the transcript). */
-function describe(error: unknown, timeoutSeconds: number): string {
+function describe(error: unknown, timeoutSeconds: number, OpenAI: OpenAIModule): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `no answer within ${timeoutSeconds} s`;
   if (error instanceof OpenAI.APIConnectionError) return `could not reach the model (${error.message})`;
   if (error instanceof OpenAI.APIError && error.status !== undefined) return `answered HTTP ${error.status}`;
@@ -82,16 +83,9 @@ function describe(error: unknown, timeoutSeconds: number): string {
   return String(error);
 }
 
-/**
- * A Refiner that asks an OpenAI-compatible chat-completions API (Ollama, llama.cpp's server, vLLM, LM Studio,
- * OpenAI…) through the official `openai` client, with structured output (a JSON schema), for a third-person
- * summary, chapter titles and a verdict on each candidate action item (docs/LLM.md). A meeting longer than
- * half the context is asked about in parts, one request each, and the parts' summaries are combined in one
- * more request (in rounds if they do not fit one). Each statement must cite message ids the model was shown;
- * a part whose requests fail or answer unusably stays local, and refine() never rejects.
- */
-export function createModelRefiner(settings: LanguageModelSettings): Refiner {
-  const client = new OpenAI({
+/** The official client for the configured server: one retry, the configured timeout, no logging. */
+function clientFor(OpenAI: OpenAIModule, settings: LanguageModelSettings): OpenAI {
+  return new OpenAI({
     baseURL: settings.url,
     // The client refuses to start without a key; without one, no Authorization header is sent at all.
     apiKey: settings.apiKey ?? "unused",
@@ -103,9 +97,27 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
     maxRetries: 1,
     logLevel: "off",
   });
+}
+
+/**
+ * A Refiner that asks an OpenAI-compatible chat-completions API (Ollama, llama.cpp's server, vLLM, LM Studio,
+ * OpenAI…) through the official `openai` client, with structured output (a JSON schema), for a third-person
+ * summary, chapter titles and a verdict on each candidate action item (docs/LLM.md). A meeting longer than
+ * half the context is asked about in parts, one request each, and the parts' summaries are combined in one
+ * more request (in rounds if they do not fit one). Each statement must cite message ids the model was shown;
+ * a part whose requests fail or answer unusably stays local, and refine() never rejects.
+ */
+export function createModelRefiner(settings: LanguageModelSettings): Refiner {
+  // The client's module is loaded only here, when a model is configured: without one it costs no memory.
+  const openai = import("openai").then(({ default: OpenAI }) => ({
+    OpenAI,
+    client: clientFor(OpenAI, settings),
+  }));
   const budget = transcriptBudget(settings.contextTokens);
+  const failure = async (error: unknown) => describe(error, settings.timeoutSeconds, (await openai).OpenAI);
 
   async function ask(instructions: string, prompt: string, name: string, schema: TSchema): Promise<unknown> {
+    const { client } = await openai;
     const completion = await client.chat.completions.create({
       model: settings.model,
       messages: [
@@ -168,7 +180,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
       try {
         fields = readPartAnswer(await ask(PART_INSTRUCTIONS, prompt, "meeting_part", PartAnswer));
       } catch (error) {
-        outcome.failAll(`${where}: ${describe(error, settings.timeoutSeconds)}`);
+        outcome.failAll(`${where}: ${await failure(error)}`);
         break;
       }
       if ("problem" in fields.summary) outcome.fail("summary", `${where}: ${fields.summary.problem}`);
@@ -202,7 +214,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
         try {
           summary = await combine(statements);
         } catch (error) {
-          summary = `combining the summaries: ${describe(error, settings.timeoutSeconds)}`;
+          summary = `combining the summaries: ${await failure(error)}`;
         }
       }
       if (typeof summary === "string") outcome.fail("summary", summary);
@@ -230,7 +242,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
         result = await refine(input, local, outcome);
       } catch (error) {
         // Not expected: each request's failure is handled where it is made. The local analysis is stored still.
-        outcome.failAll(`unexpected: ${describe(error, settings.timeoutSeconds)}`);
+        outcome.failAll(`unexpected: ${await failure(error)}`);
       }
       const engines = outcome.engines();
       return {
