@@ -201,6 +201,11 @@ export type TrackerRow = Selectable<TrackersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type MessageRow = Selectable<MessagesTable>;
+/** What a view of the whole transcript reads of each line (the page, intelligence, trackers), in order. */
+export type TranscriptRow = Pick<
+  MessageRow,
+  "id" | "text" | "member_id" | "from_name" | "start_time" | "end_time" | "hidden"
+>;
 export type JobRow = Selectable<JobsTable>;
 export type SummaryRow = Selectable<SummariesTable>;
 export type TopicRow = Selectable<TopicsTable>;

@@ -148,6 +148,37 @@ describe("the page", () => {
     expect(verbatim).toMatch(/href="TOKEN\?text=verbatim"\s+data-text-mode="verbatim"\s+aria-current="page"/);
   });
 
+  it("renders a line again whenever anything it shows changes, though lines are kept between renders", () => {
+    const lineOf = (page: PageView, withContext = context) =>
+      /<li [^>]*id="m-1"[\s\S]*?<\/li>/.exec(renderPage(page, withContext))?.[0] ?? "";
+    // Stored text that reads otherwise once cleaned, so an editable line also carries it for the editor.
+    const first = { ...view().messages[0]!, text: "I 'm here ." };
+    const withLine = (line: Partial<PageView["messages"][number]>, page: Partial<PageView> = {}) =>
+      view({ messages: [{ ...first, ...line }], ...page });
+    const before = lineOf(withLine({}));
+    expect(before).toContain('data-text="I &#39;m here ."');
+    expect(lineOf(withLine({}))).toBe(before);
+    const changed: [string, PageView][] = [
+      ["text", withLine({ text: "I 'm here now ." })],
+      ["speaker", withLine({ speakerId: "m2", speakerName: "Bob" })],
+      ["speaker's name", withLine({ speakerName: "Ann Lee-Park" })],
+      ["time", withLine({ offset: 7 })],
+      ["hidden", withLine({ hidden: true })],
+      ["read-only", withLine({}, { readOnly: true })],
+      ["media", withLine({}, { kind: "video-summary", mediaUrl: "https://example.com/v.mp4" })],
+      [
+        "chapter",
+        withLine(
+          {},
+          { topics: [{ id: "t1", kind: "chapter", text: "Intro", messageIds: ["1"], offset: 0, share: 1 }] },
+        ),
+      ],
+    ];
+    for (const [what, page] of changed) expect(lineOf(page), what).not.toBe(before);
+    expect(lineOf(withLine({}), { ...context, verbatim: true }), "verbatim").toContain(">I &#39;m here .<");
+    expect(lineOf(withLine({})), "the first view again").toBe(before);
+  });
+
   it("lists chapters in order with their start when known and share, then key phrases", () => {
     const chapter = (id: string, text: string, offset: number | null, share: number) => ({
       id,

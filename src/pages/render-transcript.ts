@@ -83,25 +83,47 @@ function renderMessage(
 
 const speakerKey = (m: PageMessage) => m.speakerId ?? m.speakerName ?? "";
 
-/** How many lines' reading texts are kept (about 4 MB at most): more than the longest meetings have. */
-const READING_TEXTS_KEPT = 20_000;
+/** How many lines are kept, as reading text and as HTML (a few MB at most): more than the longest meetings have. */
+const LINES_KEPT = 20_000;
 const readingTexts = new Map<string, string>();
+const lineHtml = new Map<string, Raw>();
 
 /**
- * readingText, kept by stored text, least recently used out first: a page is rendered again after each
- * edit, and all its lines but the edited one read as before, so the first render after a change does not
- * clean every line again.
+ * The value kept under `key`, or `make()`'s kept from now on, least recently used out first: a page is
+ * rendered again after each edit, and all its lines but the edited one read and render as before, so the
+ * first render after a change neither cleans nor renders every line again.
  */
-function keptReadingText(text: string): string {
-  const kept = readingTexts.get(text);
-  if (kept !== undefined) readingTexts.delete(text);
-  const shown = kept ?? readingText(text);
-  readingTexts.set(text, shown);
-  if (readingTexts.size > READING_TEXTS_KEPT) {
-    const oldest = readingTexts.keys().next();
-    if (!oldest.done) readingTexts.delete(oldest.value);
+function kept<T>(values: Map<string, T>, key: string, make: () => T): T {
+  const found = values.get(key);
+  if (found !== undefined) values.delete(key);
+  const value = found ?? make();
+  values.set(key, value);
+  if (values.size > LINES_KEPT) {
+    const oldest = values.keys().next();
+    if (!oldest.done) values.delete(oldest.value);
   }
-  return shown;
+  return value;
+}
+
+/** A line's HTML, kept by everything it is made of. */
+function keptLine(message: PageMessage, index: ReturnType<typeof indexByMessage>, options: LineOptions): Raw {
+  const topics = index.topicsByMessage.get(message.id);
+  const insights = index.insightsByMessage.get(message.id);
+  const key = [
+    message.id,
+    message.speakerId,
+    message.speakerName,
+    message.offset,
+    message.hidden,
+    options.hasMedia,
+    options.editable,
+    options.continued,
+    topics?.join(" "),
+    insights && [...insights].join(" "),
+    message.text,
+    options.shown,
+  ].join("\u0000");
+  return kept(lineHtml, key, () => renderMessage(message, index, options));
 }
 
 /** The transcript section; `hasMedia` makes each line's time a "play from here" control. */
@@ -109,7 +131,9 @@ export function renderTranscript(view: PageView, context: PageContext, hasMedia:
   const { messages } = view;
   const index = indexByMessage(view);
   const editable = !view.readOnly;
-  const texts = messages.map((m) => (context.verbatim ? m.text : keptReadingText(m.text)));
+  const texts = messages.map((m) =>
+    context.verbatim ? m.text : kept(readingTexts, m.text, () => readingText(m.text)),
+  );
   let previous: PageMessage | undefined;
   return html`<section
     class="card col-transcript"
@@ -128,7 +152,7 @@ export function renderTranscript(view: PageView, context: PageContext, hasMedia:
               // speaker's lines.
               const continued = previous !== undefined && speakerKey(previous) === speakerKey(m);
               if (shown !== "") previous = m;
-              return renderMessage(m, index, { hasMedia, editable, shown, continued });
+              return keptLine(m, index, { hasMedia, editable, shown, continued });
             })}
           </ol>`
         : html`<p class="empty">This conversation has no messages.</p>`

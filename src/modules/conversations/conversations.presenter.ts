@@ -5,19 +5,32 @@ import type {
   MemberRow,
   MessageRow,
   SummaryRow,
+  TranscriptRow,
   TopicRow,
 } from "../../db/schema.ts";
 import type { PageMessage } from "../../pages/view-model.ts";
 
-const seconds = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 10) / 100;
+/** The last start parsed: a transcript's thousands of offsets are all from the conversation's one start. */
+let lastStart = { text: "", ms: NaN };
+
+const seconds = (from: string, to: string) => {
+  if (lastStart.text !== from) lastStart = { text: from, ms: Date.parse(from) };
+  return Math.round((Date.parse(to) - lastStart.ms) / 10) / 100;
+};
 
 /** Seconds from the conversation's start to the message's, derived when read so an append that moves the start keeps it right. */
-export function timeOffsetOf(message: MessageRow, conversation: ConversationRow): number | null {
+export function timeOffsetOf(
+  message: Pick<MessageRow, "start_time">,
+  conversation: ConversationRow,
+): number | null {
   return message.start_time === null ? null : seconds(conversation.start_time, message.start_time);
 }
 
 /** Seconds from the conversation's start to the message's end, when the message has one. */
-export function endOffsetOf(message: MessageRow, conversation: ConversationRow): number | null {
+export function endOffsetOf(
+  message: Pick<MessageRow, "end_time">,
+  conversation: ConversationRow,
+): number | null {
   return message.end_time === null ? null : seconds(conversation.start_time, message.end_time);
 }
 
@@ -93,7 +106,7 @@ export function presentMessage(
 
 /** A line as the page and the formatted transcript show it: its speaker by current name and its times. */
 export function transcriptLineOf(
-  message: MessageRow,
+  message: TranscriptRow,
   conversation: ConversationRow,
   membersById: Map<string, MemberRow>,
 ): PageMessage {

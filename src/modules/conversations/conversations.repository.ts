@@ -10,6 +10,7 @@ import type {
   MemberRow,
   MessageRow,
   NewMessage,
+  TranscriptRow,
   SummaryRow,
   SummariesTable,
   TopicRow,
@@ -151,6 +152,19 @@ export class ConversationsRepository {
     return this.db
       .selectFrom("messages")
       .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("position")
+      .execute();
+  }
+
+  /**
+   * The conversation's lines in order, with only what a whole-transcript view uses: reading a long
+   * meeting's every column costs about twice as much, and a page is made again after every change.
+   */
+  listTranscript(conversationId: string): Promise<TranscriptRow[]> {
+    return this.db
+      .selectFrom("messages")
+      .select(["id", "text", "member_id", "from_name", "start_time", "end_time", "hidden"])
       .where("conversation_id", "=", conversationId)
       .orderBy("position")
       .execute();

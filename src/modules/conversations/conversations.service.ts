@@ -3,7 +3,7 @@ import type {
   ConversationRow,
   InsightRow,
   MemberRow,
-  MessageRow,
+  TranscriptRow,
   SummaryRow,
   TopicRow,
 } from "../../db/schema.ts";
@@ -25,7 +25,7 @@ import {
 export interface ConversationInFull {
   conversation: ConversationRow;
   members: MemberRow[];
-  messages: MessageRow[];
+  messages: TranscriptRow[];
   summaries: SummaryRow[];
   topics: TopicRow[];
   insights: InsightRow[];
@@ -243,7 +243,7 @@ export class ConversationsService {
     const conversation = await this.require(appId, conversationId);
     const [members, messages, summaries, topics, insights] = await Promise.all([
       this.conversations.listMembers(conversationId),
-      this.conversations.listMessages(conversationId),
+      this.conversations.listTranscript(conversationId),
       this.conversations.listSummaries(conversationId),
       this.conversations.listTopics(conversationId),
       this.conversations.listInsights(conversationId),

@@ -13,10 +13,12 @@ export interface MadePage {
 }
 
 interface Entry {
-  page: MadePage;
-  /** The body's bytes in each encoding asked for so far, each compressed once. */
-  encoded: Map<Encoding, Promise<Buffer>>;
-  size: number;
+  /** The page's type and nonce; its body is kept only as bytes. */
+  page: Omit<MadePage, "body">;
+  /** The body's bytes as made, encoded once from the made string, which is not kept. */
+  identity: Buffer;
+  /** The body's bytes in each compressed encoding asked for so far, each compressed once. */
+  encoded: Map<Exclude<Encoding, "identity">, Promise<Buffer>>;
 }
 
 const compressors: Record<Exclude<Encoding, "identity">, (bytes: Buffer) => Promise<Buffer>> = {
@@ -72,7 +74,7 @@ export class PageCache {
     page: { link: string; version: string; form: string },
     make: () => Promise<MadePage>,
     encoding: (size: number) => Encoding,
-  ): Promise<{ page: MadePage; bytes: Buffer; encoding: Encoding }> {
+  ): Promise<{ page: Omit<MadePage, "body">; bytes: Buffer; encoding: Encoding }> {
     const key = `${page.link}\u0000${page.version}\u0000${page.form}`;
     let entry = this.entries.get(key);
     if (entry === undefined) {
@@ -83,10 +85,14 @@ export class PageCache {
       const link = this.ofLink.get(page.link) ?? { version: page.version, keys: new Set<string>() };
       this.ofLink.set(page.link, link);
       link.keys.add(key);
-      entry = make().then((made) => ({ page: made, encoded: new Map(), size: Buffer.byteLength(made.body) }));
+      entry = make().then(({ body, ...made }) => ({
+        page: made,
+        identity: Buffer.from(body),
+        encoded: new Map(),
+      }));
       this.entries.set(key, entry);
       entry.then(
-        (made) => this.account(key, made.size),
+        (made) => this.account(key, made.identity.length),
         () => this.forget(key),
       );
     } else {
@@ -94,11 +100,11 @@ export class PageCache {
       this.entries.set(key, entry);
     }
     const made = await entry;
-    const chosen = encoding(made.size);
+    const chosen = encoding(made.identity.length);
+    if (chosen === "identity") return { page: made.page, bytes: made.identity, encoding: chosen };
     let bytes = made.encoded.get(chosen);
     if (bytes === undefined) {
-      const identity = Buffer.from(made.page.body);
-      bytes = chosen === "identity" ? Promise.resolve(identity) : compressors[chosen](identity);
+      bytes = compressors[chosen](made.identity);
       made.encoded.set(chosen, bytes);
       void bytes.then((done) => this.account(key, done.length));
     }

@@ -12,7 +12,27 @@ import type { PageInsight, PageTopic, PageView } from "../../pages/view-model.ts
 
 const idsOf = (json: string) => JSON.parse(json) as string[];
 
-const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
+/** The characters above U+00A0 that a regular expression's `\s` matches, by UTF-16 code unit. */
+const WIDE_SPACES = new Set([
+  0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+]);
+
+/** Whether a UTF-16 code unit is one `\s` matches. */
+const isSpace = (code: number) =>
+  code <= 32 ? code === 32 || (code >= 9 && code <= 13) : code >= 0xa0 && WIDE_SPACES.has(code);
+
+/** How many words (runs of characters other than `\s`) a text has, counted without building them. */
+export function wordsIn(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
 
 /**
  * The topics as the page lists them: chapters in the order of their first line, each with its start
@@ -20,16 +40,16 @@ const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
  */
 function pageTopics(rows: ConversationInFull): PageTopic[] {
   const { conversation, messages } = rows;
-  const messageById = new Map(messages.map((message) => [message.id, message]));
+  const lineOf = new Map(messages.map((message, index) => [message.id, index]));
   const chapters = rows.topics
     .filter((topic) => topic.kind === "chapter")
     .map((topic) => {
       const ids = idsOf(topic.message_ids);
-      const lines = ids.flatMap((id) => messageById.get(id) ?? []);
-      const words = lines.reduce((sum, line) => sum + wordsIn(line.text), 0);
+      const lines = ids.flatMap((id) => lineOf.get(id) ?? []);
+      const words = lines.reduce((sum, line) => sum + wordsIn(messages[line]?.text ?? ""), 0);
       return { topic, ids, first: lines[0], words };
     })
-    .sort((a, b) => (a.first?.position ?? Infinity) - (b.first?.position ?? Infinity));
+    .sort((a, b) => (a.first ?? Infinity) - (b.first ?? Infinity));
   const allWords = chapters.reduce((sum, chapter) => sum + chapter.words, 0);
   return [
     ...chapters.map(({ topic, ids, first, words }) => ({
@@ -37,7 +57,8 @@ function pageTopics(rows: ConversationInFull): PageTopic[] {
       kind: "chapter" as const,
       text: topic.text,
       messageIds: ids,
-      offset: first ? timeOffsetOf(first, conversation) : null,
+      offset:
+        first === undefined ? null : timeOffsetOf(messages[first] ?? { start_time: null }, conversation),
       share: allWords > 0 ? words / allWords : null,
     })),
     ...rows.topics
