@@ -13,39 +13,55 @@ export interface LinkFilter {
 }
 
 /** Every column of a link row, so the insert binds each one (a null too) and its SQL never changes. */
-const COLUMNS: Record<keyof ExperiencesTable, true> = {
-  id: true,
-  app_id: true,
-  conversation_id: true,
-  name: true,
-  token_hash: true,
-  settings: true,
-  read_only: true,
-  custom_domain: true,
-  expires_at: true,
-  revoked_at: true,
-  created_at: true,
-  label: true,
-  token_hint: true,
-  view_count: true,
-  distinct_viewers: true,
-  last_viewed_at: true,
+const COLUMNS: Record<keyof ExperiencesTable, "text" | "integer"> = {
+  id: "text",
+  app_id: "text",
+  conversation_id: "text",
+  name: "text",
+  token_hash: "text",
+  settings: "text",
+  read_only: "integer",
+  custom_domain: "text",
+  expires_at: "text",
+  revoked_at: "text",
+  created_at: "text",
+  label: "text",
+  token_hint: "text",
+  view_count: "integer",
+  distinct_viewers: "integer",
+  last_viewed_at: "text",
 };
+const COLUMN_NAMES = Object.keys(COLUMNS) as (keyof ExperiencesTable)[];
 
 /** Summary links. Every read is scoped to an app, except the lookup by token hash a viewer's request makes. */
 export class ExperiencesRepository {
   private readonly insertRow;
 
   constructor(private readonly db: Kysely<Database>) {
+    // The values are selected from the row's conversation, so the link is inserted only when its app sees
+    // that conversation: one statement instead of a check and an insert. Each value is cast to its column's
+    // type, which PostgreSQL cannot infer for a parameter in a select list.
     this.insertRow = precompile(
       db,
-      (row: ExperiencesTable) => db.insertInto("experiences").values(row),
-      Object.keys(COLUMNS) as (keyof ExperiencesTable)[],
+      (row: ExperiencesTable) =>
+        db
+          .insertInto("experiences")
+          .columns(COLUMN_NAMES)
+          .expression((eb) =>
+            eb
+              .selectFrom("conversations")
+              .select(COLUMN_NAMES.map((column) => eb.cast(eb.val(row[column]), COLUMNS[column]).as(column)))
+              .where("id", "=", row.conversation_id)
+              .where("app_id", "=", row.app_id),
+          ),
+      COLUMN_NAMES,
     );
   }
 
-  async insert(row: ExperiencesTable): Promise<void> {
-    await this.insertRow(row);
+  /** Inserts the link when its app sees its conversation; false (nothing inserted) when it does not. */
+  async insertIfVisible(row: ExperiencesTable): Promise<boolean> {
+    const { numAffectedRows } = await this.insertRow(row);
+    return numAffectedRows === 1n;
   }
 
   findByTokenHash(tokenHash: string): Promise<ExperienceRow | undefined> {

@@ -108,7 +108,6 @@ export class ExperiencesService {
     body: CreateExperienceBody,
   ): Promise<ExperienceCreated> {
     const settings = settingsFrom(body);
-    await this.deps.conversations.requireVisible(appId, conversationId);
     let customDomain: string | null = null;
     if (settings.enableCustomDomain) {
       customDomain = (await this.deps.apps.getApp(appId)).customDomain;
@@ -121,7 +120,7 @@ export class ExperiencesService {
     const now = this.deps.clock.now();
     const token = this.signer.issue();
     const id = uuid();
-    await this.experiences.insert({
+    const inserted = await this.experiences.insertIfVisible({
       id,
       app_id: appId,
       conversation_id: conversationId,
@@ -142,6 +141,7 @@ export class ExperiencesService {
       distinct_viewers: 0,
       last_viewed_at: null,
     });
+    if (!inserted) throw notFound("conversation");
     return { name: settings.name, url: this.linkUrl(token, settings.name, customDomain), id };
   }
 
