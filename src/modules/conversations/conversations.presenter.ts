@@ -34,7 +34,7 @@ export function endOffsetOf(
   return message.end_time === null ? null : seconds(conversation.start_time, message.end_time);
 }
 
-export function presentMember(member: MemberRow) {
+export function presentMember(member: Pick<MemberRow, "id" | "name" | "email">) {
   return { id: member.id, name: member.name, ...(member.email !== null && { email: member.email }) };
 }
 

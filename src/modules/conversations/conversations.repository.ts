@@ -23,6 +23,9 @@ export interface StoredAnalysis {
   insights: InsightsTable[];
 }
 
+/** What the API lists of a member: the columns the read selects, and no more (it runs on every members request). */
+export type ListedMember = Pick<MemberRow, "id" | "name" | "email">;
+
 /** Conversations and everything that hangs off one: members, messages and stored analysis. */
 export class ConversationsRepository {
   /** The hot reads of the API (members, and the visibility check of every conversation route), built once. */
@@ -41,15 +44,7 @@ export class ConversationsRepository {
       db
         .selectFrom("conversations as c")
         .leftJoin("members as m", "m.conversation_id", "c.id")
-        .select([
-          "m.id",
-          "m.conversation_id",
-          "m.name",
-          "m.email",
-          "m.user_id",
-          "m.position",
-          "m.identity_key",
-        ])
+        .select(["m.id", "m.name", "m.email"])
         .where("c.id", "=", key.conversationId)
         .where("c.app_id", "=", key.appId)
         .orderBy("m.position"),
@@ -196,10 +191,10 @@ export class ConversationsRepository {
    * The members of a conversation the app can see, in order, in one query; undefined when it cannot see
    * the conversation (another app's or none).
    */
-  async listMembersOfApp(appId: string, conversationId: string): Promise<MemberRow[] | undefined> {
+  async listMembersOfApp(appId: string, conversationId: string): Promise<ListedMember[] | undefined> {
     const { rows } = await this.membersOfApp({ appId, conversationId });
     if (rows.length === 0) return undefined;
-    return rows.filter((row): row is MemberRow => row.id !== null);
+    return rows.filter((row): row is ListedMember => row.id !== null);
   }
 
   listMembers(conversationId: string): Promise<MemberRow[]> {
