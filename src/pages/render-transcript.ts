@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { formatOffset, type PageContext, type PageMessage, type PageView } from "./view-model.ts";
 import { html, raw, type Raw } from "./escape.ts";
 import { readingText } from "./reading-text.ts";
@@ -85,22 +86,19 @@ const speakerKey = (m: PageMessage) => m.speakerId ?? m.speakerName ?? "";
 
 /** How many lines are kept, as reading text and as HTML (a few MB at most): more than the longest meetings have. */
 const LINES_KEPT = 20_000;
-const readingTexts = new Map<string, string>();
-const lineHtml = new Map<string, Raw>();
+const readingTexts = new LRUCache<string, string>({ max: LINES_KEPT });
+const lineHtml = new LRUCache<string, Raw>({ max: LINES_KEPT });
 
 /**
  * The value kept under `key`, or `make()`'s kept from now on, least recently used out first: a page is
  * rendered again after each edit, and all its lines but the edited one read and render as before, so the
  * first render after a change neither cleans nor renders every line again.
  */
-function kept<T>(values: Map<string, T>, key: string, make: () => T): T {
-  const found = values.get(key);
-  if (found !== undefined) values.delete(key);
-  const value = found ?? make();
-  values.set(key, value);
-  if (values.size > LINES_KEPT) {
-    const oldest = values.keys().next();
-    if (!oldest.done) values.delete(oldest.value);
+function kept<T extends object | string>(values: LRUCache<string, T>, key: string, make: () => T): T {
+  let value = values.get(key);
+  if (value === undefined) {
+    value = make();
+    values.set(key, value);
   }
   return value;
 }
