@@ -43,8 +43,12 @@ try {
     log: (event) => void queries.push(event.query),
   });
   const conversationId = String(1000000000000000 + TOTAL / 2);
-  await new AppsRepository(db).secretGeneration("bench-app");
-  const members = await new ConversationsRepository(db).listMembersOfApp("bench-app", conversationId);
+  const generation = (await new AppsRepository(db).secretGeneration("bench-app")) ?? 0;
+  const members = await new ConversationsRepository(db).listMembersOfApp(
+    "bench-app",
+    generation,
+    conversationId,
+  );
   if (members?.length !== 1) throw new Error("the filled conversation is missing");
   const lines = [
     `# node --import tsx bench/http/plans-postgres.ts   (${new Date().toISOString()}; ${TOTAL} conversations built in ${built} s)`,

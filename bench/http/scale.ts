@@ -81,7 +81,11 @@ async function plans(file: string, appId: string, conversationId: string): Promi
     log: (event) => void queries.push(event.query),
   });
   const generation = await new AppsRepository(db).secretGeneration(appId);
-  const members = await new ConversationsRepository(db).listMembersOfApp(appId, conversationId);
+  const members = await new ConversationsRepository(db).listMembersOfApp(
+    appId,
+    generation ?? 0,
+    conversationId,
+  );
   if (generation === undefined || members === undefined)
     throw new Error("the seeded conversation is missing");
   const lines = queries.flatMap(({ sql, parameters }) => [

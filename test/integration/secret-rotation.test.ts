@@ -35,6 +35,12 @@ describe.each(await dialects())("secret rotation on %s", (dialect) => {
     const { accessToken } = tokenResponse.body;
     for (const server of servers)
       expect((await server.api(accessToken, "/v1/conversations")).status).toBe(200);
+    // The members route checks the generation in its own query, not in the hook: it must end the token too.
+    const { conversationId } = await first.ingest(accessToken, {
+      messages: [{ payload: { content: "Hello." }, from: { name: "Ann Lee" } }],
+    });
+    const members = `/v1/conversations/${conversationId}/members`;
+    for (const server of servers) expect((await server.api(accessToken, members)).status).toBe(200);
 
     const target =
       testDatabase.target.dialect === "sqlite"
@@ -49,11 +55,20 @@ describe.each(await dialects())("secret rotation on %s", (dialect) => {
       const response = await apiClient(server.url, accessToken).get<Body.ErrorBody>("/v1/conversations");
       expect(response.status).toBe(401);
       expect(response.body.message).toMatch(/rotated/);
+      const revokedMembers = await apiClient(server.url, accessToken).get<Body.ErrorBody>(members);
+      expect(revokedMembers.status).toBe(401);
+      expect(revokedMembers.body.message).toMatch(/rotated/);
       expect((await server.api(other.token, "/v1/conversations")).status).toBe(200);
+      expect((await server.api(other.token, members)).status).toBe(404);
     }
     expect((await generate(second, appId, appSecret)).status).toBe(401);
     const fresh = (await generate(second, appId, newSecret)).body;
-    for (const server of servers)
+    for (const server of servers) {
       expect((await server.api(fresh.accessToken, "/v1/conversations")).status).toBe(200);
+      expect((await server.api(fresh.accessToken, members)).status).toBe(200);
+      expect((await server.api(fresh.accessToken, "/v1/conversations/0000000000000000/members")).status).toBe(
+        404,
+      );
+    }
   });
 });

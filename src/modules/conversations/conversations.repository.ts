@@ -40,9 +40,12 @@ export class ConversationsRepository {
         .where("id", "=", key.id)
         .where("app_id", "=", key.appId),
     );
-    this.membersOfApp = precompile(db, (key: { appId: string; conversationId: string }) =>
+    this.membersOfApp = precompile(db, (key: { appId: string; generation: number; conversationId: string }) =>
       db
         .selectFrom("conversations as c")
+        .innerJoin("apps as a", (join) =>
+          join.onRef("a.id", "=", "c.app_id").on("a.secret_generation", "=", key.generation),
+        )
         .leftJoin("members as m", "m.conversation_id", "c.id")
         .select(["m.id", "m.name", "m.email"])
         .where("c.id", "=", key.conversationId)
@@ -188,11 +191,16 @@ export class ConversationsRepository {
   }
 
   /**
-   * The members of a conversation the app can see, in order, in one query; undefined when it cannot see
-   * the conversation (another app's or none).
+   * The members of a conversation the app can see under its secret `generation`, in order, in one query;
+   * undefined when it cannot see the conversation (another app's or none) or the generation is not the
+   * app's any more.
    */
-  async listMembersOfApp(appId: string, conversationId: string): Promise<ListedMember[] | undefined> {
-    const { rows } = await this.membersOfApp({ appId, conversationId });
+  async listMembersOfApp(
+    appId: string,
+    generation: number,
+    conversationId: string,
+  ): Promise<ListedMember[] | undefined> {
+    const { rows } = await this.membersOfApp({ appId, generation, conversationId });
     if (rows.length === 0) return undefined;
     return rows.filter((row): row is ListedMember => row.id !== null);
   }

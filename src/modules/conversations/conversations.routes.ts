@@ -1,3 +1,4 @@
+import { withGenerationInQuery, type SecretGenerations } from "../../http/auth.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import type { Server } from "../../http/types.ts";
 import type { ConversationsService } from "./conversations.service.ts";
@@ -20,8 +21,11 @@ import {
 
 const tags = ["Conversations"];
 
-export function conversationRoutes(app: Server, deps: { conversations: ConversationsService }): void {
-  const { conversations } = deps;
+export function conversationRoutes(
+  app: Server,
+  deps: { conversations: ConversationsService; apps: SecretGenerations },
+): void {
+  const { conversations, apps } = deps;
 
   app.get(
     "/v1/conversations",
@@ -90,9 +94,13 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
         params: ConversationParams,
         response: { 200: MemberList, ...errorResponses(401, 404) },
       },
+      // The busiest read of the API: its one query checks the token's secret generation too.
+      config: { secretGenerationInQuery: true },
     },
     async (request) => ({
-      members: await conversations.listMembers(request.appId, request.params.conversationId),
+      members: await withGenerationInQuery(request, apps, () =>
+        conversations.listMembers(request.appId, request.secretGeneration, request.params.conversationId),
+      ),
     }),
   );
 

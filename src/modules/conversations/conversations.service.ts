@@ -101,8 +101,9 @@ export class ConversationsService {
     return this.conversations.contentVersion(appId, conversationId);
   }
 
-  async listMembers(appId: string, conversationId: string) {
-    const members = await this.conversations.listMembersOfApp(appId, conversationId);
+  /** Throws not_found when the app cannot see the conversation under that secret generation. */
+  async listMembers(appId: string, generation: number, conversationId: string) {
+    const members = await this.conversations.listMembersOfApp(appId, generation, conversationId);
     if (members === undefined) throw notFound("conversation");
     return members.map(presentMember);
   }
