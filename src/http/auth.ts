@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { DomainError, unauthenticated } from "../errors.ts";
+import { unauthenticated } from "../errors.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -11,7 +11,7 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /**
      * The route's own query finds nothing unless the token's secret generation is still the app's, so the
-     * hook leaves that read out; the route runs its work through `withGenerationInQuery`.
+     * hook leaves that read out (see requireAccessToken).
      */
     secretGenerationInQuery?: boolean;
   }
@@ -51,7 +51,9 @@ async function requireCurrentGeneration(apps: SecretGenerations, appId: string, 
  * signature and expiry (cached, in memory), each request reads the app's secret generation by primary key
  * from the shared database, so a secret rotation ends earlier tokens at once on every process; a cache
  * here could not know of a rotation made by another process or the CLI. A route whose own query checks
- * the generation (config `secretGenerationInQuery`) saves that read, a round trip on PostgreSQL.
+ * the generation (config `secretGenerationInQuery`) saves that read, a round trip on PostgreSQL: such a
+ * query finds nothing for a revoked token, as for a missing row, so when the route answers an error of any
+ * kind (a 404, a refused body, a 429), the generation is read then, and a revoked token gets its 401.
  */
 export function requireAccessToken(
   app: FastifyInstance,
@@ -72,24 +74,11 @@ export function requireAccessToken(
     request.appId = appId;
     request.secretGeneration = secretGeneration;
   });
-}
-
-/**
- * Runs the work of a route whose query checks the token's secret generation: that query finds nothing for
- * a revoked token as for a missing row, so a not_found is told apart by reading the generation, on that
- * path only, and a revoked token gets the hook's 401.
- */
-export async function withGenerationInQuery<T>(
-  request: FastifyRequest,
-  apps: SecretGenerations,
-  work: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DomainError && error.code === "not_found") {
-      await requireCurrentGeneration(apps, request.appId, request.secretGeneration);
+  // Whatever this handler throws goes on to the app's error handler, which answers it.
+  app.setErrorHandler(async (error, request) => {
+    if (request.routeOptions.config.secretGenerationInQuery === true && request.appId !== "") {
+      await requireCurrentGeneration(deps.apps, request.appId, request.secretGeneration);
     }
     throw error;
-  }
+  });
 }

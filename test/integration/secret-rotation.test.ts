@@ -58,6 +58,15 @@ describe.each(await dialects())("secret rotation on %s", (dialect) => {
       const revokedMembers = await apiClient(server.url, accessToken).get<Body.ErrorBody>(members);
       expect(revokedMembers.status).toBe(401);
       expect(revokedMembers.body.message).toMatch(/rotated/);
+      // So does creating a link, whatever the body: nothing is stored.
+      for (const body of [{ name: "verbose-text-summary" }, { name: "slideshow" }]) {
+        const link = await apiClient(server.url, accessToken).post<Body.ErrorBody>(
+          `/v1/conversations/${conversationId}/experiences`,
+          body,
+        );
+        expect(link.status).toBe(401);
+        expect(link.body.message).toMatch(/rotated/);
+      }
       expect((await server.api(other.token, "/v1/conversations")).status).toBe(200);
       expect((await server.api(other.token, members)).status).toBe(404);
     }
@@ -66,6 +75,8 @@ describe.each(await dialects())("secret rotation on %s", (dialect) => {
     for (const server of servers) {
       expect((await server.api(fresh.accessToken, "/v1/conversations")).status).toBe(200);
       expect((await server.api(fresh.accessToken, members)).status).toBe(200);
+      const links = await server.api(fresh.accessToken, `/v1/conversations/${conversationId}/experiences`);
+      expect(((await links.json()) as { experiences: unknown[] }).experiences).toEqual([]);
       expect((await server.api(fresh.accessToken, "/v1/conversations/0000000000000000/members")).status).toBe(
         404,
       );

@@ -1,4 +1,3 @@
-import { withGenerationInQuery, type SecretGenerations } from "../../http/auth.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import type { Server } from "../../http/types.ts";
 import type { ConversationsService } from "./conversations.service.ts";
@@ -21,11 +20,8 @@ import {
 
 const tags = ["Conversations"];
 
-export function conversationRoutes(
-  app: Server,
-  deps: { conversations: ConversationsService; apps: SecretGenerations },
-): void {
-  const { conversations, apps } = deps;
+export function conversationRoutes(app: Server, deps: { conversations: ConversationsService }): void {
+  const { conversations } = deps;
 
   app.get(
     "/v1/conversations",
@@ -98,8 +94,10 @@ export function conversationRoutes(
       config: { secretGenerationInQuery: true },
     },
     async (request) => ({
-      members: await withGenerationInQuery(request, apps, () =>
-        conversations.listMembers(request.appId, request.secretGeneration, request.params.conversationId),
+      members: await conversations.listMembers(
+        request.appId,
+        request.secretGeneration,
+        request.params.conversationId,
       ),
     }),
   );

@@ -38,29 +38,47 @@ export class ExperiencesRepository {
   private readonly insertRow;
 
   constructor(private readonly db: Kysely<Database>) {
-    // The values are selected from the row's conversation, so the link is inserted only when its app sees
-    // that conversation: one statement instead of a check and an insert. Each value is cast to its column's
-    // type, which PostgreSQL cannot infer for a parameter in a select list.
+    // The values are selected from the row's conversation joined to its app, so the link is inserted only
+    // when the app sees that conversation (under the token's secret generation, when one is given): one
+    // statement instead of reads and an insert. Each value is cast to its column's type, which PostgreSQL
+    // cannot infer for a parameter in a select list.
     this.insertRow = precompile(
       db,
-      (row: ExperiencesTable) =>
+      (row: ExperiencesTable & { generation: number | null }) =>
         db
           .insertInto("experiences")
           .columns(COLUMN_NAMES)
           .expression((eb) =>
             eb
-              .selectFrom("conversations")
+              .selectFrom("conversations as c")
+              .innerJoin("apps as a", (join) =>
+                join
+                  .onRef("a.id", "=", "c.app_id")
+                  .on((on) =>
+                    on(
+                      "a.secret_generation",
+                      "=",
+                      on.fn.coalesce(
+                        eb.cast<number>(eb.val(row.generation), "integer"),
+                        on.ref("a.secret_generation"),
+                      ),
+                    ),
+                  ),
+              )
               .select(COLUMN_NAMES.map((column) => eb.cast(eb.val(row[column]), COLUMNS[column]).as(column)))
-              .where("id", "=", row.conversation_id)
-              .where("app_id", "=", row.app_id),
+              .where("c.id", "=", row.conversation_id)
+              .where("c.app_id", "=", row.app_id),
           ),
-      COLUMN_NAMES,
+      [...COLUMN_NAMES, "generation"],
     );
   }
 
-  /** Inserts the link when its app sees its conversation; false (nothing inserted) when it does not. */
-  async insertIfVisible(row: ExperiencesTable): Promise<boolean> {
-    const { numAffectedRows } = await this.insertRow(row);
+  /**
+   * Inserts the link when its app sees its conversation, and `generation` (unless null) is still the app's
+   * secret generation; false (nothing inserted) otherwise.
+   */
+  async insertIfVisible(row: ExperiencesTable, generation: number | null): Promise<boolean> {
+    const { numAffectedRows } = await this.insertRow({ ...row, generation });
     return numAffectedRows === 1n;
   }
 

@@ -48,8 +48,16 @@ function experienceApiRoutes(app: Server, deps: ExperienceRouteDeps): void {
         body: CreateExperienceBody,
         response: { 200: ExperienceCreated, ...errorResponses(400, 401, 404, 415) },
       },
+      // Its one insert checks the token's secret generation too.
+      config: { secretGenerationInQuery: true },
     },
-    (request) => experiences.createSummaryLink(request.appId, request.params.conversationId, request.body),
+    (request) =>
+      experiences.createSummaryLink(
+        request.appId,
+        request.params.conversationId,
+        request.body,
+        request.secretGeneration,
+      ),
   );
 
   app.get(

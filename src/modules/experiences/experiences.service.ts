@@ -100,12 +100,14 @@ export class ExperiencesService {
    * Creates a signed link to the conversation's summary page with the given settings (docs/PAGES.md, The
    * API). The body's shape is already checked by its schema; this adds the rules that span fields or need
    * the app.
-   * Throws invalid naming the field, not_found when the app cannot see the conversation.
+   * Throws invalid naming the field, not_found when the app cannot see the conversation (under the secret
+   * `generation` of the caller's token, when given: routes that check it in their query).
    */
   async createSummaryLink(
     appId: string,
     conversationId: string,
     body: CreateExperienceBody,
+    generation: number | null = null,
   ): Promise<ExperienceCreated> {
     const settings = settingsFrom(body);
     let customDomain: string | null = null;
@@ -120,27 +122,30 @@ export class ExperiencesService {
     const now = this.deps.clock.now();
     const token = this.signer.issue();
     const id = uuid();
-    const inserted = await this.experiences.insertIfVisible({
-      id,
-      app_id: appId,
-      conversation_id: conversationId,
-      name: settings.name,
-      token_hash: hashLinkToken(token),
-      settings: JSON.stringify(settings),
-      read_only: settings.readOnly ? 1 : 0,
-      custom_domain: customDomain,
-      expires_at:
-        settings.summaryURLExpiresIn === 0
-          ? null
-          : new Date(now.getTime() + settings.summaryURLExpiresIn * 1000).toISOString(),
-      revoked_at: null,
-      created_at: now.toISOString(),
-      label: body.label?.trim() ?? null,
-      token_hint: token.slice(-HINT_LENGTH),
-      view_count: 0,
-      distinct_viewers: 0,
-      last_viewed_at: null,
-    });
+    const inserted = await this.experiences.insertIfVisible(
+      {
+        id,
+        app_id: appId,
+        conversation_id: conversationId,
+        name: settings.name,
+        token_hash: hashLinkToken(token),
+        settings: JSON.stringify(settings),
+        read_only: settings.readOnly ? 1 : 0,
+        custom_domain: customDomain,
+        expires_at:
+          settings.summaryURLExpiresIn === 0
+            ? null
+            : new Date(now.getTime() + settings.summaryURLExpiresIn * 1000).toISOString(),
+        revoked_at: null,
+        created_at: now.toISOString(),
+        label: body.label?.trim() ?? null,
+        token_hint: token.slice(-HINT_LENGTH),
+        view_count: 0,
+        distinct_viewers: 0,
+        last_viewed_at: null,
+      },
+      generation,
+    );
     if (!inserted) throw notFound("conversation");
     return { name: settings.name, url: this.linkUrl(token, settings.name, customDomain), id };
   }
