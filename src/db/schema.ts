@@ -201,6 +201,8 @@ export type TrackerRow = Selectable<TrackersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type MessageRow = Selectable<MessagesTable>;
+/** What the API shows of a member, and all its members read selects (it runs on every members request). */
+export type ListedMember = Pick<MemberRow, "id" | "name" | "email">;
 /** What a view of the whole transcript reads of each line (the page, intelligence, trackers), in order. */
 export type TranscriptRow = Pick<
   MessageRow,

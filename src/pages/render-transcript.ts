@@ -32,18 +32,15 @@ interface LineOptions {
   shown: string;
   /** The line goes on from the same speaker's previous line, so it shows no speaker heading of its own. */
   continued: boolean;
+  /** The ids of the topics and the insight types resting on the line, space-separated, for the filters. */
+  topics: string | undefined;
+  insights: string | undefined;
 }
 
 /** One transcript line. Kept lean (a long meeting has thousands): its edit controls are added by the script. */
-function renderMessage(
-  message: PageMessage,
-  index: ReturnType<typeof indexByMessage>,
-  options: LineOptions,
-): Raw {
-  const offset = message.offset;
-  const topics = index.topicsByMessage.get(message.id);
-  const insights = index.insightsByMessage.get(message.id);
-  const shown = options.shown;
+function renderMessage(message: PageMessage, options: LineOptions): Raw {
+  const { offset } = message;
+  const { shown, topics, insights } = options;
   const classes = [
     "line",
     message.hidden && "is-hidden",
@@ -52,8 +49,8 @@ function renderMessage(
   ].filter(Boolean);
   const attributes = [
     offset !== null && ` data-offset="${offset}"`,
-    topics && html` data-topics="${topics.join(" ")}"`.html,
-    insights && html` data-insights="${[...insights].join(" ")}"`.html,
+    topics && html` data-topics="${topics}"`.html,
+    insights && html` data-insights="${insights}"`.html,
     // The stored text, for the editor, where the page shows another.
     options.editable && shown !== message.text && html` data-text="${message.text}"`.html,
   ]
@@ -104,9 +101,14 @@ function kept<T extends object | string>(values: LRUCache<string, T>, key: strin
 }
 
 /** A line's HTML, kept by everything it is made of. */
-function keptLine(message: PageMessage, index: ReturnType<typeof indexByMessage>, options: LineOptions): Raw {
-  const topics = index.topicsByMessage.get(message.id);
-  const insights = index.insightsByMessage.get(message.id);
+function keptLine(
+  message: PageMessage,
+  index: ReturnType<typeof indexByMessage>,
+  options: Omit<LineOptions, "topics" | "insights">,
+): Raw {
+  const topics = index.topicsByMessage.get(message.id)?.join(" ");
+  const insightTypes = index.insightsByMessage.get(message.id);
+  const insights = insightTypes && [...insightTypes].join(" ");
   const key = [
     message.id,
     message.speakerId,
@@ -116,12 +118,12 @@ function keptLine(message: PageMessage, index: ReturnType<typeof indexByMessage>
     options.hasMedia,
     options.editable,
     options.continued,
-    topics?.join(" "),
-    insights && [...insights].join(" "),
+    topics,
+    insights,
     message.text,
     options.shown,
   ].join("\u0000");
-  return kept(lineHtml, key, () => renderMessage(message, index, options));
+  return kept(lineHtml, key, () => renderMessage(message, { ...options, topics, insights }));
 }
 
 /** The transcript section; `hasMedia` makes each line's time a "play from here" control. */

@@ -2,6 +2,7 @@ import type { Engine } from "../../analysis/types.ts";
 import type {
   ConversationRow,
   InsightRow,
+  ListedMember,
   MemberRow,
   MessageRow,
   SummaryRow,
@@ -10,20 +11,24 @@ import type {
 } from "../../db/schema.ts";
 import type { PageMessage } from "../../pages/view-model.ts";
 
-/** The last start parsed: a transcript's thousands of offsets are all from the conversation's one start. */
+const seconds = (fromMs: number, to: string) => Math.round((Date.parse(to) - fromMs) / 10) / 100;
+
+/** The last conversation start parsed: a transcript's thousands of offsets are all from the one start. */
 let lastStart = { text: "", ms: NaN };
 
-const seconds = (from: string, to: string) => {
-  if (lastStart.text !== from) lastStart = { text: from, ms: Date.parse(from) };
-  return Math.round((Date.parse(to) - lastStart.ms) / 10) / 100;
-};
+function startMsOf(conversation: ConversationRow): number {
+  if (lastStart.text !== conversation.start_time) {
+    lastStart = { text: conversation.start_time, ms: Date.parse(conversation.start_time) };
+  }
+  return lastStart.ms;
+}
 
 /** Seconds from the conversation's start to the message's, derived when read so an append that moves the start keeps it right. */
 export function timeOffsetOf(
   message: Pick<MessageRow, "start_time">,
   conversation: ConversationRow,
 ): number | null {
-  return message.start_time === null ? null : seconds(conversation.start_time, message.start_time);
+  return message.start_time === null ? null : seconds(startMsOf(conversation), message.start_time);
 }
 
 /** Seconds from the conversation's start to the message's end, when the message has one. */
@@ -31,10 +36,10 @@ export function endOffsetOf(
   message: Pick<MessageRow, "end_time">,
   conversation: ConversationRow,
 ): number | null {
-  return message.end_time === null ? null : seconds(conversation.start_time, message.end_time);
+  return message.end_time === null ? null : seconds(startMsOf(conversation), message.end_time);
 }
 
-export function presentMember(member: Pick<MemberRow, "id" | "name" | "email">) {
+export function presentMember(member: ListedMember) {
   return { id: member.id, name: member.name, ...(member.email !== null && { email: member.email }) };
 }
 
@@ -99,7 +104,7 @@ export function presentMessage(
     duration:
       message.start_time === null || message.end_time === null
         ? null
-        : seconds(message.start_time, message.end_time),
+        : seconds(Date.parse(message.start_time), message.end_time),
     conversationId: message.conversation_id,
   };
 }

@@ -7,6 +7,7 @@ import type {
   Database,
   InsightRow,
   InsightsTable,
+  ListedMember,
   MemberRow,
   MessageRow,
   NewMessage,
@@ -22,9 +23,6 @@ export interface StoredAnalysis {
   topics: TopicsTable[];
   insights: InsightsTable[];
 }
-
-/** What the API lists of a member: the columns the read selects, and no more (it runs on every members request). */
-export type ListedMember = Pick<MemberRow, "id" | "name" | "email">;
 
 /** Conversations and everything that hangs off one: members, messages and stored analysis. */
 export class ConversationsRepository {
