@@ -41,22 +41,81 @@ export function safeHttpUrl(value: string | null | undefined): string | null {
   }
 }
 
-/** Tagged template: interpolations are escaped unless wrapped in `raw()`. */
+/**
+ * Markup made by `html` or `raw`, held as its pieces and joined once, when it is read: as a string (`html`) or as
+ * UTF-8 bytes (`bytes`). A page built by concatenating its templates was a rope of thousands of pieces,
+ * and flattening and encoding it took longer than rendering it. Markup kept as bytes (`Raw.ofBytes`, a
+ * transcript line) is copied into a page's bytes as it is, never decoded or encoded again
+ * (docs/ARCHITECTURE.md, Performance).
+ */
 export class Raw {
-  constructor(readonly html: string) {}
+  #html: string | undefined;
+  #bytes: Buffer | undefined;
+
+  constructor(private readonly pieces: readonly (string | Raw)[]) {}
+
+  /** Markup kept as its UTF-8 bytes. */
+  static ofBytes(bytes: Buffer): Raw {
+    const kept = new Raw([]);
+    kept.#bytes = bytes;
+    return kept;
+  }
+
+  /** The markup as one string, joined on first use. */
+  get html(): string {
+    if (this.#html === undefined) {
+      if (this.#bytes !== undefined) return this.#bytes.toString("utf8");
+      const out: string[] = [];
+      this.#collectText(out);
+      this.#html = out.join("");
+    }
+    return this.#html;
+  }
+
+  /** The markup as UTF-8 bytes: the runs of text between pieces kept as bytes are encoded, those pieces copied. */
+  get bytes(): Buffer {
+    if (this.#bytes === undefined) {
+      const chunks: Buffer[] = [];
+      const text: string[] = [];
+      this.#collectBytes(chunks, text);
+      if (text.length > 0) chunks.push(Buffer.from(text.join("")));
+      const [only] = chunks;
+      this.#bytes = chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks);
+    }
+    return this.#bytes;
+  }
+
+  #collectText(out: string[]): void {
+    for (const piece of this.pieces) {
+      if (typeof piece === "string") out.push(piece);
+      else if (piece.#html !== undefined) out.push(piece.#html);
+      else if (piece.#bytes !== undefined) out.push(piece.#bytes.toString("utf8"));
+      else piece.#collectText(out);
+    }
+  }
+
+  #collectBytes(chunks: Buffer[], text: string[]): void {
+    for (const piece of this.pieces) {
+      if (typeof piece === "string") text.push(piece);
+      else if (piece.#bytes !== undefined) {
+        if (text.length > 0) chunks.push(Buffer.from(text.join("")));
+        chunks.push(piece.#bytes);
+        text.length = 0;
+      } else if (piece.#html !== undefined) text.push(piece.#html);
+      else piece.#collectBytes(chunks, text);
+    }
+  }
 }
-export const raw = (html: string): Raw => new Raw(html);
+export const raw = (html: string): Raw => new Raw([html]);
 
 type Part = string | number | Raw | null | undefined | false | readonly Part[];
 
-function render(part: Part): string {
-  if (part === null || part === undefined || part === false) return "";
-  if (part instanceof Raw) return part.html;
-  if (typeof part === "string") return escapeHtml(part);
-  if (typeof part === "number") return String(part);
-  let out = "";
-  for (const item of part) out += render(item);
-  return out;
+function render(part: Part, out: (string | Raw)[]): void {
+  if (part === null || part === undefined || part === false) return;
+  if (part instanceof Raw) out.push(part);
+  else if (typeof part === "string") out.push(escapeHtml(part));
+  else if (typeof part === "number") out.push(String(part));
+  else for (const item of part) render(item, out);
 }
 
 /**
@@ -76,7 +135,10 @@ function squeeze(strings: TemplateStringsArray): string[] {
 
 export function html(strings: TemplateStringsArray, ...values: Part[]): Raw {
   const parts = squeeze(strings);
-  let out = parts[0] ?? "";
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + (parts[i + 1] ?? "");
+  const out: (string | Raw)[] = [parts[0] ?? ""];
+  for (let i = 0; i < values.length; i++) {
+    render(values[i], out);
+    out.push(parts[i + 1] ?? "");
+  }
   return new Raw(out);
 }

@@ -90,20 +90,20 @@ describe("the page", () => {
   });
 
   it("links the downloads, captions only when the transcript has times", () => {
-    const timed = renderPage(view(), context);
+    const timed = renderPage(view(), context).html;
     for (const format of ["md", "txt", "vtt", "srt", "json"])
       expect(timed).toContain(`href="TOKEN/export.${format}"`);
     const untimed = renderPage(
       view({ messages: view().messages.map((m) => ({ ...m, offset: null })) }),
       context,
-    );
+    ).html;
     expect(untimed).toContain('href="TOKEN/export.txt"');
     expect(untimed).not.toContain("export.vtt");
     expect(untimed).not.toContain("export.srt");
   });
 
   it("renders without inline scripts, with the theme in the nonce'd style", () => {
-    const html = renderPage(view({ title: "<script>alert(1)</script>" }), context);
+    const html = renderPage(view({ title: "<script>alert(1)</script>" }), context).html;
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(html).not.toMatch(/<script(?![^>]*src=)/);
     expect(html).toMatch(/<style nonce="abc">\s*:root\{--bg:#f5f6f8/);
@@ -112,8 +112,8 @@ describe("the page", () => {
   });
 
   it("shows hidden lines only to editable links, and never in JSON or Markdown", () => {
-    expect(renderPage(view(), context)).toContain("Secret");
-    expect(renderPage(view({ readOnly: true }), context)).not.toContain("Secret");
+    expect(renderPage(view(), context).html).toContain("Secret");
+    expect(renderPage(view({ readOnly: true }), context).html).not.toContain("Secret");
     expect(JSON.stringify(pageToJson(view()))).not.toContain("Secret");
     expect(pageToMarkdown(view())).not.toContain("Secret");
     expect(pageToMarkdown(view())).toContain("**Ann Lee** [0:00]: Hello");
@@ -130,7 +130,7 @@ describe("the page", () => {
     ];
     const line = (html: string, id: string) =>
       new RegExp(`<li class="([^"]*)" id="m-${id}"([^>]*)>`).exec(html);
-    const cleaned = renderPage(view({ messages: lines }), context);
+    const cleaned = renderPage(view({ messages: lines }), context).html;
     expect(cleaned).toContain('<p class="line-text">I&#39;m — sure, yes.</p>');
     expect(line(cleaned, "a")?.[1]).toBe("line");
     // A line of marks only is left out of the cleaned text, so the next line still goes on from "a".
@@ -140,8 +140,8 @@ describe("the page", () => {
     // The editor gets the stored text where the page shows another; a read-only page does not carry it.
     expect(line(cleaned, "a")?.[2]).toContain('data-text="I &#39;m {disfmarker} sure , yes ."');
     expect(line(cleaned, "c")?.[2]).not.toContain("data-text");
-    expect(renderPage(view({ messages: lines, readOnly: true }), context)).not.toContain("data-text=");
-    const verbatim = renderPage(view({ messages: lines }), { ...context, verbatim: true });
+    expect(renderPage(view({ messages: lines, readOnly: true }), context).html).not.toContain("data-text=");
+    const verbatim = renderPage(view({ messages: lines }), { ...context, verbatim: true }).html;
     expect(verbatim).toContain("I &#39;m {disfmarker} sure , yes .");
     expect(verbatim).not.toContain("data-text=");
     expect(line(verbatim, "b")?.[1]).toBe("line is-continued");
@@ -150,7 +150,7 @@ describe("the page", () => {
 
   it("renders a line again whenever anything it shows changes, though lines are kept between renders", () => {
     const lineOf = (page: PageView, withContext = context) =>
-      /<li [^>]*id="m-1"[\s\S]*?<\/li>/.exec(renderPage(page, withContext))?.[0] ?? "";
+      /<li [^>]*id="m-1"[\s\S]*?<\/li>/.exec(renderPage(page, withContext).html)?.[0] ?? "";
     // Stored text that reads otherwise once cleaned, so an editable line also carries it for the editor.
     const first = { ...view().messages[0]!, text: "I 'm here ." };
     const withLine = (line: Partial<PageView["messages"][number]>, page: Partial<PageView> = {}) =>
@@ -193,7 +193,7 @@ describe("the page", () => {
       chapter("t2", "hiring plan", null, 0.004),
       { id: "t3", kind: "phrase" as const, text: "travel", messageIds: ["1"], offset: null, share: null },
     ];
-    const html = renderPage(view({ topics }), context).replace(/\s+/g, " ");
+    const html = renderPage(view({ topics }), context).html.replace(/\s+/g, " ");
     expect(html).toMatch(
       /<ol class="items chapters"[^>]*> <li class="chapter"> <a [^>]*href="#m-1"[^>]*>budget<\/a/,
     );
@@ -211,7 +211,7 @@ describe("the page", () => {
 
   it("shows a date and a length only when the meeting's times give them, never 0 s", () => {
     const header = (overrides: Partial<PageView>) =>
-      /<header[\s\S]*<\/header>/.exec(renderPage(view(overrides), context))?.[0] ?? "";
+      /<header[\s\S]*<\/header>/.exec(renderPage(view(overrides), context).html)?.[0] ?? "";
     expect(header({})).toMatch(/2 November 2026[\s\S]*15:00 UTC[\s\S]*42 min/);
     const undated = header({ dated: false, endTime: "2026-11-02T15:00:00.000Z" });
     expect(undated).not.toContain("<time");
@@ -233,7 +233,7 @@ describe("the page", () => {
       dueBy: null,
     });
     const insights = ["a", "b", "c", "d", "e", "f", "g"].map(insight);
-    const html = renderPage(view({ insights, dismissedInsights: [insight("z")] }), context);
+    const html = renderPage(view({ insights, dismissedInsights: [insight("z")] }), context).html;
     const more = /<details class="more">([\s\S]*?)<\/details>/.exec(html)?.[1] ?? "";
     expect(more).toMatch(/Show all <span class="count">\(7\)<\/span>/);
     expect(more).toContain("Task f");
@@ -242,7 +242,7 @@ describe("the page", () => {
     const readOnly = renderPage(
       view({ insights, dismissedInsights: [insight("z")], readOnly: true }),
       context,
-    );
+    ).html;
     expect(readOnly).not.toContain("Task z");
     expect(JSON.stringify(pageToJson(view({ dismissedInsights: [insight("z")] })))).not.toContain("Task z");
   });

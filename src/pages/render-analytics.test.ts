@@ -59,7 +59,7 @@ const text = (page: string) =>
 
 describe("the analytics page (audio-summary)", () => {
   it("places the timeline with nonce'd rules, never style attributes, and marks the chapters along it", () => {
-    const page = renderPage(audioView(true), context);
+    const page = renderPage(audioView(true), context).html;
     expect(page).not.toMatch(/\sstyle=/);
     const style = /<style nonce="n0nce">([\s\S]*?)<\/style>/.exec(page)?.[1] ?? "";
     // The chapters (0–20 s, 20–40 s of 40 s) come first, then Ann's two stretches and Bob's one.
@@ -76,7 +76,7 @@ describe("the analytics page (audio-summary)", () => {
   });
 
   it("says plainly that an untimed conversation has no timeline, and shows word shares", () => {
-    const page = renderPage(audioView(false), context);
+    const page = renderPage(audioView(false), context).html;
     expect(page).not.toContain('class="timeline"');
     expect(text(page)).toContain("This conversation's lines have no times, so there is no timeline.");
     expect(text(page)).toContain("Speaker Words Share of words");
@@ -88,9 +88,9 @@ describe("the analytics page (audio-summary)", () => {
   });
 
   it("tells an app without trackers so, and leaves the other kinds' page as it was", () => {
-    const page = renderPage({ ...audioView(true), trackers: [] }, context);
+    const page = renderPage({ ...audioView(true), trackers: [] }, context).html;
     expect(text(page)).toContain("This app has no trackers.");
-    const video = renderPage({ ...audioView(true), kind: "video-summary" }, context);
+    const video = renderPage({ ...audioView(true), kind: "video-summary" }, context).html;
     expect(video).not.toContain("Who spoke when");
     expect(video).toContain('class="layout"');
   });

@@ -121,7 +121,7 @@ function renderJumps(view: PageView, pageJumps?: [string, string][]): Raw {
 }
 
 /** Renders the whole summary page: it reads completely without the script, which only enhances it. */
-export function renderPage(fullView: PageView, context: PageContext): string {
+export function renderPage(fullView: PageView, context: PageContext): Raw {
   const view = fullView.readOnly ? withoutHiddenLines(fullView) : fullView;
   const editable = !view.readOnly;
   const hasMedia = view.kind !== "verbose-text-summary" && safeHttpUrl(view.mediaUrl) !== null;
@@ -156,5 +156,5 @@ export function renderPage(fullView: PageView, context: PageContext): string {
         <div id="status" class="visually-hidden" role="status" aria-live="polite"></div>
       </body>
     </html> `;
-  return page.html;
+  return page;
 }

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { formatOffset, type PageContext, type PageMessage, type PageView } from "./view-model.ts";
-import { html, raw, type Raw } from "./escape.ts";
+import { html, raw, Raw } from "./escape.ts";
 import { readingText } from "./reading-text.ts";
 import { renderToolbar } from "./render-toolbar.ts";
 
@@ -123,7 +123,9 @@ function keptLine(
     message.text,
     options.shown,
   ].join("\u0000");
-  return kept(lineHtml, key, () => renderMessage(message, { ...options, topics, insights }));
+  return kept(lineHtml, key, () =>
+    Raw.ofBytes(renderMessage(message, { ...options, topics, insights }).bytes),
+  );
 }
 
 /** The transcript section; `hasMedia` makes each line's time a "play from here" control. */

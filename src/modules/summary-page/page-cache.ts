@@ -9,13 +9,14 @@ export interface MadePage {
   contentType: string;
   /** The nonce its inline style carries, for the CSP; null for forms without one. */
   styleNonce: string | null;
-  body: string;
+  /** The HTML page comes as its UTF-8 bytes, the other forms as text. */
+  body: string | Buffer;
 }
 
 interface Entry {
   /** The page's type and nonce; its body is kept only as bytes. */
   page: Omit<MadePage, "body">;
-  /** The body's bytes as made, encoded once from the made string, which is not kept. */
+  /** The body's bytes as made (a made string is encoded once and not kept). */
   identity: Buffer;
   /** The body's bytes in each compressed encoding asked for so far, each compressed once. */
   encoded: Map<Exclude<Encoding, "identity">, Promise<Buffer>>;
@@ -87,7 +88,7 @@ export class PageCache {
       link.keys.add(key);
       entry = make().then(({ body, ...made }) => ({
         page: made,
-        identity: Buffer.from(body),
+        identity: typeof body === "string" ? Buffer.from(body) : body,
         encoded: new Map(),
       }));
       this.entries.set(key, entry);

@@ -142,7 +142,7 @@ async function makePage(
     fontStylesheetUrl: html.font === null ? null : `../assets/fonts/${html.font}`,
     selfPath: html.selfPath,
     verbatim: html.verbatim,
-  });
+  }).bytes;
   return { contentType: "text/html; charset=utf-8", styleNonce: nonce, body };
 }
 
