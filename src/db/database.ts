@@ -8,7 +8,10 @@ import {
   SqliteDialect,
   type Migration,
   type MigrationProvider,
+  type PostgresPool,
+  type PostgresPoolClient,
 } from "kysely";
+import type { Pool } from "pg";
 import * as initial from "./migrations/001_initial.ts";
 import * as insightEdits from "./migrations/002_insight_edits.ts";
 import * as webhooksAndRotation from "./migrations/003_webhooks_and_rotation.ts";
@@ -21,6 +24,7 @@ import * as linkLabels from "./migrations/009_link_labels.ts";
 import * as linkViews from "./migrations/010_link_views.ts";
 import * as contentVersion from "./migrations/011_content_version.ts";
 import type { Database } from "./schema.ts";
+import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
 export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
@@ -72,14 +76,35 @@ export function parseDatabaseUrl(value: string | undefined, defaultPath: string)
   return null;
 }
 
+/**
+ * The pg pool as Kysely gets it: its clients run the precompiled hot queries (db/precompiled.ts) as named
+ * prepared statements, which PostgreSQL parses and plans once per connection instead of on every request;
+ * any other query goes as Kysely sends it, unnamed, so the statements a connection keeps stay few.
+ */
+function withNamedStatements(pool: Pool): PostgresPool {
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      // Kysely passes SQL and its parameters (a cursor, which Recap does not configure, would go on as it is).
+      const query = (sql: string, parameters: readonly unknown[]) => {
+        const name = statementNameOf(sql);
+        const values = parameters as unknown[];
+        return name === undefined ? client.query(sql, values) : client.query({ name, text: sql, values });
+      };
+      return { query: query as unknown as PostgresPoolClient["query"], release: () => client.release() };
+    },
+    end: () => pool.end(),
+  };
+}
+
 /** The pool of PostgreSQL connections; the driver is loaded only for PostgreSQL (SQLite never needs it). */
-async function postgresPool(url: string) {
+async function postgresPool(url: string): Promise<PostgresPool> {
   const { default: pg } = await import("pg");
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server drops (restart, failover) must not crash the process: the pool
   // replaces it on the next query, and /readyz reports whether the database answers.
   pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
-  return pool;
+  return withNamedStatements(pool);
 }
 
 /** Opens the database named by the target. The SQLite file's directory is created when missing. */

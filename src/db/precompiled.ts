@@ -3,6 +3,18 @@ import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
 /** Marks a placeholder value while the query is built; no real value starts with a NUL (input rules). */
 const PLACEHOLDER = "\u0000recap-param:";
 
+/** The SQL of each precompiled query compiled in this process, and the name PostgreSQL prepares it under. */
+const statementNames = new Map<string, string>();
+
+/**
+ * The prepared-statement name of a precompiled query's SQL, or undefined for any other SQL: on PostgreSQL
+ * these few hot statements are parsed and planned once per connection (db/database.ts), every other query
+ * as it comes.
+ */
+export function statementNameOf(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 /**
  * A hot query built and compiled by Kysely once, then run with new values: building and compiling a query
  * cost as much as running it on the busiest routes (docs/ARCHITECTURE.md, "Performance"). `build` receives
@@ -35,6 +47,7 @@ export function precompile<P extends object, O>(
       if (!names.includes(name)) throw new Error(`precompile: ${name} is not a bound parameter`);
     }
     const slots = names as (keyof P | null)[];
+    if (!statementNames.has(query.sql)) statementNames.set(query.sql, `recap_${statementNames.size + 1}`);
     return { query, slots };
   };
   return async (params) => {
