@@ -1,6 +1,6 @@
 /**
  * Recap beside minimal servers doing the same work on the same SQLite file (docs: README, Benchmarks):
- * members (minimal node:http and Express 5 + jsonwebtoken), POST experiences (minimal node:http) and the
+ * members (minimal node:http, bare Fastify with Recap's log line, and Express 5 + jsonwebtoken), POST experiences (minimal node:http) and the
  * largest meeting's page (the same bytes sent from memory). autocannon, interleaved rounds, ratios within
  * each round, medians, p50/p99, and Recap's resident memory. The minimal servers' answers are checked
  * against Recap's before anything is measured.
@@ -34,11 +34,14 @@ function assert(condition: boolean, what: string): void {
   if (!condition) throw new Error(`the minimal servers do not match Recap: ${what}`);
 }
 
-/** Members answers must be the same bytes; links the same shape, and a minimal server's link must open on Recap. */
-async function checkSameWork(recap: RecapUnderTest, minimal: string, express: string): Promise<void> {
+/**
+ * Members answers must be the same bytes from every server; links the same shape, and the minimal server's
+ * link must open on Recap.
+ */
+async function checkSameWork(recap: RecapUnderTest, minimal: string, others: string[]): Promise<void> {
   const expected = await getRaw(recap.url + recap.membersPath, recap.token);
   assert(expected.status === 200 && expected.body.toString().includes('"members":['), "Recap's members");
-  for (const base of [minimal, express]) {
+  for (const base of [minimal, ...others]) {
     const got = await getRaw(base + recap.membersPath, recap.token);
     assert(
       got.status === 200 && got.body.equals(expected.body),
@@ -101,7 +104,12 @@ const dir = mkdtempSync(join(tmpdir(), "recap-bench-http-"));
 const children: ChildProcess[] = [];
 try {
   buildRecap();
-  const [recapPort, minimalPort, expressPort] = [await freePort(), await freePort(), await freePort()];
+  const [recapPort, minimalPort, fastifyPort, expressPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const dbFile = join(dir, "recap.db");
   const env = recapEnv(dir, `sqlite:${dbFile}`, recapPort);
   const child = await startRecap(env, join(dir, "recap.log"));
@@ -121,18 +129,25 @@ try {
     BENCH_PAGE_FILE: join(dir, "page.html"),
   };
   children.push(startBenchServer("minimal.ts", { ...benchEnv, BENCH_PORT: String(minimalPort) }));
+  children.push(
+    startBenchServer("fastify.ts", {
+      ...benchEnv,
+      BENCH_PORT: String(fastifyPort),
+      BENCH_LOG: join(dir, "fastify.log"),
+    }),
+  );
   children.push(startBenchServer("express.ts", { ...benchEnv, BENCH_PORT: String(expressPort) }));
   const minimal = `http://127.0.0.1:${minimalPort}`;
+  const fastify = `http://127.0.0.1:${fastifyPort}`;
   const express = `http://127.0.0.1:${expressPort}`;
   await until(
     async () => (await getRaw(minimal + "/s/x").catch(() => ({ status: 0 }))).status === 200,
     "minimal",
   );
-  await until(
-    async () => (await getRaw(express + "/").catch(() => ({ status: 0 }))).status === 404,
-    "express",
-  );
-  await checkSameWork(recap, minimal, express);
+  for (const url of [fastify, express]) {
+    await until(async () => (await getRaw(url + "/").catch(() => ({ status: 0 }))).status === 404, url);
+  }
+  await checkSameWork(recap, minimal, [fastify, express]);
   const { afterChange, sameBytes } = await renderAfterChange(recap, minimal + recap.pagePath);
 
   const auth = { authorization: `Bearer ${recap.token}` };
@@ -142,6 +157,7 @@ try {
     members: [
       { server: "recap", url: recap.url + recap.membersPath, connections: 50, headers: auth },
       { server: "minimal", url: minimal + recap.membersPath, connections: 50, headers: auth },
+      { server: "fastify", url: fastify + recap.membersPath, connections: 50, headers: auth },
       { server: "express", url: express + recap.membersPath, connections: 50, headers: auth },
     ],
     experiences: [
@@ -182,6 +198,8 @@ try {
   const throughput = (r: Run) => r.requestsPerSecond;
   const ratios: [group: string, a: string, b: string, what: string, measure: (r: Run) => number][] = [
     ["members", "recap", "minimal", "req/s", throughput],
+    ["members", "fastify", "minimal", "req/s", throughput],
+    ["members", "recap", "fastify", "req/s", throughput],
     ["members", "recap", "express", "req/s", throughput],
     ["members", "recap", "minimal", "p99", (r) => r.p99],
     ["experiences", "recap", "minimal", "req/s", throughput],
