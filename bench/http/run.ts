@@ -1,7 +1,7 @@
 /**
  * Recap beside minimal servers doing the same work on the same SQLite file (docs: README, Benchmarks):
- * members (minimal node:http, bare Fastify with Recap's log line, and Express 5 + jsonwebtoken), POST experiences (minimal node:http) and the
- * largest meeting's page (the same bytes sent from memory). autocannon, interleaved rounds, ratios within
+ * members (minimal node:http, bare Fastify with Recap's log line, and Express 5 + jsonwebtoken), POST
+ * experiences (minimal node:http) and the largest meeting's page (the same bytes sent from memory). autocannon, interleaved rounds, ratios within
  * each round, medians, p50/p99, and Recap's resident memory. The minimal servers' answers are checked
  * against Recap's before anything is measured.
  *
