@@ -9,6 +9,11 @@ import { expect } from "vitest";
 import { ROOT } from "../helpers/processes.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
+/**
+ * How long a media seek may take to show in `currentTime`: with every suite running on two cores, Chromium's
+ * media pipeline can take longer than expect.poll's default second (both seek tests failed that way).
+ */
+export const SEEK = { timeout: 8000 };
 const ARGS = [
   "--headless",
   "--no-sandbox",

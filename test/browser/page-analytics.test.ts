@@ -11,6 +11,7 @@ import {
   makeWav,
   serveMedia,
   ensureClientBuilt,
+  SEEK,
 } from "./browser.ts";
 
 const available = chromiumAvailable();
@@ -102,10 +103,14 @@ describe.skipIf(!available)("the analytics page in Chromium", () => {
     const player = page.locator("#player");
     await expect.poll(() => player.evaluate((a: HTMLMediaElement) => a.readyState)).toBeGreaterThan(0);
     await page.getByRole("list", { name: "Cy Park" }).getByRole("link").click();
-    await expect.poll(() => player.evaluate((a: HTMLMediaElement) => Math.round(a.currentTime))).toBe(50);
+    await expect
+      .poll(() => player.evaluate((a: HTMLMediaElement) => Math.round(a.currentTime)), SEEK)
+      .toBe(50);
     await page.getByRole("list", { name: "Bob Stone" }).getByRole("link").focus();
     await page.keyboard.press("Enter");
-    await expect.poll(() => player.evaluate((a: HTMLMediaElement) => Math.round(a.currentTime))).toBe(20);
+    await expect
+      .poll(() => player.evaluate((a: HTMLMediaElement) => Math.round(a.currentTime)), SEEK)
+      .toBe(20);
     await page.context().close();
   });
 

@@ -15,6 +15,7 @@ import {
   serveMedia,
   settled,
   ensureClientBuilt,
+  SEEK,
 } from "./browser.ts";
 const available = chromiumAvailable();
 
@@ -152,7 +153,9 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     const player = page.locator("#player");
     await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
     await page.locator(".line").nth(1).locator("a.time").click();
-    await expect.poll(() => player.evaluate((v: HTMLMediaElement) => Math.round(v.currentTime))).toBe(20);
+    await expect
+      .poll(() => player.evaluate((v: HTMLMediaElement) => Math.round(v.currentTime)), SEEK)
+      .toBe(20);
     expect(await page.locator(".line").nth(1).getAttribute("aria-current")).toBe("true");
     await player.evaluate((v: HTMLMediaElement) => (v.currentTime = 41));
     await expect.poll(() => page.locator(".line").nth(2).getAttribute("aria-current")).toBe("true");
