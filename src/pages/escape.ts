@@ -42,14 +42,13 @@ export function safeHttpUrl(value: string | null | undefined): string | null {
 }
 
 /**
- * Markup made by `html` or `raw`, held as its pieces and joined once, when it is read: as a string (`html`) or as
- * UTF-8 bytes (`bytes`). A page built by concatenating its templates was a rope of thousands of pieces,
- * and flattening and encoding it took longer than rendering it. Markup kept as bytes (`Raw.ofBytes`, a
- * transcript line) is copied into a page's bytes as it is, never decoded or encoded again
+ * Markup made by `html` or `raw`, held as its pieces and joined once, into UTF-8 bytes, when it is first read
+ * (`bytes`, or `html` as their text). A page built by concatenating its templates was a rope of thousands
+ * of pieces, and flattening and encoding it took longer than rendering it. Markup kept as bytes
+ * (`Raw.ofBytes`, a transcript line) is copied into a page's bytes as it is, never decoded or encoded again
  * (docs/ARCHITECTURE.md, Performance).
  */
 export class Raw {
-  #html: string | undefined;
   #bytes: Buffer | undefined;
 
   constructor(private readonly pieces: readonly (string | Raw)[]) {}
@@ -61,23 +60,12 @@ export class Raw {
     return kept;
   }
 
-  /** The markup as one string, joined on first use. */
-  get html(): string {
-    if (this.#html === undefined) {
-      if (this.#bytes !== undefined) return this.#bytes.toString("utf8");
-      const out: string[] = [];
-      this.#collectText(out);
-      this.#html = out.join("");
-    }
-    return this.#html;
-  }
-
-  /** The markup as UTF-8 bytes: the runs of text between pieces kept as bytes are encoded, those pieces copied. */
+  /** The markup as UTF-8 bytes: the runs of text between pieces already made are encoded, those pieces copied. */
   get bytes(): Buffer {
     if (this.#bytes === undefined) {
       const chunks: Buffer[] = [];
       const text: string[] = [];
-      this.#collectBytes(chunks, text);
+      this.#collect(chunks, text);
       if (text.length > 0) chunks.push(Buffer.from(text.join("")));
       const [only] = chunks;
       this.#bytes = chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks);
@@ -85,24 +73,20 @@ export class Raw {
     return this.#bytes;
   }
 
-  #collectText(out: string[]): void {
-    for (const piece of this.pieces) {
-      if (typeof piece === "string") out.push(piece);
-      else if (piece.#html !== undefined) out.push(piece.#html);
-      else if (piece.#bytes !== undefined) out.push(piece.#bytes.toString("utf8"));
-      else piece.#collectText(out);
-    }
+  /** The markup as a string. */
+  get html(): string {
+    return this.bytes.toString("utf8");
   }
 
-  #collectBytes(chunks: Buffer[], text: string[]): void {
+  #collect(chunks: Buffer[], text: string[]): void {
     for (const piece of this.pieces) {
       if (typeof piece === "string") text.push(piece);
-      else if (piece.#bytes !== undefined) {
+      else if (piece.#bytes === undefined) piece.#collect(chunks, text);
+      else {
         if (text.length > 0) chunks.push(Buffer.from(text.join("")));
         chunks.push(piece.#bytes);
         text.length = 0;
-      } else if (piece.#html !== undefined) text.push(piece.#html);
-      else piece.#collectBytes(chunks, text);
+      }
     }
   }
 }
