@@ -160,7 +160,10 @@ describe("the page", () => {
     expect(lineOf(withLine({}))).toBe(before);
     const changed: [string, PageView][] = [
       ["text", withLine({ text: "I 'm here now ." })],
+      // Reads the same once cleaned; the editor's copy of the stored text changes.
+      ["stored text", withLine({ text: "I 'm here." })],
       ["speaker", withLine({ speakerId: "m2", speakerName: "Bob" })],
+      ["speaker's id", withLine({ speakerId: "m2" })],
       ["speaker's name", withLine({ speakerName: "Ann Lee-Park" })],
       ["time", withLine({ offset: 7 })],
       ["hidden", withLine({ hidden: true })],
@@ -173,8 +176,34 @@ describe("the page", () => {
           { topics: [{ id: "t1", kind: "chapter", text: "Intro", messageIds: ["1"], offset: 0, share: 1 }] },
         ),
       ],
+      [
+        "insight",
+        withLine(
+          {},
+          {
+            insights: [
+              {
+                id: "i1",
+                type: "question",
+                text: "Here?",
+                messageIds: ["1"],
+                speakerId: null,
+                speakerName: null,
+                assigneeId: null,
+                assigneeName: null,
+                dueBy: null,
+              },
+            ],
+          },
+        ),
+      ],
+      ["continued", view({ messages: [{ ...first, id: "0" }, first] })],
     ];
-    for (const [what, page] of changed) expect(lineOf(page), what).not.toBe(before);
+    // Each change is rendered right after the first view, so the line kept is the first view's.
+    for (const [what, page] of changed) {
+      expect(lineOf(withLine({})), what).toBe(before);
+      expect(lineOf(page), what).not.toBe(before);
+    }
     expect(lineOf(withLine({}), { ...context, verbatim: true }), "verbatim").toContain(">I &#39;m here .<");
     expect(lineOf(withLine({})), "the first view again").toBe(before);
   });

@@ -28,15 +28,16 @@ function chip(kind: "topic" | "insight", value: string, label: string, count: nu
   </button>`;
 }
 
-/** Lines per filter value: a topic's id or an insight type. */
-function countLines(view: PageView, index: ReturnType<typeof indexByMessage>): Map<string, number> {
-  const counts = new Map<string, number>();
-  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+/** Lines per filter value: per topic id and per insight type. */
+function countLines(view: PageView, index: ReturnType<typeof indexByMessage>) {
+  const topics = new Map<string, number>();
+  const insights = new Map<string, number>();
+  const add = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const message of view.messages) {
-    for (const topic of index.topicsByMessage.get(message.id) ?? []) add(`topic:${topic}`);
-    for (const type of index.insightsByMessage.get(message.id) ?? []) add(`insight:${type}`);
+    for (const topic of index.topicsByMessage.get(message.id) ?? []) add(topics, topic);
+    for (const type of index.insightsByMessage.get(message.id) ?? []) add(insights, type);
   }
-  return counts;
+  return { topics, insights };
 }
 
 /** The chips, and next/previous through the highlighted lines (shown by the script). */
@@ -48,9 +49,9 @@ function renderFilters(view: PageView, index: ReturnType<typeof indexByMessage>)
     <p class="filters-label" id="filters-label">Highlight lines about</p>
     <div class="chips" role="group" aria-labelledby="filters-label">
       ${INSIGHT_GROUPS.filter((g) => presentTypes.has(g.type)).map((g) =>
-        chip("insight", g.type, g.chip, counts.get(`insight:${g.type}`) ?? 0),
+        chip("insight", g.type, g.chip, counts.insights.get(g.type) ?? 0),
       )}
-      ${view.topics.map((t) => chip("topic", t.id, t.text, counts.get(`topic:${t.id}`) ?? 0))}
+      ${view.topics.map((t) => chip("topic", t.id, t.text, counts.topics.get(t.id) ?? 0))}
     </div>
     <div class="filter-nav">
       <p class="filter-count" role="status"></p>

@@ -11,8 +11,11 @@ import { renderToolbar } from "./render-toolbar.ts";
 export function indexByMessage(view: PageView) {
   const topicsByMessage = new Map<string, string[]>();
   for (const topic of view.topics) {
-    for (const id of topic.messageIds)
-      topicsByMessage.set(id, [...(topicsByMessage.get(id) ?? []), topic.id]);
+    for (const id of topic.messageIds) {
+      const topics = topicsByMessage.get(id);
+      if (topics === undefined) topicsByMessage.set(id, [topic.id]);
+      else topics.push(topic.id);
+    }
   }
   const insightsByMessage = new Map<string, Set<string>>();
   for (const insight of view.insights) {
@@ -84,48 +87,72 @@ const speakerKey = (m: PageMessage) => m.speakerId ?? m.speakerName ?? "";
 /** How many lines are kept, as reading text and as HTML (a few MB at most): more than the longest meetings have. */
 const LINES_KEPT = 20_000;
 const readingTexts = new LRUCache<string, string>({ max: LINES_KEPT });
-const lineHtml = new LRUCache<string, Raw>({ max: LINES_KEPT });
+
+/** A line's HTML and everything it was made from. */
+interface KeptLine {
+  message: PageMessage;
+  options: LineOptions;
+  html: Raw;
+}
+const lineHtml = new LRUCache<string, KeptLine>({ max: LINES_KEPT });
 
 /**
- * The value kept under `key`, or `make()`'s kept from now on, least recently used out first: a page is
- * rendered again after each edit, and all its lines but the edited one read and render as before, so the
- * first render after a change neither cleans nor renders every line again.
- */
-function kept<T extends object | string>(values: LRUCache<string, T>, key: string, make: () => T): T {
-  let value = values.get(key);
-  if (value === undefined) {
-    value = make();
-    values.set(key, value);
-  }
-  return value;
+ * Whether `line` was made from what `message` and `options` would make it from now;
+ * media and editing are in its key. */
+function madeFrom(line: KeptLine, message: PageMessage, options: LineOptions): boolean {
+  const was = line.message;
+  const wasOptions = line.options;
+  return (
+    was.text === message.text &&
+    was.speakerId === message.speakerId &&
+    was.speakerName === message.speakerName &&
+    was.offset === message.offset &&
+    was.hidden === message.hidden &&
+    wasOptions.shown === options.shown &&
+    wasOptions.continued === options.continued &&
+    wasOptions.topics === options.topics &&
+    wasOptions.insights === options.insights
+  );
 }
 
-/** A line's HTML, kept by everything it is made of. */
+/**
+ * A line's HTML, kept from the last render of that line where nothing it shows has changed: a page is
+ * rendered again after each edit, and all its lines but the edited one render as before, so the first
+ * render after a change neither cleans nor renders every line again. Lines are kept by id (and by the
+ * two settings that tell one link's page from another's), least recently used out first, and compared
+ * part by part: a key joining the parts would copy each line's text on every render.
+ */
 function keptLine(
   message: PageMessage,
   index: ReturnType<typeof indexByMessage>,
   options: Omit<LineOptions, "topics" | "insights">,
 ): Raw {
-  const topics = index.topicsByMessage.get(message.id)?.join(" ");
   const insightTypes = index.insightsByMessage.get(message.id);
-  const insights = insightTypes && [...insightTypes].join(" ");
-  const key = [
-    message.id,
-    message.speakerId,
-    message.speakerName,
-    message.offset,
-    message.hidden,
-    options.hasMedia,
-    options.editable,
-    options.continued,
-    topics,
-    insights,
-    message.text,
-    options.shown,
-  ].join("\u0000");
-  return kept(lineHtml, key, () =>
-    Raw.ofBytes(renderMessage(message, { ...options, topics, insights }).bytes),
-  );
+  // Spelled out, not spread: spreading here made re-rendering a kept page twice as slow.
+  const made: LineOptions = {
+    hasMedia: options.hasMedia,
+    editable: options.editable,
+    shown: options.shown,
+    continued: options.continued,
+    topics: index.topicsByMessage.get(message.id)?.join(" "),
+    insights: insightTypes && [...insightTypes].join(" "),
+  };
+  const key = `${options.editable ? "e" : "r"}${options.hasMedia ? "m" : "t"}${message.id}`;
+  const line = lineHtml.get(key);
+  if (line !== undefined && madeFrom(line, message, made)) return line.html;
+  const rendered = Raw.ofBytes(renderMessage(message, made).bytes);
+  lineHtml.set(key, { options: made, message, html: rendered });
+  return rendered;
+}
+
+/** The text as the page reads it, kept by the stored text. */
+function readingTextOf(text: string): string {
+  let shown = readingTexts.get(text);
+  if (shown === undefined) {
+    shown = readingText(text);
+    readingTexts.set(text, shown);
+  }
+  return shown;
 }
 
 /** The transcript section; `hasMedia` makes each line's time a "play from here" control. */
@@ -133,9 +160,7 @@ export function renderTranscript(view: PageView, context: PageContext, hasMedia:
   const { messages } = view;
   const index = indexByMessage(view);
   const editable = !view.readOnly;
-  const texts = messages.map((m) =>
-    context.verbatim ? m.text : kept(readingTexts, m.text, () => readingText(m.text)),
-  );
+  const texts = messages.map((m) => (context.verbatim ? m.text : readingTextOf(m.text)));
   let previous: PageMessage | undefined;
   return html`<section
     class="card col-transcript"

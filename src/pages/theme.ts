@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { mix, palette, readableText, withContrast } from "./colour.ts";
 import type { PageBranding, PageView } from "./view-model.ts";
 
@@ -59,15 +60,29 @@ export function themeVariables(
   };
 }
 
+/** Themes made lately, by what they are made of: the colour arithmetic is the same on every render of a page. */
+const themes = new LRUCache<string, string>({ max: 256 });
+
 /** The page's custom properties; every value is a validated colour or font name, so it is safe in CSS. */
 export function themeCss(view: PageView): string {
-  const colours = palette(view.branding.background ?? DEFAULT_BACKGROUND);
-  return `:root{${Object.entries(themeVariables(view.branding))
-    .map(([name, value]) => `${name}:${value}`)
-    .join(";")}}${speakerCss(
-    view.attendees.map((a) => a.id),
-    colours.surface,
-  )}`;
+  const { branding } = view;
+  const memberIds = view.attendees.map((a) => a.id);
+  const key = JSON.stringify([
+    branding.background,
+    branding.topicsFilter,
+    branding.insightsFilter,
+    branding.fontFamily,
+    memberIds,
+  ]);
+  let css = themes.get(key);
+  if (css === undefined) {
+    const colours = palette(branding.background ?? DEFAULT_BACKGROUND);
+    css = `:root{${Object.entries(themeVariables(branding))
+      .map(([name, value]) => `${name}:${value}`)
+      .join(";")}}${speakerCss(memberIds, colours.surface)}`;
+    themes.set(key, css);
+  }
+  return css;
 }
 
 /** The colour of the attendee at `index`, kept at 3:1 against the cards it is drawn on. */
