@@ -96,9 +96,7 @@ interface KeptLine {
 }
 const lineHtml = new LRUCache<string, KeptLine>({ max: LINES_KEPT });
 
-/**
- * Whether `line` was made from what `message` and `options` would make it from now;
- * media and editing are in its key. */
+/** Whether `line` was made from what `message` and `options` would make it from now (media and editing: its key). */
 function madeFrom(line: KeptLine, message: PageMessage, options: LineOptions): boolean {
   const was = line.message;
   const wasOptions = line.options;
