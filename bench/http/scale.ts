@@ -81,6 +81,8 @@ async function plans(file: string, appId: string, conversationId: string): Promi
     log: (event) => void queries.push(event.query),
   });
   const generation = await new AppsRepository(db).secretGeneration(appId);
+  // The route checks the generation inside its members query; this read only supplies the value.
+  queries.length = 0;
   const members = await new ConversationsRepository(db).listMembersOfApp(
     appId,
     generation ?? 0,

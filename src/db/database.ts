@@ -117,6 +117,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma("cache_size = -2000");
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else {
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: () => postgresPool(target.url) }) });
