@@ -37,6 +37,26 @@ describe("withStatementCache", () => {
     expect(database.prepare("SELECT * FROM notes").all([])).toEqual([{ id: 1, text: "first", version: 0 }]);
   });
 
+  it("answers rows as objects with their columns' names, however they are read", () => {
+    const database = withStatementCache(sqlite);
+    const inserted = database
+      .prepare("INSERT INTO notes (text) VALUES (?) RETURNING id, text AS body")
+      .all(["a"]);
+    expect(inserted).toEqual([{ id: 1, body: "a" }]);
+    database.prepare("INSERT INTO notes (text) VALUES (?)").run(["b"]);
+    const select =
+      "SELECT n.id, n.text, m.id FROM notes n LEFT JOIN notes m ON m.id = n.id + 1 ORDER BY n.id";
+    // Two columns of one name: the last wins, as better-sqlite3's own rows have it.
+    expect(database.prepare(select).all([])).toEqual([
+      { id: 2, text: "a" },
+      { id: null, text: "b" },
+    ]);
+    expect([...database.prepare("SELECT text FROM notes WHERE id > ?").iterate([0])]).toEqual([
+      { text: "a" },
+      { text: "b" },
+    ]);
+  });
+
   it("does not keep very long SQL, such as a large multi-row insert", () => {
     const database = withStatementCache(sqlite);
     const insert = `INSERT INTO notes (text) VALUES ${Array.from({ length: 1000 }, () => "(?)").join(", ")}`;
