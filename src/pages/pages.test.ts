@@ -6,7 +6,7 @@ import { renderLinkProblemPage } from "./render-error-page.ts";
 import { renderPage } from "./render-page.ts";
 import { safeFontFamily } from "./theme.ts";
 import { testPageView } from "../../test/helpers/page-views.ts";
-import { formatDuration, formatOffset, type PageView } from "./view-model.ts";
+import { formatDuration, formatOffset, type PageInsight, type PageView } from "./view-model.ts";
 
 const context = {
   styleNonce: "abc",
@@ -16,6 +16,22 @@ const context = {
   selfPath: "TOKEN",
   verbatim: false,
 };
+
+/** An action item resting on line "1", with no speaker, assignee or due date. */
+function insight(id: string, overrides: Partial<PageInsight> = {}): PageInsight {
+  return {
+    id,
+    type: "action_item",
+    text: `Task ${id}`,
+    messageIds: ["1"],
+    speakerId: null,
+    speakerName: null,
+    assigneeId: null,
+    assigneeName: null,
+    dueBy: null,
+    ...overrides,
+  };
+}
 
 function view(overrides: Partial<PageView> = {}): PageView {
   return testPageView({
@@ -176,27 +192,7 @@ describe("the page", () => {
           { topics: [{ id: "t1", kind: "chapter", text: "Intro", messageIds: ["1"], offset: 0, share: 1 }] },
         ),
       ],
-      [
-        "insight",
-        withLine(
-          {},
-          {
-            insights: [
-              {
-                id: "i1",
-                type: "question",
-                text: "Here?",
-                messageIds: ["1"],
-                speakerId: null,
-                speakerName: null,
-                assigneeId: null,
-                assigneeName: null,
-                dueBy: null,
-              },
-            ],
-          },
-        ),
-      ],
+      ["insight", withLine({}, { insights: [insight("i1", { type: "question" })] })],
       ["continued", view({ messages: [{ ...first, id: "0" }, first] })],
     ];
     // Each change is rendered right after the first view, so the line kept is the first view's.
@@ -250,18 +246,7 @@ describe("the page", () => {
   });
 
   it("lists five insights of a type and the rest behind Show all; dismissed ones only on editable links", () => {
-    const insight = (id: string) => ({
-      id,
-      type: "action_item" as const,
-      text: `Task ${id}`,
-      messageIds: ["1"],
-      speakerId: null,
-      speakerName: null,
-      assigneeId: null,
-      assigneeName: null,
-      dueBy: null,
-    });
-    const insights = ["a", "b", "c", "d", "e", "f", "g"].map(insight);
+    const insights = ["a", "b", "c", "d", "e", "f", "g"].map((id) => insight(id));
     const html = renderPage(view({ insights, dismissedInsights: [insight("z")] }), context).html;
     const more = /<details class="more">([\s\S]*?)<\/details>/.exec(html)?.[1] ?? "";
     expect(more).toMatch(/Show all <span class="count">\(7\)<\/span>/);
