@@ -127,6 +127,22 @@ describe("the page", () => {
     expect(html).toContain('data-offset="65"');
   });
 
+  it("styles a page by its own brand and attendees, though themes are kept between renders", () => {
+    const style = (page: PageView) =>
+      /<style nonce="abc">([\s\S]*?)<\/style>/.exec(renderPage(page, context).html)?.[1] ?? "";
+    const branded = (branding: Partial<PageView["branding"]>) =>
+      view({ branding: { ...view().branding, ...branding } });
+    expect(style(branded({ background: "#10243e" }))).toContain("--bg:#10243e;");
+    expect(style(view())).toContain("--bg:#f5f6f8;");
+    expect(style(branded({ topicsFilter: "#aa0000" }))).toContain("--topic:#aa0000;");
+    expect(style(branded({ insightsFilter: "#00aa00" }))).toContain("--insight:#00aa00;");
+    expect(style(branded({ fontFamily: "Inter" }))).toContain('--font:"Inter", ');
+    expect(style(view({ attendees: [{ id: "m9", name: "Zoë", avatarUrl: null }] }))).toContain(
+      '.speaker[data-member-name="m9"]',
+    );
+    expect(style(view())).not.toContain('"m9"');
+  });
+
   it("shows hidden lines only to editable links, and never in JSON or Markdown", () => {
     expect(renderPage(view(), context).html).toContain("Secret");
     expect(renderPage(view({ readOnly: true }), context).html).not.toContain("Secret");
