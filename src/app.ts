@@ -14,7 +14,7 @@ import { parseJsonBody } from "./http/json-body.ts";
 import { registerInputRules } from "./http/input-rules.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
 import { registerRateLimits } from "./http/rate-limit.ts";
-import { OneLinePerRequest } from "./http/logging.ts";
+import { logDestination, OneLinePerRequest } from "./http/logging.ts";
 import {
   answerClientError,
   answerRouterError,
@@ -63,7 +63,7 @@ function beginResponse(request: FastifyRequest, reply: FastifyReply): void {
 export async function buildApp(deps: AppDeps) {
   const { config, database, clock } = deps;
   const app: Server = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, stream: logDestination() },
     bodyLimit: config.bodyLimitBytes,
     // A slow client holds a socket only this long (Node checks every second), headers included.
     requestTimeout: config.requestTimeoutSeconds * 1000,

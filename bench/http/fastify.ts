@@ -1,13 +1,13 @@
 /**
  * The members route on bare Fastify 5 doing the minimal server's work (the token checked by hand, one prepared
- * statement, identical JSON) and writing Recap's one log line per request (OneLinePerRequest) to a file, as
- * Recap started by `npm start` does: the floor of any Fastify service that logs its requests, for
- * bench/http/run.ts. No hooks, no schemas, no query builder. Configured by BENCH_DB, BENCH_SECRET, BENCH_LOG
- * and BENCH_PORT.
+ * statement, identical JSON) and writing Recap's one log line per request (OneLinePerRequest) to standard
+ * output as Recap does (logDestination), which the bench sends to a file as it does Recap's: the floor of any
+ * Fastify service that logs its requests, for bench/http/run.ts. No hooks, no schemas, no query builder.
+ * Configured by BENCH_DB, BENCH_SECRET and BENCH_PORT.
  */
 import Fastify from "fastify";
 import { deriveKey } from "../../src/keys.ts";
-import { OneLinePerRequest } from "../../src/http/logging.ts";
+import { logDestination, OneLinePerRequest } from "../../src/http/logging.ts";
 import { checkToken } from "./hs256.ts";
 import { MEMBERS_SQL, membersJson, openLikeRecap, type MemberRow } from "./statements.ts";
 
@@ -17,7 +17,7 @@ const members = db.prepare<[number, string, string], MemberRow>(MEMBERS_SQL);
 const key = deriveKey(env("BENCH_SECRET"), "access-token");
 
 const app = Fastify({
-  logger: { level: "info", file: env("BENCH_LOG") },
+  logger: { level: "info", stream: logDestination() },
   logController: new OneLinePerRequest(),
 });
 app.get<{ Params: { conversationId: string } }>(

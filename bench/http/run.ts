@@ -8,7 +8,7 @@
  * Usage: npm run bench:http [-- --rounds 6 --seconds 10]   (writes bench/results/http.txt)
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,11 +22,12 @@ const { values } = parseArgs({ options: { rounds: { type: "string" }, seconds: {
 const ROUNDS = Number(values.rounds ?? 6);
 const SECONDS = Number(values.seconds ?? 10);
 
-function startBenchServer(file: string, env: NodeJS.ProcessEnv): ChildProcess {
+/** Starts a bench server; its standard output goes to `logFile` when one is given. */
+function startBenchServer(file: string, env: NodeJS.ProcessEnv, logFile?: string): ChildProcess {
   return spawn("node", ["--import", "tsx", join(import.meta.dirname, file)], {
     cwd: ROOT,
     env,
-    stdio: "ignore",
+    stdio: ["ignore", logFile === undefined ? "ignore" : openSync(logFile, "a"), "ignore"],
   });
 }
 
@@ -145,11 +146,11 @@ try {
   };
   children.push(startBenchServer("minimal.ts", { ...benchEnv, BENCH_PORT: String(minimalPort) }));
   children.push(
-    startBenchServer("fastify.ts", {
-      ...benchEnv,
-      BENCH_PORT: String(fastifyPort),
-      BENCH_LOG: join(dir, "fastify.log"),
-    }),
+    startBenchServer(
+      "fastify.ts",
+      { ...benchEnv, BENCH_PORT: String(fastifyPort) },
+      join(dir, "fastify.log"),
+    ),
   );
   children.push(startBenchServer("express.ts", { ...benchEnv, BENCH_PORT: String(expressPort) }));
   const minimal = `http://127.0.0.1:${minimalPort}`;
