@@ -1,4 +1,5 @@
-/** One autocannon run and what the bench keeps of it; the server's resident memory from /proc. */
+/** One autocannon run and what the bench keeps of it; the server's CPU time and resident memory from /proc. */
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import autocannon from "autocannon";
@@ -11,16 +12,31 @@ export interface Target {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
+  /** The server's process, whose CPU time per request the run then reports. */
+  pid?: number;
 }
 
 export interface Run {
   requestsPerSecond: number;
   p50: number;
   p99: number;
+  /** The server's CPU time (user and system) per request in µs, when the target names its process. */
+  cpuPerRequest?: number;
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString());
+
+/** The CPU time (user and system) the process has used so far, in µs. */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After the name in parentheses: state is field 3, utime 14 and stime 15 (proc(5)).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Loads the target for `seconds`; throws when any answer was not 2xx or a request failed. */
 export async function load(target: Target, seconds: number): Promise<Run> {
+  const cpuBefore = target.pid === undefined ? 0 : cpuMicros(target.pid);
   const result = await autocannon({
     url: target.url,
     connections: target.connections,
@@ -34,7 +50,14 @@ export async function load(target: Target, seconds: number): Promise<Run> {
       `${target.server} ${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
     );
   }
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ...(target.pid !== undefined && {
+      cpuPerRequest: (cpuMicros(target.pid) - cpuBefore) / result.requests.total,
+    }),
+  };
 }
 
 /** The process's resident set in MB (VmRSS). */

@@ -2,7 +2,8 @@
  * Recap's members route on PostgreSQL beside a minimal node:http + `pg` server doing the same work
  * (minimal-pg.ts): Recap started as `npm start` with DATABASE_URL on a fresh PostgreSQL database (dropped
  * at the end), seeded through its CLI and API; the answers compared byte for byte, then interleaved
- * autocannon rounds, ratios within each round, medians.
+ * autocannon rounds, ratios within each round, medians, and each node process's CPU time per request
+ * (PostgreSQL's own is not counted).
  *
  * Usage: npm run bench:http:postgres [-- --rounds 6 --seconds 5]   (writes bench/results/http-postgres.txt;
  * the server is RECAP_TEST_POSTGRES_URL, by default postgres://postgres@127.0.0.1:5432/test)
@@ -32,20 +33,20 @@ try {
   buildRecap();
   const [recapPort, minimalPort] = [await freePort(), await freePort()];
   const env = recapEnv(dir, database.target.url, recapPort);
-  children.push(await startRecap(env, join(dir, "recap.log")));
+  const recapServer = await startRecap(env, join(dir, "recap.log"));
+  children.push(recapServer);
   const recap = await seedRecap(`http://127.0.0.1:${recapPort}`, env);
-  children.push(
-    spawn("node", ["--import", "tsx", join(import.meta.dirname, "minimal-pg.ts")], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        BENCH_DATABASE_URL: database.target.url,
-        BENCH_SECRET: SECRET,
-        BENCH_PORT: String(minimalPort),
-      },
-      stdio: "ignore",
-    }),
-  );
+  const minimalServer = spawn("node", ["--import", "tsx", join(import.meta.dirname, "minimal-pg.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: database.target.url,
+      BENCH_SECRET: SECRET,
+      BENCH_PORT: String(minimalPort),
+    },
+    stdio: "ignore",
+  });
+  children.push(minimalServer);
   const minimal = `http://127.0.0.1:${minimalPort}`;
   await until(
     async () => (await getRaw(minimal + "/").catch(() => ({ status: 0 }))).status === 404,
@@ -65,8 +66,14 @@ try {
 
   const headers = { authorization: `Bearer ${recap.token}` };
   const targets: Target[] = [
-    { server: "recap", url: recap.url + recap.membersPath, connections: 50, headers },
-    { server: "minimal-pg", url: minimal + recap.membersPath, connections: 50, headers },
+    { server: "recap", url: recap.url + recap.membersPath, connections: 50, headers, pid: recapServer.pid },
+    {
+      server: "minimal-pg",
+      url: minimal + recap.membersPath,
+      connections: 50,
+      headers,
+      pid: minimalServer.pid,
+    },
   ];
   for (const target of targets) await load(target, 5);
   const runs: Record<string, Run[]> = {};
@@ -77,6 +84,7 @@ try {
     process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
 
+  const cpu = (r: Run) => r.cpuPerRequest ?? Number.NaN;
   const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
   const lines = [
     `# npm run bench:http:postgres -- --rounds ${ROUNDS} --seconds ${SECONDS}`,
@@ -90,7 +98,8 @@ try {
     const each = list.map((r) => `${fmt(r.requestsPerSecond)}/${r.p50}/${r.p99}`).join("  ");
     lines.push(
       `${server.padEnd(10)} median ${fmt(median(list.map((r) => r.requestsPerSecond)))} req/s, ` +
-        `p50 ${median(list.map((r) => r.p50))} ms, p99 ${median(list.map((r) => r.p99))} ms` +
+        `p50 ${median(list.map((r) => r.p50))} ms, p99 ${median(list.map((r) => r.p99))} ms, ` +
+        `node's CPU ${median(list.map(cpu)).toFixed(0)} µs/request` +
         `   runs (req/s/p50/p99): ${each}`,
     );
   }
@@ -102,6 +111,7 @@ try {
   };
   ratio("req/s", (r) => r.requestsPerSecond);
   ratio("p99", (r) => r.p99);
+  ratio("node's CPU µs/request", cpu);
   const text = lines.join("\n") + "\n";
   process.stdout.write(text);
   writeFileSync(join(ROOT, "bench/results/http-postgres.txt"), text);

@@ -1,9 +1,10 @@
 /**
  * Recap beside minimal servers doing the same work on the same SQLite file (docs: README, Benchmarks):
  * members (minimal node:http, bare Fastify with Recap's log line, and Express 5 + jsonwebtoken), POST
- * experiences (minimal node:http) and the largest meeting's page (the same bytes sent from memory). autocannon, interleaved rounds, ratios within
- * each round, medians, p50/p99, and Recap's resident memory. The minimal servers' answers are checked
- * against Recap's before anything is measured.
+ * experiences (minimal node:http) and the largest meeting's page (the same bytes sent from memory). autocannon,
+ * interleaved rounds, ratios within each round, medians, p50/p99, each server's CPU time per request (from
+ * /proc) and Recap's resident memory. The minimal servers' answers are checked against Recap's before anything
+ * is measured.
  *
  * Usage: npm run bench:http [-- --rounds 6 --seconds 10]   (writes bench/results/http.txt)
  */
@@ -144,15 +145,14 @@ try {
     BENCH_PUBLIC_URL: recap.url,
     BENCH_PAGE_FILE: join(dir, "page.html"),
   };
-  children.push(startBenchServer("minimal.ts", { ...benchEnv, BENCH_PORT: String(minimalPort) }));
-  children.push(
-    startBenchServer(
-      "fastify.ts",
-      { ...benchEnv, BENCH_PORT: String(fastifyPort) },
-      join(dir, "fastify.log"),
-    ),
+  const minimalServer = startBenchServer("minimal.ts", { ...benchEnv, BENCH_PORT: String(minimalPort) });
+  const fastifyServer = startBenchServer(
+    "fastify.ts",
+    { ...benchEnv, BENCH_PORT: String(fastifyPort) },
+    join(dir, "fastify.log"),
   );
-  children.push(startBenchServer("express.ts", { ...benchEnv, BENCH_PORT: String(expressPort) }));
+  const expressServer = startBenchServer("express.ts", { ...benchEnv, BENCH_PORT: String(expressPort) });
+  children.push(minimalServer, fastifyServer, expressServer);
   const minimal = `http://127.0.0.1:${minimalPort}`;
   const fastify = `http://127.0.0.1:${fastifyPort}`;
   const express = `http://127.0.0.1:${expressPort}`;
@@ -173,20 +173,64 @@ try {
   const auth = { authorization: `Bearer ${recap.token}` };
   const post = { method: "POST" as const, headers: { ...auth, "content-type": "application/json" } };
   const body = JSON.stringify({ name: "verbose-text-summary" });
+  const pids = {
+    recap: child.pid,
+    minimal: minimalServer.pid,
+    fastify: fastifyServer.pid,
+    express: expressServer.pid,
+  };
   const groups: Record<string, Target[]> = {
     members: [
-      { server: "recap", url: recap.url + recap.membersPath, connections: 50, headers: auth },
-      { server: "minimal", url: minimal + recap.membersPath, connections: 50, headers: auth },
-      { server: "fastify", url: fastify + recap.membersPath, connections: 50, headers: auth },
-      { server: "express", url: express + recap.membersPath, connections: 50, headers: auth },
+      {
+        server: "recap",
+        url: recap.url + recap.membersPath,
+        connections: 50,
+        headers: auth,
+        pid: pids.recap,
+      },
+      {
+        server: "minimal",
+        url: minimal + recap.membersPath,
+        connections: 50,
+        headers: auth,
+        pid: pids.minimal,
+      },
+      {
+        server: "fastify",
+        url: fastify + recap.membersPath,
+        connections: 50,
+        headers: auth,
+        pid: pids.fastify,
+      },
+      {
+        server: "express",
+        url: express + recap.membersPath,
+        connections: 50,
+        headers: auth,
+        pid: pids.express,
+      },
     ],
     experiences: [
-      { server: "recap", url: recap.url + recap.experiencesPath, connections: 50, ...post, body },
-      { server: "minimal", url: minimal + recap.experiencesPath, connections: 50, ...post, body },
+      {
+        server: "recap",
+        url: recap.url + recap.experiencesPath,
+        connections: 50,
+        ...post,
+        body,
+        pid: pids.recap,
+      },
+      {
+        server: "minimal",
+        url: minimal + recap.experiencesPath,
+        connections: 50,
+        ...post,
+        body,
+        pid: pids.minimal,
+      },
     ],
     page: [
-      { server: "recap", url: recap.url + recap.pagePath, connections: 10 },
-      { server: "static", url: minimal + recap.pagePath, connections: 10 },
+      { server: "recap", url: recap.url + recap.pagePath, connections: 10, pid: pids.recap },
+      { server: "static", url: minimal + recap.pagePath, connections: 10, pid: pids.minimal },
     ],
   };
   const pid = child.pid ?? 0;
@@ -216,13 +260,18 @@ try {
     "",
   ];
   const throughput = (r: Run) => r.requestsPerSecond;
+  // Steadier than throughput on a shared machine: what the server itself spent on each request.
+  const cpu = (r: Run) => r.cpuPerRequest ?? Number.NaN;
   const ratios: [group: string, a: string, b: string, what: string, measure: (r: Run) => number][] = [
     ["members", "recap", "minimal", "req/s", throughput],
     ["members", "fastify", "minimal", "req/s", throughput],
     ["members", "recap", "fastify", "req/s", throughput],
     ["members", "recap", "express", "req/s", throughput],
     ["members", "recap", "minimal", "p99", (r) => r.p99],
+    ["members", "recap", "minimal", "CPU µs/request", cpu],
+    ["members", "fastify", "minimal", "CPU µs/request", cpu],
     ["experiences", "recap", "minimal", "req/s", throughput],
+    ["experiences", "recap", "minimal", "CPU µs/request", cpu],
     ["page", "recap", "static", "req/s", throughput],
   ];
   for (const [group, servers] of Object.entries(runs)) {
@@ -231,7 +280,8 @@ try {
       const each = list.map((r) => `${fmt(r.requestsPerSecond)}/${r.p50}/${r.p99}`).join("  ");
       lines.push(
         `${server.padEnd(8)} median ${fmt(median(list.map((r) => r.requestsPerSecond)))} req/s, ` +
-          `p50 ${median(list.map((r) => r.p50))} ms, p99 ${median(list.map((r) => r.p99))} ms` +
+          `p50 ${median(list.map((r) => r.p50))} ms, p99 ${median(list.map((r) => r.p99))} ms, ` +
+          `CPU ${median(list.map(cpu)).toFixed(0)} µs/request` +
           `   runs (req/s/p50/p99): ${each}`,
       );
     }
