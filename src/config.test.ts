@@ -29,7 +29,25 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATABASE_URL: "postgresql://u@h/db" }).database).toEqual({
       dialect: "postgres",
       url: "postgresql://u@h/db",
+      poolSize: 10,
     });
+  });
+
+  it("sizes the PostgreSQL pool from RECAP_DATABASE_POOL_SIZE, and refuses it for SQLite", () => {
+    const postgres = { DATABASE_URL: "postgres://u@h/db" };
+    expect(loadConfig({ ...postgres, RECAP_DATABASE_POOL_SIZE: "4" }).database).toEqual({
+      dialect: "postgres",
+      url: "postgres://u@h/db",
+      poolSize: 4,
+    });
+    for (const bad of ["0", "1001", "2.5", "ten"]) {
+      expect(() => loadConfig({ ...postgres, RECAP_DATABASE_POOL_SIZE: bad })).toThrow(
+        `RECAP_DATABASE_POOL_SIZE must be an integer from 1 to 1000 (got "${bad}")`,
+      );
+    }
+    expect(() => loadConfig({ DATABASE_URL: "sqlite:/tmp/a.db", RECAP_DATABASE_POOL_SIZE: "4" })).toThrow(
+      "RECAP_DATABASE_POOL_SIZE applies to PostgreSQL only",
+    );
   });
 
   it("reads the font catalogue's URL (or off) and keeps fetched fonts under the data directory", () => {

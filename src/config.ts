@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseDatabaseUrl, type DatabaseTarget } from "./db/database.ts";
+import { DEFAULT_POSTGRES_POOL_SIZE, parseDatabaseUrl, type DatabaseTarget } from "./db/database.ts";
 import { hostOf } from "./urls.ts";
 
 export interface Config {
@@ -75,9 +75,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
   const port = integer("PORT", 8080, 0, 65535);
   const host = env.HOST || "127.0.0.1";
   const dataDir = resolve(cwd, env.RECAP_DATA_DIR || "data");
-  const database = parseDatabaseUrl(env.DATABASE_URL, join(dataDir, "recap.db"));
+  let database = parseDatabaseUrl(env.DATABASE_URL, join(dataDir, "recap.db"));
   if (!database) {
     problems.push("DATABASE_URL must start with sqlite:, file:, postgres:// or postgresql://");
+  }
+  const poolSize = integer("RECAP_DATABASE_POOL_SIZE", DEFAULT_POSTGRES_POOL_SIZE, 1, 1000);
+  if (database?.dialect === "postgres") database = { ...database, poolSize };
+  else if (database && env.RECAP_DATABASE_POOL_SIZE) {
+    problems.push("RECAP_DATABASE_POOL_SIZE applies to PostgreSQL only (DATABASE_URL=postgres://…)");
   }
 
   let publicUrl = env.RECAP_PUBLIC_URL || `http://localhost:${port}`;

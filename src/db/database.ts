@@ -27,7 +27,11 @@ import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
-export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string };
+/** The PostgreSQL connections one process keeps open at most, unless RECAP_DATABASE_POOL_SIZE says otherwise. */
+export const DEFAULT_POSTGRES_POOL_SIZE = 10;
+
+export type DatabaseTarget =
+  { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string; poolSize?: number };
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -98,9 +102,9 @@ function withNamedStatements(pool: Pool): PostgresPool {
 }
 
 /** The pool of PostgreSQL connections; the driver is loaded only for PostgreSQL (SQLite never needs it). */
-async function postgresPool(url: string): Promise<PostgresPool> {
+async function postgresPool(url: string, max: number): Promise<PostgresPool> {
   const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection the server drops (restart, failover) must not crash the process: the pool
   // replaces it on the next query, and /readyz reports whether the database answers.
   pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
@@ -120,7 +124,10 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma("cache_size = -2000");
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else {
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: () => postgresPool(target.url) }) });
+    const poolSize = target.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE;
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: () => postgresPool(target.url, poolSize) }),
+    });
   }
   return {
     db,
