@@ -173,65 +173,40 @@ try {
   const auth = { authorization: `Bearer ${recap.token}` };
   const post = { method: "POST" as const, headers: { ...auth, "content-type": "application/json" } };
   const body = JSON.stringify({ name: "verbose-text-summary" });
-  const pids = {
-    recap: child.pid,
-    minimal: minimalServer.pid,
-    fastify: fastifyServer.pid,
-    express: expressServer.pid,
-  };
+  // Each target names its server's process, so the run reports that server's CPU time per request.
+  const membersOf = (server: string, base: string, pid = 0): Target => ({
+    server,
+    url: base + recap.membersPath,
+    connections: 50,
+    headers: auth,
+    pid,
+  });
+  const experiencesOf = (server: string, base: string, pid = 0): Target => ({
+    server,
+    url: base + recap.experiencesPath,
+    connections: 50,
+    ...post,
+    body,
+    pid,
+  });
+  const pageOf = (server: string, base: string, pid = 0): Target => ({
+    server,
+    url: base + recap.pagePath,
+    connections: 10,
+    pid,
+  });
   const groups: Record<string, Target[]> = {
     members: [
-      {
-        server: "recap",
-        url: recap.url + recap.membersPath,
-        connections: 50,
-        headers: auth,
-        pid: pids.recap,
-      },
-      {
-        server: "minimal",
-        url: minimal + recap.membersPath,
-        connections: 50,
-        headers: auth,
-        pid: pids.minimal,
-      },
-      {
-        server: "fastify",
-        url: fastify + recap.membersPath,
-        connections: 50,
-        headers: auth,
-        pid: pids.fastify,
-      },
-      {
-        server: "express",
-        url: express + recap.membersPath,
-        connections: 50,
-        headers: auth,
-        pid: pids.express,
-      },
+      membersOf("recap", recap.url, child.pid),
+      membersOf("minimal", minimal, minimalServer.pid),
+      membersOf("fastify", fastify, fastifyServer.pid),
+      membersOf("express", express, expressServer.pid),
     ],
     experiences: [
-      {
-        server: "recap",
-        url: recap.url + recap.experiencesPath,
-        connections: 50,
-        ...post,
-        body,
-        pid: pids.recap,
-      },
-      {
-        server: "minimal",
-        url: minimal + recap.experiencesPath,
-        connections: 50,
-        ...post,
-        body,
-        pid: pids.minimal,
-      },
+      experiencesOf("recap", recap.url, child.pid),
+      experiencesOf("minimal", minimal, minimalServer.pid),
     ],
-    page: [
-      { server: "recap", url: recap.url + recap.pagePath, connections: 10, pid: pids.recap },
-      { server: "static", url: minimal + recap.pagePath, connections: 10, pid: pids.minimal },
-    ],
+    page: [pageOf("recap", recap.url, child.pid), pageOf("static", minimal, minimalServer.pid)],
   };
   const pid = child.pid ?? 0;
   const rss = { seeded: rssMb(pid), members: [] as number[], page: [] as number[] };

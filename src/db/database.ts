@@ -27,7 +27,7 @@ import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
-/** The PostgreSQL connections one process keeps open at most, unless RECAP_DATABASE_POOL_SIZE says otherwise. */
+/** The PostgreSQL connections one process keeps open at most, unless RECAP_DATABASE_POOL_SIZE says so. */
 export const DEFAULT_POSTGRES_POOL_SIZE = 10;
 
 export type DatabaseTarget =
