@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AxeBuilder } from "@axe-core/playwright";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 import { ROOT } from "../helpers/processes.ts";
 
@@ -14,6 +14,18 @@ export const CHROMIUM = "/usr/bin/chromium";
  * media pipeline can take longer than expect.poll's default second (both seek tests failed that way).
  */
 export const SEEK = { timeout: 8000 };
+
+/**
+ * What a seek test waits for: the player's position in whole seconds, with whether the page gave up on the
+ * player (hidden) and the media error's code, so a seek that never lands shows why in the failure.
+ */
+export function playerState(player: Locator) {
+  return player.evaluate((media: HTMLMediaElement) => ({
+    time: Math.round(media.currentTime),
+    hidden: media.hidden,
+    error: media.error?.code ?? null,
+  }));
+}
 const ARGS = [
   "--headless",
   "--no-sandbox",

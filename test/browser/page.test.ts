@@ -15,6 +15,7 @@ import {
   serveMedia,
   settled,
   ensureClientBuilt,
+  playerState,
   SEEK,
 } from "./browser.ts";
 const available = chromiumAvailable();
@@ -153,12 +154,11 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     const player = page.locator("#player");
     await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
     await page.locator(".line").nth(1).locator("a.time").click();
-    await expect
-      .poll(() => player.evaluate((v: HTMLMediaElement) => Math.round(v.currentTime)), SEEK)
-      .toBe(20);
+    await expect.poll(() => playerState(player), SEEK).toEqual({ time: 20, hidden: false, error: null });
     expect(await page.locator(".line").nth(1).getAttribute("aria-current")).toBe("true");
     await player.evaluate((v: HTMLMediaElement) => (v.currentTime = 41));
-    await expect.poll(() => page.locator(".line").nth(2).getAttribute("aria-current")).toBe("true");
+    // The line follows the seek once it lands, which takes as long as any seek (SEEK).
+    await expect.poll(() => page.locator(".line").nth(2).getAttribute("aria-current"), SEEK).toBe("true");
     expect(await page.locator(".media-placeholder").isVisible()).toBe(false);
     await page.context().close();
   });
