@@ -76,10 +76,10 @@ export function themeCss(view: PageView): string {
   ]);
   let css = themes.get(key);
   if (css === undefined) {
-    const colours = palette(branding.background ?? DEFAULT_BACKGROUND);
-    css = `:root{${Object.entries(themeVariables(branding))
+    const variables = themeVariables(branding);
+    css = `:root{${Object.entries(variables)
       .map(([name, value]) => `${name}:${value}`)
-      .join(";")}}${speakerCss(memberIds, colours.surface)}`;
+      .join(";")}}${speakerCss(memberIds, variables["--surface"]!)}`;
     themes.set(key, css);
   }
   return css;
