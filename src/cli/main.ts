@@ -8,6 +8,7 @@ import { systemClock } from "../clock.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { DomainError, invalid } from "../errors.ts";
+import { findInputProblem } from "../http/input-rules.ts";
 import type { App } from "../modules/apps/apps.service.ts";
 import { ProcessTextBody } from "../modules/ingestion/ingestion.schemas.ts";
 import {
@@ -57,8 +58,17 @@ function printApp(app: App, json: boolean, secret?: string): void {
 }
 
 /** Reads a transcript file: WebVTT, SRT, or the JSON body of POST /v1/process/text. */
+/**
+ * Reads a file to import as the API would take its body: the same input rules (http/input-rules.ts: text a
+ * database can store, a bounded depth), then for JSON the process/text schema. Throws invalid naming the file
+ * and the rule, before anything is stored.
+ */
 function readSubmission(file: string, name: string | undefined): Submission {
   const source = readFileSync(file, "utf8");
+  const refuse = (value: unknown) => {
+    const problem = findInputProblem("body", value);
+    if (problem !== undefined) throw invalid(`${file}: ${problem}`);
+  };
   if (extname(file).toLowerCase() === ".json") {
     let body: unknown;
     try {
@@ -66,6 +76,7 @@ function readSubmission(file: string, name: string | undefined): Submission {
     } catch {
       throw invalid(`${file} is not valid JSON`);
     }
+    refuse(body);
     if (!Value.Check(ProcessTextBody, body)) {
       const first = Value.Errors(ProcessTextBody, body)[0];
       throw invalid(
@@ -74,6 +85,7 @@ function readSubmission(file: string, name: string | undefined): Submission {
     }
     return { ...submissionFromText(body), ...(name !== undefined && { name }) };
   }
+  refuse(source);
   return submissionFromTranscript(parseTranscript(source), new Date(), {
     name: name ?? basename(file, extname(file)),
   });

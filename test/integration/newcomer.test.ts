@@ -269,6 +269,33 @@ describe("a newcomer's first run", () => {
     ).body;
     expect(importedMembers.members.map((m) => m.name)).toEqual(["Dana", "Bob"]);
 
+    // A file breaking the API's input rules is refused as the API would refuse its body, and nothing is stored.
+    const conversationCount = async () =>
+      (await api.get<Body.ConversationList>("/v1/conversations")).body.conversations.length;
+    const before = await conversationCount();
+    const withNul = join(dataDir, "nul.vtt");
+    writeFileSync(withNul, "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v Dana>Morning\u0000.\n");
+    const loneSurrogate = join(dataDir, "surrogate.json");
+    writeFileSync(
+      loneSurrogate,
+      '{"messages":[{"payload":{"content":"Hi \\ud800 there."},"from":{"name":"Ann"}}]}',
+    );
+    await expect(
+      run(join(ROOT, "bin", "recap"), ["import", withNul, "--app", appId], { env }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`${withNul}: body must not contain the NUL character`) as unknown,
+    });
+    await expect(
+      run(join(ROOT, "bin", "recap"), ["import", loneSurrogate, "--app", appId], { env }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        "messages[0].payload.content must not contain an unpaired UTF-16 surrogate",
+      ) as unknown,
+    });
+    expect(await conversationCount()).toBe(before);
+
     const listed = await run(join(ROOT, "bin", "recap"), ["apps", "list", "--json"], { env });
     expect((JSON.parse(listed.stdout) as { appId: string }[]).map((a) => a.appId)).toEqual([appId]);
 
