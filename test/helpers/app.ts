@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import type { KyselyPlugin } from "kysely";
 import { createAnalyzer } from "../../src/analysis/pool.ts";
 import type { Analyzer } from "../../src/analysis/types.ts";
 import { buildApp } from "../../src/app.ts";
@@ -61,6 +62,17 @@ function analyzer(): Analyzer {
   return (sharedAnalyzer ??= createAnalyzer());
 }
 
+/** A Kysely plugin that changes nothing and reports each query as its result comes back. */
+function observing(onQuery: () => void): KyselyPlugin {
+  return {
+    transformQuery: ({ node }) => node,
+    transformResult: ({ result }) => {
+      onQuery();
+      return Promise.resolve(result);
+    },
+  };
+}
+
 /** Starts the real app on a random port over a fresh database of the dialect. */
 export async function startTestServer(
   dialect: "sqlite" | "postgres",
@@ -72,6 +84,8 @@ export async function startTestServer(
     testDatabase?: TestDatabase;
     /** Shared rate-limit counters. */
     redis?: Redis;
+    /** Called for every query the server runs (its services and hooks), as each finishes. */
+    onQuery?: () => void;
   } = {},
 ): Promise<TestServer> {
   const testDb: TestDatabase = options.testDatabase ?? (await createTestDatabase(dialect));
@@ -85,10 +99,13 @@ export async function startTestServer(
     ...options.env,
   });
   const runtime = await openRuntime({ ...config, database: testDb.target }, { analyzer: analyzer() });
-  const { database } = runtime;
+  const database = options.onQuery
+    ? { ...runtime.database, db: runtime.database.db.withPlugin(observing(options.onQuery)) }
+    : runtime.database;
   const clock = options.clock ?? systemClock;
   const { app, services } = await buildApp({
     ...runtime,
+    database,
     clock,
     runJobs: options.runJobs ?? true,
     redis: options.redis ?? null,

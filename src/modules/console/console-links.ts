@@ -133,10 +133,9 @@ export class ConsoleLinks {
       offset: (page - 1) * LINKS_PAGE_SIZE,
     });
     const shown = rows.slice(0, LINKS_PAGE_SIZE);
-    const names = new Map<string, string>();
-    for (const id of new Set(shown.map((link) => link.conversationId))) {
-      names.set(id, (await this.deps.conversations.getConversation(appId, id)).name);
-    }
+    const names = await this.deps.conversations.namesOf(appId, [
+      ...new Set(shown.map((link) => link.conversationId)),
+    ]);
     return {
       links: shown.map((link) => ({ ...link, conversationName: names.get(link.conversationId) ?? "" })),
       state,

@@ -97,6 +97,18 @@ export class ConversationsRepository {
     return rows[0]?.content_version;
   }
 
+  /** The names of those of the conversations that belong to the app, by id, in one query. */
+  async namesOf(appId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("conversations")
+      .select(["id", "name"])
+      .where("app_id", "=", appId)
+      .where("id", "in", ids)
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
   findById(id: string): Promise<ConversationRow | undefined> {
     return this.db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
   }
@@ -210,6 +222,21 @@ export class ConversationsRepository {
       .where("conversation_id", "=", conversationId)
       .orderBy("position")
       .execute();
+  }
+
+  /** The members of several conversations in one query, each conversation's in order. */
+  async listMembersOfEach(conversationIds: readonly string[]): Promise<Map<string, MemberRow[]>> {
+    const members = new Map(conversationIds.map((id) => [id, [] as MemberRow[]]));
+    if (conversationIds.length === 0) return members;
+    const rows = await this.db
+      .selectFrom("members")
+      .selectAll()
+      .where("conversation_id", "in", conversationIds)
+      .orderBy("conversation_id")
+      .orderBy("position")
+      .execute();
+    for (const row of rows) members.get(row.conversation_id)?.push(row);
+    return members;
   }
 
   findMember(conversationId: string, memberId: string): Promise<MemberRow | undefined> {

@@ -66,12 +66,13 @@ export class ConversationsService {
     page: { limit: number; offset: number; nameContains?: string | undefined },
   ): Promise<{ conversation: ConversationRow; members: MemberRow[] }[]> {
     const rows = await this.conversations.list(appId, page.limit, page.offset, page.nameContains);
-    return Promise.all(
-      rows.map(async (conversation) => ({
-        conversation,
-        members: await this.conversations.listMembers(conversation.id),
-      })),
-    );
+    const members = await this.conversations.listMembersOfEach(rows.map((row) => row.id));
+    return rows.map((conversation) => ({ conversation, members: members.get(conversation.id) ?? [] }));
+  }
+
+  /** The names of those of the conversations the app can see, by id (one query, however many). */
+  namesOf(appId: string, conversationIds: readonly string[]): Promise<Map<string, string>> {
+    return this.conversations.namesOf(appId, conversationIds);
   }
 
   async getConversation(appId: string, conversationId: string) {
