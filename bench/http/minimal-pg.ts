@@ -8,20 +8,11 @@ import { createServer, type ServerResponse } from "node:http";
 import pg from "pg";
 import { deriveKey } from "../../src/keys.ts";
 import { checkToken } from "./hs256.ts";
-import { membersJson, type MemberRow } from "./statements.ts";
+import { MEMBERS_PG_SQL, membersJson, type MemberRow } from "./statements.ts";
 
 const env = (name: string) => process.env[name] ?? "";
 const pool = new pg.Pool({ connectionString: env("BENCH_DATABASE_URL"), max: 10 });
 const tokenKey = deriveKey(env("BENCH_SECRET"), "access-token");
-
-/** MEMBERS_SQL (statements.ts) with PostgreSQL's placeholders. */
-const MEMBERS_PG_SQL = `
-  SELECT m.id, m.name, m.email
-  FROM conversations c
-  JOIN apps a ON a.id = c.app_id AND a.secret_generation = $1
-  LEFT JOIN members m ON m.conversation_id = c.id
-  WHERE c.id = $2 AND c.app_id = $3
-  ORDER BY m.position`;
 
 function answer(response: ServerResponse, status: number, body: string): void {
   response.writeHead(status, {

@@ -1,6 +1,6 @@
 /**
  * Recap's members route on PostgreSQL beside a minimal node:http + `pg` server doing the same work
- * (minimal-pg.ts): Recap started as `npm start` with DATABASE_URL on a fresh PostgreSQL database (dropped
+ * (minimal-pg.ts) and bare Fastify doing it with Recap's log line (fastify.ts, the floor of a Fastify service): Recap started as `npm start` with DATABASE_URL on a fresh PostgreSQL database (dropped
  * at the end), seeded through its CLI and API; the answers compared byte for byte, then interleaved
  * autocannon rounds, ratios within each round, medians, and each node process's CPU time per request
  * (PostgreSQL's own is not counted).
@@ -9,7 +9,7 @@
  * the server is RECAP_TEST_POSTGRES_URL, by default postgres://postgres@127.0.0.1:5432/test)
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -28,40 +28,49 @@ const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT
 const dir = mkdtempSync(join(tmpdir(), "recap-bench-pg-"));
 const database = await createTestDatabase("postgres");
 if (database.target.dialect !== "postgres") throw new Error("expected a PostgreSQL database");
+const databaseUrl = database.target.url;
 const children: ChildProcess[] = [];
 try {
   buildRecap();
   const [recapPort, minimalPort] = [await freePort(), await freePort()];
-  const env = recapEnv(dir, database.target.url, recapPort);
+  const env = recapEnv(dir, databaseUrl, recapPort);
   const recapServer = await startRecap(env, join(dir, "recap.log"));
   children.push(recapServer);
   const recap = await seedRecap(`http://127.0.0.1:${recapPort}`, env);
-  const minimalServer = spawn("node", ["--import", "tsx", join(import.meta.dirname, "minimal-pg.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      BENCH_DATABASE_URL: database.target.url,
-      BENCH_SECRET: SECRET,
-      BENCH_PORT: String(minimalPort),
-    },
-    stdio: "ignore",
-  });
-  children.push(minimalServer);
+  /** Starts a bench server on the database; its standard output (Fastify's request log) goes to a file. */
+  const startBenchServer = async (file: string, port: number): Promise<ChildProcess> => {
+    const child = spawn("node", ["--import", "tsx", join(import.meta.dirname, file)], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: databaseUrl,
+        BENCH_SECRET: SECRET,
+        BENCH_PORT: String(port),
+      },
+      stdio: ["ignore", openSync(join(dir, `${file}.log`), "a"), "ignore"],
+    });
+    children.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    await until(async () => (await getRaw(url + "/").catch(() => ({ status: 0 }))).status === 404, file);
+    return child;
+  };
+  const fastifyPort = await freePort();
+  const minimalServer = await startBenchServer("minimal-pg.ts", minimalPort);
+  const fastifyServer = await startBenchServer("fastify.ts", fastifyPort);
   const minimal = `http://127.0.0.1:${minimalPort}`;
-  await until(
-    async () => (await getRaw(minimal + "/").catch(() => ({ status: 0 }))).status === 404,
-    "minimal-pg",
-  );
+  const fastify = `http://127.0.0.1:${fastifyPort}`;
   const expected = await getRaw(recap.url + recap.membersPath, recap.token);
-  const got = await getRaw(minimal + recap.membersPath, recap.token);
-  if (
-    expected.status !== 200 ||
-    !expected.body.toString().includes('"members":[{') ||
-    !got.body.equals(expected.body)
-  ) {
-    throw new Error(
-      `minimal-pg does not answer Recap's bytes: ${got.body.toString()} vs ${expected.body.toString()}`,
-    );
+  for (const base of [minimal, fastify]) {
+    const got = await getRaw(base + recap.membersPath, recap.token);
+    if (
+      expected.status !== 200 ||
+      !expected.body.toString().includes('"members":[{') ||
+      !got.body.equals(expected.body)
+    ) {
+      throw new Error(
+        `${base} does not answer Recap's bytes: ${got.body.toString()} vs ${expected.body.toString()}`,
+      );
+    }
   }
 
   const headers = { authorization: `Bearer ${recap.token}` };
@@ -74,6 +83,7 @@ try {
       headers,
       pid: minimalServer.pid,
     },
+    { server: "fastify", url: fastify + recap.membersPath, connections: 50, headers, pid: fastifyServer.pid },
   ];
   for (const target of targets) await load(target, 5);
   const runs: Record<string, Run[]> = {};
@@ -103,15 +113,18 @@ try {
         `   runs (req/s/p50/p99): ${each}`,
     );
   }
-  const ratio = (what: string, measure: (r: Run) => number) => {
-    const per = (runs.recap ?? []).map((run, i) => measure(run) / measure(runs["minimal-pg"]![i]!));
+  const ratio = (what: string, measure: (r: Run) => number, server = "recap", base = "minimal-pg") => {
+    const per = (runs[server] ?? []).map((run, i) => measure(run) / measure(runs[base]![i]!));
     lines.push(
-      `members ${what} recap ÷ minimal-pg: median ${median(per).toFixed(2)}   rounds: ${per.map((x) => x.toFixed(2)).join(" ")}`,
+      `members ${what} ${server} ÷ ${base}: median ${median(per).toFixed(2)}   rounds: ${per.map((x) => x.toFixed(2)).join(" ")}`,
     );
   };
   ratio("req/s", (r) => r.requestsPerSecond);
+  ratio("req/s", (r) => r.requestsPerSecond, "fastify");
+  ratio("req/s", (r) => r.requestsPerSecond, "recap", "fastify");
   ratio("p99", (r) => r.p99);
   ratio("node's CPU µs/request", cpu);
+  ratio("node's CPU µs/request", cpu, "fastify");
   const text = lines.join("\n") + "\n";
   process.stdout.write(text);
   writeFileSync(join(ROOT, "bench/results/http-postgres.txt"), text);

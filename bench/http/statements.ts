@@ -23,6 +23,15 @@ export const MEMBERS_SQL = `
   WHERE c.id = ? AND c.app_id = ?
   ORDER BY m.position`;
 
+/** MEMBERS_SQL with PostgreSQL's placeholders, for the `pg` servers. */
+export const MEMBERS_PG_SQL = numberedPlaceholders(MEMBERS_SQL);
+
+/** SQLite's `?` placeholders as PostgreSQL's `$1`, `$2`… in order. */
+function numberedPlaceholders(text: string): string {
+  let count = 0;
+  return text.replace(/\?/g, () => `$${++count}`);
+}
+
 export interface MemberRow {
   id: string | null;
   name: string | null;
