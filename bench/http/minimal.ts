@@ -5,22 +5,26 @@
  * (the page's bytes from memory). Configured by the environment: BENCH_DB, BENCH_SECRET, BENCH_PUBLIC_URL,
  * BENCH_PAGE_FILE, BENCH_PORT.
  */
-import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { deriveKey } from "../../src/keys.ts";
 import { checkToken } from "./hs256.ts";
-import { INSERT_LINK_SQL, MEMBERS_SQL, membersJson, openLikeRecap, type MemberRow } from "./statements.ts";
+import {
+  INSERT_LINK_SQL,
+  MEMBERS_SQL,
+  membersJson,
+  newLink,
+  openLikeRecap,
+  type MemberRow,
+} from "./statements.ts";
 
 const env = (name: string) => process.env[name] ?? "";
 const db = openLikeRecap(env("BENCH_DB"));
 const members = db.prepare<[number, string, string], MemberRow>(MEMBERS_SQL);
 const insertLink = db.prepare(INSERT_LINK_SQL);
 const tokenKey = deriveKey(env("BENCH_SECRET"), "access-token");
-const linkKey = deriveKey(env("BENCH_SECRET"), "summary-link");
-const publicUrl = env("BENCH_PUBLIC_URL");
+const links = { linkKey: deriveKey(env("BENCH_SECRET"), "summary-link"), publicUrl: env("BENCH_PUBLIC_URL") };
 const page = readFileSync(env("BENCH_PAGE_FILE"));
-const EXPIRES_IN = 2_592_000;
 
 function answer(response: ServerResponse, status: number, body: string): void {
   response.writeHead(status, {
@@ -44,34 +48,11 @@ function createLink(request: IncomingMessage, response: ServerResponse, conversa
       return answer(response, 400, '{"message":"body is not valid JSON"}');
     }
     if (body.name !== "verbose-text-summary") return answer(response, 400, '{"message":"name"}');
-    const nonce = randomBytes(16);
-    const tag = createHmac("sha256", linkKey).update(nonce).digest().subarray(0, 16);
-    const token = Buffer.concat([nonce, tag]).toString("base64url");
-    const settings = {
-      name: body.name,
-      color: {},
-      font: {},
-      summaryURLExpiresIn: EXPIRES_IN,
-      readOnly: false,
-      enableCustomDomain: false,
-      speakerAvatarURLs: {},
-      hideShareButton: false,
-    };
-    const now = new Date();
-    const id = randomUUID();
-    const inserted = insertLink.run(
-      id,
-      body.name,
-      createHash("sha256").update(token).digest("hex"),
-      JSON.stringify(settings),
-      new Date(now.getTime() + EXPIRES_IN * 1000).toISOString(),
-      now.toISOString(),
-      claims.generation,
-      conversationId,
-      claims.appId,
-    );
-    if (inserted.changes === 0) return answer(response, 404, '{"message":"conversation not found"}');
-    answer(response, 200, JSON.stringify({ name: body.name, url: `${publicUrl}/s/${token}`, id }));
+    const link = newLink(body.name, claims, conversationId, links);
+    if (insertLink.run(...link.values).changes === 0) {
+      return answer(response, 404, '{"message":"conversation not found"}');
+    }
+    answer(response, 200, link.json);
   });
 }
 

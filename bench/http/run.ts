@@ -1,10 +1,10 @@
 /**
  * Recap beside minimal servers doing the same work on the same SQLite file (docs: README, Benchmarks):
  * members (minimal node:http, bare Fastify with Recap's log line, and Express 5 + jsonwebtoken), POST
- * experiences (minimal node:http) and the largest meeting's page (the same bytes sent from memory). autocannon,
- * interleaved rounds, ratios within each round, medians, p50/p99, each server's CPU time per request (from
- * /proc) and Recap's resident memory. The minimal servers' answers are checked against Recap's before anything
- * is measured.
+ * experiences (minimal node:http and bare Fastify) and the largest meeting's page (the same bytes sent from
+ * memory). autocannon, interleaved rounds, ratios within each round, medians, p50/p99, each server's CPU time
+ * per request (from /proc) and Recap's resident memory. The minimal servers' answers are checked against
+ * Recap's before anything is measured.
  *
  * Usage: npm run bench:http [-- --rounds 6 --seconds 10]   (writes bench/results/http.txt)
  */
@@ -37,10 +37,15 @@ function assert(condition: boolean, what: string): void {
 }
 
 /**
- * Members answers must be the same bytes from every server; links the same shape, and the minimal server's
- * link must open on Recap.
+ * Members answers must be the same bytes from every server; links the same shape from each server that makes
+ * them, and each such server's link must open on Recap.
  */
-async function checkSameWork(recap: RecapUnderTest, minimal: string, others: string[]): Promise<void> {
+async function checkSameWork(
+  recap: RecapUnderTest,
+  minimal: string,
+  others: string[],
+  linkMakers: string[],
+): Promise<void> {
   const expected = await getRaw(recap.url + recap.membersPath, recap.token);
   assert(expected.status === 200 && expected.body.toString().includes('"members":['), "Recap's members");
   for (const base of [minimal, ...others]) {
@@ -51,7 +56,7 @@ async function checkSameWork(recap: RecapUnderTest, minimal: string, others: str
     );
   }
   const links: { name: string; url: string; id?: string }[] = [];
-  for (const base of [recap.url, minimal]) {
+  for (const base of [recap.url, minimal, ...linkMakers]) {
     const response = await fetch(base + recap.experiencesPath, {
       method: "POST",
       headers: { authorization: `Bearer ${recap.token}`, "content-type": "application/json" },
@@ -66,9 +71,11 @@ async function checkSameWork(recap: RecapUnderTest, minimal: string, others: str
       url: link.url.replace(/\/s\/[\w-]{43}$/, "/s/TOKEN"),
       ...(link.id !== undefined && { id: /^[0-9a-f-]{36}$/.test(link.id) ? "UUID" : link.id }),
     });
-  assert(shape(links[0]!) === shape(links[1]!), `links ${JSON.stringify(links)}`);
-  const opened = await getRaw(recap.url + new URL(links[1]!.url).pathname);
-  assert(opened.status === 200, `the minimal server's link opens on Recap (${opened.status})`);
+  for (const link of links.slice(1)) {
+    assert(shape(links[0]!) === shape(link), `links ${JSON.stringify(links)}`);
+    const opened = await getRaw(recap.url + new URL(link.url).pathname);
+    assert(opened.status === 200, `${link.url} opens on Recap (${opened.status})`);
+  }
 }
 
 /** How many changes the first render after a change is measured over. */
@@ -163,7 +170,7 @@ try {
   for (const url of [fastify, express]) {
     await until(async () => (await getRaw(url + "/").catch(() => ({ status: 0 }))).status === 404, url);
   }
-  await checkSameWork(recap, minimal, [fastify, express]);
+  await checkSameWork(recap, minimal, [fastify, express], [fastify]);
   const { afterChange, sameBytes, server } = await renderAfterChange(
     recap,
     minimal + recap.pagePath,
@@ -205,6 +212,7 @@ try {
     experiences: [
       experiencesOf("recap", recap.url, child.pid),
       experiencesOf("minimal", minimal, minimalServer.pid),
+      experiencesOf("fastify", fastify, fastifyServer.pid),
     ],
     page: [pageOf("recap", recap.url, child.pid), pageOf("static", minimal, minimalServer.pid)],
   };
@@ -246,7 +254,10 @@ try {
     ["members", "recap", "minimal", "CPU µs/request", cpu],
     ["members", "fastify", "minimal", "CPU µs/request", cpu],
     ["experiences", "recap", "minimal", "req/s", throughput],
+    ["experiences", "fastify", "minimal", "req/s", throughput],
+    ["experiences", "recap", "fastify", "req/s", throughput],
     ["experiences", "recap", "minimal", "CPU µs/request", cpu],
+    ["experiences", "fastify", "minimal", "CPU µs/request", cpu],
     ["page", "recap", "static", "req/s", throughput],
   ];
   for (const [group, servers] of Object.entries(runs)) {

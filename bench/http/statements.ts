@@ -1,4 +1,5 @@
 /** The one statement per route that the minimal servers prepare, on the database file Recap uses. */
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import SQLite from "better-sqlite3";
 
 /** Opens the file with Recap's pragmas (WAL, synchronous=FULL), so a write costs what Recap's does. */
@@ -55,3 +56,45 @@ export const INSERT_LINK_SQL = `
   SELECT ?, c.app_id, c.id, ?, ?, ?, 0, NULL, ?, NULL, ?
   FROM conversations c JOIN apps a ON a.id = c.app_id AND a.secret_generation = ?
   WHERE c.id = ? AND c.app_id = ?`;
+
+const EXPIRES_IN = 2_592_000;
+
+/**
+ * A new summary link as Recap makes one for `{"name": "verbose-text-summary"}`: a signed token (a nonce and its
+ * truncated HMAC), the row's values for INSERT_LINK_SQL (its hash, the settings Recap stores, the expiry) and
+ * the JSON to answer once the row is in.
+ */
+export function newLink(
+  name: string,
+  claims: { appId: string; generation: number },
+  conversationId: string,
+  keys: { linkKey: Buffer; publicUrl: string },
+): { values: unknown[]; json: string } {
+  const nonce = randomBytes(16);
+  const tag = createHmac("sha256", keys.linkKey).update(nonce).digest().subarray(0, 16);
+  const token = Buffer.concat([nonce, tag]).toString("base64url");
+  const settings = {
+    name,
+    color: {},
+    font: {},
+    summaryURLExpiresIn: EXPIRES_IN,
+    readOnly: false,
+    enableCustomDomain: false,
+    speakerAvatarURLs: {},
+    hideShareButton: false,
+  };
+  const now = new Date();
+  const id = randomUUID();
+  const values = [
+    id,
+    name,
+    createHash("sha256").update(token).digest("hex"),
+    JSON.stringify(settings),
+    new Date(now.getTime() + EXPIRES_IN * 1000).toISOString(),
+    now.toISOString(),
+    claims.generation,
+    conversationId,
+    claims.appId,
+  ];
+  return { values, json: JSON.stringify({ name, url: `${keys.publicUrl}/s/${token}`, id }) };
+}
