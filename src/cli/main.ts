@@ -57,11 +57,10 @@ function printApp(app: App, json: boolean, secret?: string): void {
   console.log(`frameAncestors: ${app.frameAncestors.join(" ") || "-"}`);
 }
 
-/** Reads a transcript file: WebVTT, SRT, or the JSON body of POST /v1/process/text. */
 /**
- * Reads a file to import as the API would take its body: the same input rules (http/input-rules.ts: text a
- * database can store, a bounded depth), then for JSON the process/text schema. Throws invalid naming the file
- * and the rule, before anything is stored.
+ * Reads a transcript file (WebVTT, SRT, or the JSON body of POST /v1/process/text) as the API would take it:
+ * the same input rules (http/input-rules.ts: text a database can store, a bounded depth), then for JSON the
+ * process/text schema. Throws invalid naming the file and the rule, before anything is stored.
  */
 function readSubmission(file: string, name: string | undefined): Submission {
   const source = readFileSync(file, "utf8");
