@@ -1,9 +1,10 @@
 /**
  * Recap's members route on PostgreSQL beside a minimal node:http + `pg` server doing the same work
- * (minimal-pg.ts) and bare Fastify doing it with Recap's log line (fastify.ts, the floor of a Fastify service): Recap started as `npm start` with DATABASE_URL on a fresh PostgreSQL database (dropped
- * at the end), seeded through its CLI and API; the answers compared byte for byte, then interleaved
- * autocannon rounds, ratios within each round, medians, and each node process's CPU time per request
- * (PostgreSQL's own is not counted).
+ * (minimal-pg.ts) and bare Fastify doing it with Recap's log line (fastify.ts, the floor of a Fastify
+ * service): Recap started as `npm start` with DATABASE_URL on a fresh PostgreSQL database (dropped at the
+ * end), seeded through its CLI and API; the answers compared byte for byte, then interleaved autocannon
+ * rounds, ratios within each round, medians, and each node process's CPU time per request (PostgreSQL's own
+ * is not counted).
  *
  * Usage: npm run bench:http:postgres [-- --rounds 6 --seconds 5]   (writes bench/results/http-postgres.txt;
  * the server is RECAP_TEST_POSTGRES_URL, by default postgres://postgres@127.0.0.1:5432/test)

@@ -1,4 +1,7 @@
-/** The one statement per route that the minimal servers prepare, on the database file Recap uses. */
+/**
+ * What the minimal servers share: the one statement per route they prepare, on the database Recap uses, and a
+ * new link's values and answer.
+ */
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import SQLite from "better-sqlite3";
 
