@@ -1,0 +1,60 @@
+/**
+ * The contract between the media pipeline and a speech engine. Audio reaches an engine as 16 kHz mono
+ * float samples in [-1, 1], in chunks, so a recorded file (decoded by ffmpeg as it is read) and a live
+ * stream of frames go through the same code; positions are milliseconds from the first sample.
+ */
+
+/** The one sample rate every engine is given. */
+export const SAMPLE_RATE = 16_000;
+
+export interface RecognizedWord {
+  text: string;
+  startMs: number;
+  endMs: number;
+}
+
+/** One utterance as the engine heard it; `words` is empty when the engine gives no word timings. */
+export interface RecognizedSegment {
+  text: string;
+  startMs: number;
+  endMs: number;
+  words: RecognizedWord[];
+  /** The engine's own speaker label, when it diarizes (an OpenAI-compatible server's `diarized_json`). */
+  speaker?: string;
+}
+
+export interface RecognitionOptions {
+  /** BCP-47 (`en-US`); engines that take a language use its primary subtag. */
+  languageCode?: string;
+  /** Words and phrases to favour, where the engine supports it. */
+  vocabulary: string[];
+  /** Aborts the work (the job was abandoned or the process is stopping). */
+  signal: AbortSignal;
+  /** Called as audio is consumed, with the position reached so far. */
+  onProgress?: (processedMs: number) => void;
+}
+
+export interface SpeechEngine {
+  /** What the start-up log and /readyz call it: `local moonshine-base-en`, `remote whisper-1 at http://…`. */
+  readonly description: string;
+  /** Recognises all of `audio`; throws when the engine fails (the job then fails with that message). */
+  transcribe(audio: AsyncIterable<Float32Array>, options: RecognitionOptions): Promise<RecognizedSegment[]>;
+  close(): Promise<void>;
+}
+
+/** A stretch of audio one speaker holds, speakers numbered from 0 in order of first appearance. */
+export interface SpeakerTurn {
+  speaker: number;
+  startMs: number;
+  endMs: number;
+}
+
+export interface Diarizer {
+  readonly description: string;
+  /** Splits the 16 kHz mono WAV file at `wavPath` by speaker; `speakerCount` when the caller knows it. */
+  diarize(
+    wavPath: string,
+    options: { speakerCount?: number; signal: AbortSignal; onProgress?: (fraction: number) => void },
+  ): Promise<SpeakerTurn[]>;
+  close(): Promise<void>;
+}
