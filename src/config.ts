@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { DEFAULT_POSTGRES_POOL_SIZE, parseDatabaseUrl, type DatabaseTarget } from "./db/database.ts";
 import { hostOf } from "./urls.ts";
 
@@ -32,6 +32,40 @@ export interface Config {
   fontCacheDir: string;
   /** The language model a job also asks (docs/LLM.md); null keeps the analysis local, with no network. */
   llm: LanguageModelSettings | null;
+  media: MediaSettings;
+}
+
+/** Recorded media (docs/MEDIA.md): where it is kept, its limits, and the speech engine. */
+export interface MediaSettings {
+  /** Uploaded files, kept while their conversation lives, and each job's working files. */
+  dir: string;
+  /** Where `bin/recap models pull` puts models and the local engine loads them from. */
+  modelsDir: string;
+  ffmpegPath: string;
+  ffprobePath: string;
+  maxBytes: number;
+  maxSeconds: number;
+  /** How long fetching a media URL may take in all. */
+  fetchTimeoutSeconds: number;
+  /** Hosts a media URL may reach although they are (or resolve to) internal addresses. */
+  allowHosts: string[];
+  /** Transcription jobs one process runs at once. */
+  asrConcurrency: number;
+  /** The local model's name (without RECAP_ASR_URL) or the remote server's model (with it). */
+  asrModel: string | null;
+  /** An OpenAI-compatible transcription server; null: the local engine. */
+  asrRemote: RemoteEngineSettings | null;
+}
+
+export interface RemoteEngineSettings {
+  /** The API base, e.g. `http://127.0.0.1:8000/v1`; `/audio/transcriptions` is appended. */
+  url: string;
+  apiKey: string | null;
+  /** The longest part of a file sent in one request; longer files go in parts with their offsets kept. */
+  partSeconds: number;
+  timeoutSeconds: number;
+  /** `diarized_json` where the server labels speakers itself; `verbose_json` otherwise. */
+  responseFormat: "verbose_json" | "diarized_json";
 }
 
 /** An OpenAI-compatible chat-completions endpoint the operator chose: the transcript is sent there. */
@@ -107,19 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     problems.push("REDIS_URL must start with redis:// or rediss://");
   }
 
-  const webhookAllowHosts: string[] = [];
-  for (const entry of (env.RECAP_WEBHOOK_ALLOW_HOSTS ?? "").split(",").map((host) => host.trim())) {
-    if (entry === "") continue;
-    try {
-      const url = new URL(`http://${isIP(entry) === 6 ? `[${entry}]` : entry}/`);
-      if (url.port !== "" || url.pathname !== "/" || url.username !== "") throw new Error("not a host");
-      webhookAllowHosts.push(hostOf(url));
-    } catch {
-      problems.push(
-        `RECAP_WEBHOOK_ALLOW_HOSTS must be host names or addresses separated by commas (got "${entry}")`,
-      );
-    }
-  }
+  const webhookAllowHosts = hostList(env, "RECAP_WEBHOOK_ALLOW_HOSTS", problems);
 
   let fontCatalogueUrl: string | null = env.RECAP_FONT_CATALOGUE_URL || "https://fonts.googleapis.com";
   if (fontCatalogueUrl === "off") fontCatalogueUrl = null;
@@ -137,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     }
   }
   const llm = languageModelSettings(env, integer, problems);
+  const media = mediaSettings(env, dataDir, integer, problems);
 
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
@@ -161,9 +184,86 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     fontCatalogueUrl,
     fontCacheDir: resolve(dataDir, env.RECAP_FONT_CACHE_DIR || "fonts"),
     llm,
+    media,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** A comma-separated list of host names or addresses (no ports, paths or credentials). */
+function hostList(env: NodeJS.ProcessEnv, name: string, problems: string[]): string[] {
+  const hosts: string[] = [];
+  for (const entry of (env[name] ?? "").split(",").map((host) => host.trim())) {
+    if (entry === "") continue;
+    try {
+      const url = new URL(`http://${isIP(entry) === 6 ? `[${entry}]` : entry}/`);
+      if (url.port !== "" || url.pathname !== "/" || url.username !== "") throw new Error("not a host");
+      hosts.push(hostOf(url));
+    } catch {
+      problems.push(`${name} must be host names or addresses separated by commas (got "${entry}")`);
+    }
+  }
+  return hosts;
+}
+
+/** An absolute http(s) API base without credentials, query or fragment, with no trailing slash; null if not. */
+function apiBase(value: string): string | null {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+    if (parsed.search !== "" || parsed.hash !== "" || parsed.username !== "") return null;
+    return parsed.origin + parsed.pathname.replace(/\/+$/, "");
+  } catch {
+    return null;
+  }
+}
+
+function mediaSettings(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): MediaSettings {
+  const ffmpegPath = env.RECAP_FFMPEG_PATH || "ffmpeg";
+  let asrRemote: RemoteEngineSettings | null = null;
+  const partSeconds = integer("RECAP_ASR_PART_SECONDS", 600, 30, 86_400);
+  const timeoutSeconds = integer("RECAP_ASR_TIMEOUT_SECONDS", 600, 1, 86_400);
+  if (env.RECAP_ASR_URL) {
+    const url = apiBase(env.RECAP_ASR_URL);
+    if (url === null) {
+      problems.push(
+        `RECAP_ASR_URL must be the absolute http(s) URL of an OpenAI-compatible API, such as http://127.0.0.1:8000/v1, without credentials, query or fragment (got "${env.RECAP_ASR_URL}")`,
+      );
+    } else {
+      const responseFormat = env.RECAP_ASR_RESPONSE_FORMAT || "verbose_json";
+      if (responseFormat !== "verbose_json" && responseFormat !== "diarized_json") {
+        problems.push(`RECAP_ASR_RESPONSE_FORMAT must be verbose_json or diarized_json (got "${responseFormat}")`);
+      }
+      asrRemote = {
+        url,
+        apiKey: env.RECAP_ASR_API_KEY || null,
+        partSeconds,
+        timeoutSeconds,
+        responseFormat: responseFormat === "diarized_json" ? "diarized_json" : "verbose_json",
+      };
+    }
+  } else if (env.RECAP_ASR_API_KEY) {
+    problems.push("RECAP_ASR_API_KEY: only used with RECAP_ASR_URL, which is unset");
+  }
+  return {
+    dir: resolve(dataDir, env.RECAP_MEDIA_DIR || "media"),
+    modelsDir: resolve(dataDir, env.RECAP_MODELS_DIR || "models"),
+    ffmpegPath,
+    // ffprobe comes with ffmpeg: beside the configured ffmpeg, or on the PATH.
+    ffprobePath: ffmpegPath.includes("/") ? join(dirname(ffmpegPath), "ffprobe") : "ffprobe",
+    maxBytes: integer("RECAP_MEDIA_MAX_BYTES", 2 * 1024 ** 3, 1024, 1024 ** 4),
+    maxSeconds: integer("RECAP_MEDIA_MAX_SECONDS", 4 * 3600, 1, 7 * 86_400),
+    fetchTimeoutSeconds: integer("RECAP_MEDIA_FETCH_TIMEOUT_SECONDS", 600, 1, 86_400),
+    allowHosts: hostList(env, "RECAP_MEDIA_ALLOW_HOSTS", problems),
+    asrConcurrency: integer("RECAP_ASR_CONCURRENCY", 1, 1, 64),
+    asrModel: env.RECAP_ASR_MODEL || null,
+    asrRemote,
+  };
 }
 
 /**
@@ -192,18 +292,13 @@ function languageModelSettings(
     problems.push("RECAP_LLM_URL and RECAP_LLM_MODEL must be set together (or neither)");
     return null;
   }
-  let base = url;
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("protocol");
-    if (parsed.search !== "" || parsed.hash !== "" || parsed.username !== "") throw new Error("not a base");
-    base = parsed.origin + parsed.pathname.replace(/\/+$/, "");
-  } catch {
+  const base = apiBase(url);
+  if (base === null) {
     problems.push(
       `RECAP_LLM_URL must be the absolute http(s) URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1, without credentials, query or fragment (got "${url}")`,
     );
   }
-  return { url: base, model, apiKey, timeoutSeconds, contextTokens };
+  return { url: base ?? url, model, apiKey, timeoutSeconds, contextTokens };
 }
 
 /**

@@ -7,7 +7,9 @@ export type ErrorCode =
   | "gone"
   | "conflict"
   | "unsupported_media_type"
-  | "payload_too_large";
+  | "payload_too_large"
+  /** The server lacks what the request needs (no speech engine set up): the operator must act, not the caller. */
+  | "unavailable";
 
 export class DomainError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Insertable, Selectable, Updateable } from "kysely";
 
 /**
  * Row shapes as stored. Timestamps are ISO-8601 strings made in application code, booleans are 0/1
@@ -67,6 +67,11 @@ export interface MessagesTable {
   start_time: string | null;
   end_time: string | null;
   hidden: number;
+  /**
+   * The words of a recognised line with their times (JSON `[[word, startMs, endMs], …]`, milliseconds from
+   * the line's start); null for lines that came as text.
+   */
+  words: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface JobsTable {
@@ -81,6 +86,10 @@ export interface JobsTable {
   lease_expires_at: string | null;
   created_at: string;
   updated_at: string;
+  /** "text" (analyse stored messages) or "media" (transcribe a file first; run by the media runners). */
+  kind: string;
+  /** How far a media job has got, from 0 to 1; null for text jobs. */
+  progress: number | null;
 }
 
 export interface SummariesTable {
@@ -170,6 +179,32 @@ export interface WebhookEventsTable {
   created_at: string;
 }
 
+/**
+ * One submitted audio or video file and what its job has made of it. `stored_file` is an upload kept under
+ * the media directory (null for a URL, which is fetched again when needed); `offset_ms` is where the file
+ * starts in the conversation's media time (0 for the first, the end of the one before for an append);
+ * `options` the submission's recognition options (JSON); `segments` and `turns` each step's result (JSON),
+ * null until that step is done.
+ */
+export interface MediaTable {
+  id: string;
+  app_id: string;
+  conversation_id: string;
+  job_id: string;
+  kind: string;
+  source_url: string | null;
+  stored_file: string | null;
+  content_type: string | null;
+  bytes: number | null;
+  duration_ms: number | null;
+  offset_ms: number;
+  options: string;
+  segments: string | null;
+  turns: string | null;
+  diarization_error: string | null;
+  created_at: string;
+}
+
 /** An app's named list of words and phrases; `vocabulary` is a JSON array of strings. */
 export interface TrackersTable {
   id: string;
@@ -194,6 +229,7 @@ export interface Database {
   link_viewers: LinkViewersTable;
   webhook_events: WebhookEventsTable;
   trackers: TrackersTable;
+  media: MediaTable;
 }
 
 export type AppRow = Selectable<AppsTable>;
@@ -216,4 +252,5 @@ export type ExperienceRow = Selectable<ExperiencesTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type NewJob = Insertable<JobsTable>;
+export type MediaRow = Selectable<MediaTable>;
 export type ConversationUpdate = Updateable<ConversationsTable>;

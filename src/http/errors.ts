@@ -14,6 +14,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unavailable: 503,
 };
 
 /** The status a domain error answers with, wherever it is answered (JSON here, a page's own formats there). */

@@ -45,9 +45,9 @@ describe.each(await dialects())("fencing a job's writes on %s", (dialect) => {
     const at = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
     // The first process claims the job and stalls; its lease runs out and a second process claims it.
-    const stale = await jobs.claimNext(at(0), at(1));
+    const stale = await jobs.claimNext("text", at(0), at(1));
     expect(stale).toMatchObject({ id: jobId, attempts: 1 });
-    const current = await jobs.claimNext(at(2), at(60));
+    const current = await jobs.claimNext("text", at(2), at(60));
     expect(current).toMatchObject({ id: jobId, attempts: 2 });
     if (!stale || !current) throw new Error("no claim");
 

@@ -36,10 +36,10 @@ describe.each(await dialects())("the job pipeline on %s", (dialect) => {
 
     const jobs = new JobsRepository(first.database.db);
     const now = new Date();
-    const claimed = await jobs.claimNext(now.toISOString(), new Date(now.getTime() + HOUR).toISOString());
+    const claimed = await jobs.claimNext("text", now.toISOString(), new Date(now.getTime() + HOUR).toISOString());
     expect(claimed?.id).toBe(created.jobId);
     // While the first is in progress, the later submissions to the same conversation must wait.
-    expect(await jobs.claimNext(now.toISOString(), now.toISOString())).toBeUndefined();
+    expect(await jobs.claimNext("text", now.toISOString(), now.toISOString())).toBeUndefined();
     expect((await api.get<Body.Job>(`/v1/job/${created.jobId}`)).body).toEqual({
       id: created.jobId,
       status: "in_progress",

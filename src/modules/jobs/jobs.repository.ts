@@ -66,14 +66,15 @@ export class JobsRepository {
   }
 
   /**
-   * Claims the oldest runnable job: scheduled, or in progress with an expired lease (its process died),
+   * Claims the oldest runnable job of the kind: scheduled, or in progress with an expired lease (its process died),
    * and with no earlier unfinished job of the same conversation. The conditional update makes the claim
    * safe when several processes share the database.
    */
-  async claimNext(now: string, leaseExpiresAt: string): Promise<JobRow | undefined> {
+  async claimNext(kind: string, now: string, leaseExpiresAt: string): Promise<JobRow | undefined> {
     const candidates = await this.db
       .selectFrom("jobs as j")
       .selectAll("j")
+      .where("j.kind", "=", kind)
       .where((eb) =>
         eb.or([
           eb("j.status", "=", "scheduled"),
@@ -137,11 +138,37 @@ export class JobsRepository {
     if (result.numUpdatedRows === 0n) throw new ClaimTakenOver(claim.id);
   }
 
-  /** Renews the lease while the claim holds (a claim taken over is left to its new owner). */
-  async extendLease(claim: Claim, leaseExpiresAt: string): Promise<void> {
-    await this.db
+  /**
+   * Renews the lease while the claim holds (a claim taken over is left to its new owner); false when it no
+   * longer holds.
+   */
+  async extendLease(claim: Claim, leaseExpiresAt: string): Promise<boolean> {
+    const result = await this.db
       .updateTable("jobs")
       .set({ lease_expires_at: leaseExpiresAt })
+      .where("id", "=", claim.id)
+      .where("attempts", "=", claim.attempts)
+      .where("status", "=", "in_progress")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Ends the claim's lease now, so any process may take the job up again at once. */
+  async releaseLease(claim: Claim, now: string): Promise<void> {
+    await this.db
+      .updateTable("jobs")
+      .set({ lease_expires_at: now })
+      .where("id", "=", claim.id)
+      .where("attempts", "=", claim.attempts)
+      .where("status", "=", "in_progress")
+      .execute();
+  }
+
+  /** Records how far the claimed job has got (0 to 1), while the claim holds. */
+  async setProgress(claim: Claim, progress: number): Promise<void> {
+    await this.db
+      .updateTable("jobs")
+      .set({ progress })
       .where("id", "=", claim.id)
       .where("attempts", "=", claim.attempts)
       .where("status", "=", "in_progress")

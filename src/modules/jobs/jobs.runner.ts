@@ -3,15 +3,21 @@ import type { Clock } from "../../clock.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { ClaimTakenOver, type JobsRepository } from "./jobs.repository.ts";
-import type { JobEvents, JobWrites } from "./jobs.service.ts";
+import type { JobEvents, JobKind, JobWrites } from "./jobs.service.ts";
 import type { WebhookSender } from "./webhooks.ts";
 import { PollPause } from "./poll-pause.ts";
 
 export interface JobRunnerOptions {
+  /** The kind of job this runner claims ("text" or "media"). */
+  kind: JobKind;
   jobs: JobsRepository;
   /** Runs `work` in one transaction: a job's status change and its webhook event are written together. */
   transaction: Transaction<JobWrites>;
-  process: (job: JobRow) => Promise<void>;
+  /**
+   * Does the job's work. `signal` aborts when the runner stops or the claim is lost: work that can stop early
+   * (a transcription) then throws, and the job is left for its next claim instead of failing.
+   */
+  process: (job: JobRow, signal: AbortSignal) => Promise<void>;
   webhooks: Pick<WebhookSender, "notify">;
   clock: Clock;
   logger: FastifyBaseLogger;
@@ -29,6 +35,8 @@ export class JobRunner implements JobEvents {
   private loop: Promise<void> | null = null;
   /** The job the loop is running now, if any. */
   private inHand: Promise<boolean> | null = null;
+  /** Aborts the work of the job in hand. */
+  private abortInHand: AbortController | null = null;
   private readonly pause: PollPause;
 
   constructor(private readonly options: JobRunnerOptions) {
@@ -51,9 +59,13 @@ export class JobRunner implements JobEvents {
     this.loop = this.run();
   }
 
-  /** Stops taking jobs and waits for the one in hand to finish. */
+  /**
+   * Stops taking jobs and waits for the one in hand: work that can stop early (a transcription) is aborted and
+   * its job released for the next claim; the rest finishes.
+   */
   async stop(): Promise<void> {
     this.running = false;
+    this.abortInHand?.abort();
     this.pause.wake();
     await this.loop;
     this.loop = null;
@@ -95,7 +107,7 @@ export class JobRunner implements JobEvents {
     const { jobs, transaction, webhooks, clock, logger } = this.options;
     const job = await transaction(async ({ jobs, webhookEvents }) => {
       const now = clock.now().toISOString();
-      const claimed = await jobs.claimNext(now, this.leaseUntil());
+      const claimed = await jobs.claimNext(this.options.kind, now, this.leaseUntil());
       if (claimed) await webhookEvents.addJobStatus(claimed, "in_progress", now);
       return claimed;
     });
@@ -109,17 +121,29 @@ export class JobRunner implements JobEvents {
       });
       webhooks.notify();
     };
+    const abort = new AbortController();
+    this.abortInHand = abort;
     const heartbeat = setInterval(
-      () => void jobs.extendLease(job, this.leaseUntil()).catch(() => undefined),
+      () =>
+        void jobs
+          .extendLease(job, this.leaseUntil())
+          .then((held) => held || abort.abort())
+          .catch(() => undefined),
       (this.options.leaseSeconds * 1000) / 3,
     );
     try {
       let outcome: { status: "completed" | "failed"; error: string | null };
       try {
-        await this.options.process(job);
+        await this.options.process(job, abort.signal);
         outcome = { status: "completed", error: null };
       } catch (error) {
         if (error instanceof ClaimTakenOver) throw error;
+        if (abort.signal.aborted) {
+          // Stopped (or the claim was lost) mid-work: the job is left to its next claim, at once.
+          await jobs.releaseLease(job, clock.now().toISOString());
+          logger.info({ jobId: job.id }, "job interrupted; it will be taken up again");
+          return true;
+        }
         logger.error({ err: error, jobId: job.id }, "job failed");
         outcome = { status: "failed", error: error instanceof Error ? error.message : String(error) };
       }
@@ -130,6 +154,7 @@ export class JobRunner implements JobEvents {
       logger.warn({ jobId: job.id, attempt: job.attempts }, "job claim taken over by another process");
     } finally {
       clearInterval(heartbeat);
+      this.abortInHand = null;
     }
     return true;
   }

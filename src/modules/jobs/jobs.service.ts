@@ -14,8 +14,12 @@ export interface JobWrites {
   webhookEvents: WebhookEventsRepository;
 }
 
+export type JobKind = "text" | "media";
+
 export interface NewJobRequest {
   id: string;
+  /** "media" jobs transcribe a file before the analysis, on the media runners; "text" when absent. */
+  kind?: JobKind;
   appId: string;
   conversationId: string;
   webhookUrl: string | null;
@@ -29,11 +33,17 @@ export class JobsService {
     private readonly events: JobEvents,
   ) {}
 
-  /** Throws not_found when the app cannot see the job. */
-  async getJob(appId: string, jobId: string): Promise<{ id: string; status: JobStatus }> {
+  /**
+   * The job's status, and for a media job how far it has got (a percentage; 100 once completed). Throws
+   * not_found when the app cannot see the job.
+   */
+  async getJob(appId: string, jobId: string): Promise<{ id: string; status: JobStatus; progress?: number }> {
     const job = await this.jobs.find(appId, jobId);
     if (!job) throw notFound("job");
-    return { id: job.id, status: job.status as JobStatus };
+    const status = job.status as JobStatus;
+    if (job.kind !== "media") return { id: job.id, status };
+    const progress = status === "completed" ? 100 : Math.floor((job.progress ?? 0) * 100);
+    return { id: job.id, status, progress };
   }
 
   /** The status of the latest job of each conversation given that has one. */
@@ -52,6 +62,8 @@ export class JobsService {
       id: job.id,
       app_id: job.appId,
       conversation_id: job.conversationId,
+      kind: job.kind ?? "text",
+      progress: job.kind === "media" ? 0 : null,
       sequence: await within.jobs.nextSequence(job.conversationId),
       status: "scheduled",
       webhook_url: job.webhookUrl,

@@ -15,21 +15,32 @@ function internalRange(address: string): string | null {
   return range === "unicast" ? null : range;
 }
 
-const ALLOW_HINT = "an operator can allow chosen hosts with RECAP_WEBHOOK_ALLOW_HOSTS";
+/** The request field a refused URL came in, and the variable that allows hosts for it. */
+export interface TargetNaming {
+  field: string;
+  allowVariable: string;
+}
+
+const WEBHOOK_NAMING: TargetNaming = { field: "webhookUrl", allowVariable: "RECAP_WEBHOOK_ALLOW_HOSTS" };
 
 /**
- * Decides which webhook URLs Recap will call: none with user credentials, and none whose host is or
- * resolves to an internal address unless the operator allowed that host. Checked at submission
- * (`check`) and again on every connection (`lookup`), since DNS may answer differently later.
+ * Decides which URLs Recap will call (webhooks, and with their own allow-list media URLs and fonts): none
+ * with user credentials, and none whose host is or resolves to an internal address unless the operator
+ * allowed that host. Checked at submission (`check`) and again on every connection (`lookup`), since DNS
+ * may answer differently later.
  */
 export class WebhookTargets {
-  constructor(private readonly allowHosts: ReadonlySet<string>) {}
+  constructor(
+    private readonly allowHosts: ReadonlySet<string>,
+    private readonly naming: TargetNaming = WEBHOOK_NAMING,
+  ) {}
 
-  /** Throws `invalid` naming webhookUrl and the rule it breaks. */
-  async check(webhookUrl: string): Promise<void> {
-    const url = new URL(webhookUrl);
+  /** Throws `invalid` naming the URL's field and the rule it breaks. */
+  async check(target: string): Promise<void> {
+    const { field, allowVariable } = this.naming;
+    const url = new URL(target);
     if (url.username !== "" || url.password !== "") {
-      throw invalid("webhookUrl must not contain user credentials (user:password@): they are never sent");
+      throw invalid(`${field} must not contain user credentials (user:password@): they are never sent`);
     }
     const host = hostOf(url);
     if (this.allowHosts.has(host)) return;
@@ -40,14 +51,14 @@ export class WebhookTargets {
       try {
         addresses = (await dns.promises.lookup(host, { all: true })).map((entry) => entry.address);
       } catch {
-        throw invalid(`webhookUrl host ${host} does not resolve`);
+        throw invalid(`${field} host ${host} does not resolve`);
       }
     }
     for (const address of addresses) {
       const range = internalRange(address);
       if (range !== null) {
         throw invalid(
-          `webhookUrl must not point at an internal address: ${host} is ${address} (${range}); ${ALLOW_HINT}`,
+          `${field} must not point at an internal address: ${host} is ${address} (${range}); an operator can allow chosen hosts with ${allowVariable}`,
         );
       }
     }

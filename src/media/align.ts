@@ -1,0 +1,121 @@
+import type { RecognizedSegment, RecognizedWord, SpeakerTurn } from "./engine.ts";
+
+/** A channel's own speaker, from the submission's `channelMetadata`. */
+export interface ChannelSpeaker {
+  name: string;
+  email: string | null;
+}
+
+/** What one channel's recognition gave, and who speaks on it when the submission said. */
+export interface ChannelTranscript {
+  segments: RecognizedSegment[];
+  speaker: ChannelSpeaker | null;
+}
+
+/** One line of the conversation, in milliseconds from the start of the media it came from. */
+export interface AlignedLine {
+  text: string;
+  startMs: number;
+  endMs: number;
+  words: RecognizedWord[];
+  speaker: ChannelSpeaker | null;
+}
+
+/** Symbl's names for diarized speakers, in order of first appearance. */
+const speakerName = (index: number): ChannelSpeaker => ({ name: `Speaker ${index + 1}`, email: null });
+
+/**
+ * Makes the conversation's lines from what recognition heard: each channel's segments under its speaker,
+ * merged in time order; on one channel, `turns` (local diarization) split segments where the speaker changes
+ * (at word boundaries when the engine gave words, else the whole segment goes to the speaker who holds most
+ * of it), and an engine's own speaker labels are used when there are no turns. Diarized speakers are named
+ * "Speaker 1", "Speaker 2"… in order of first appearance.
+ */
+export function alignLines(channels: ChannelTranscript[], turns: SpeakerTurn[] | null): AlignedLine[] {
+  const lines: AlignedLine[] = [];
+  if (channels.length === 1 && channels[0] && channels[0].speaker === null) {
+    const { segments } = channels[0];
+    const labelled = segments.some((segment) => segment.speaker !== undefined);
+    if (turns !== null && turns.length > 0) lines.push(...splitByTurns(segments, turns));
+    else if (labelled) lines.push(...byEngineLabels(segments));
+    else lines.push(...segments.map((segment) => lineOf(segment, null)));
+    return renumberSpeakers(lines);
+  }
+  for (const channel of channels) {
+    lines.push(...channel.segments.map((segment) => lineOf(segment, channel.speaker)));
+  }
+  return lines.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+function lineOf(segment: RecognizedSegment, speaker: ChannelSpeaker | null): AlignedLine {
+  return { text: segment.text, startMs: segment.startMs, endMs: segment.endMs, words: segment.words, speaker };
+}
+
+/** Speaker labels stand for themselves until renumbered: "Speaker <label>" keyed by the raw label. */
+function byEngineLabels(segments: RecognizedSegment[]): AlignedLine[] {
+  return segments.map((segment) =>
+    lineOf(segment, segment.speaker === undefined ? null : { name: segment.speaker, email: null }),
+  );
+}
+
+/** The speaker of the turn that overlaps [startMs, endMs] most; the nearest turn when none overlaps. */
+function speakerOver(turns: SpeakerTurn[], startMs: number, endMs: number): number {
+  let best = { speaker: turns[0]?.speaker ?? 0, overlap: -Infinity };
+  for (const turn of turns) {
+    const overlap = Math.min(endMs, turn.endMs) - Math.max(startMs, turn.startMs);
+    if (overlap > best.overlap) best = { speaker: turn.speaker, overlap };
+  }
+  return best.speaker;
+}
+
+function splitByTurns(segments: RecognizedSegment[], turns: SpeakerTurn[]): AlignedLine[] {
+  const lines: AlignedLine[] = [];
+  const label = (speaker: number): ChannelSpeaker => ({ name: `#${speaker}`, email: null });
+  for (const segment of segments) {
+    if (segment.words.length === 0) {
+      lines.push(lineOf(segment, label(speakerOver(turns, segment.startMs, segment.endMs))));
+      continue;
+    }
+    let run: { speaker: number; words: RecognizedWord[] } | null = null;
+    const flush = () => {
+      if (!run) return;
+      const first = run.words[0];
+      const last = run.words[run.words.length - 1];
+      if (first && last) {
+        lines.push({
+          text: run.words.map((word) => word.text).join(" "),
+          startMs: first.startMs,
+          endMs: last.endMs,
+          words: run.words,
+          speaker: label(run.speaker),
+        });
+      }
+    };
+    for (const word of segment.words) {
+      const speaker = speakerOver(turns, word.startMs, Math.max(word.endMs, word.startMs + 1));
+      if (run?.speaker === speaker) run.words.push(word);
+      else {
+        flush();
+        run = { speaker, words: [word] };
+      }
+    }
+    // A segment one speaker holds keeps the engine's own text (its punctuation and spacing).
+    if (run && run.words.length === segment.words.length) {
+      lines.push(lineOf(segment, label(run.speaker)));
+    } else flush();
+  }
+  return lines;
+}
+
+function renumberSpeakers(lines: AlignedLine[]): AlignedLine[] {
+  const numbers = new Map<string, number>();
+  return lines.map((line) => {
+    if (line.speaker === null) return line;
+    let number = numbers.get(line.speaker.name);
+    if (number === undefined) {
+      number = numbers.size;
+      numbers.set(line.speaker.name, number);
+    }
+    return { ...line, speaker: speakerName(number) };
+  });
+}

@@ -1,0 +1,130 @@
+import { execFile, spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { SAMPLE_RATE } from "./engine.ts";
+import { MediaProblem } from "./problems.ts";
+
+export interface FfmpegPaths {
+  ffmpegPath: string;
+  ffprobePath: string;
+}
+
+export interface ProbedMedia {
+  /** Null when the container does not say (a live capture, some WebM files). */
+  durationMs: number | null;
+  /** Channels of the first audio stream; 0 when the file has no audio. */
+  channels: number;
+  hasVideo: boolean;
+}
+
+interface FfprobeOutput {
+  format?: { duration?: string };
+  streams?: { codec_type?: string; channels?: number; duration?: string }[];
+}
+
+/** How long ffprobe may read a file's headers. */
+const PROBE_TIMEOUT_MS = 30_000;
+
+/**
+ * Reads what a file holds with ffprobe, from its headers only. Throws MediaProblem when ffmpeg cannot read
+ * it as media; a file with no audio stream is returned with `channels` 0 for the caller to judge.
+ */
+export function probe(paths: FfmpegPaths, file: string, signal?: AbortSignal): Promise<ProbedMedia> {
+  const args = ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file];
+  return new Promise((resolve, reject) => {
+    execFile(
+      paths.ffprobePath,
+      args,
+      { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal },
+      (error, stdout, stderr) => {
+        if (error) {
+          if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+            return reject(new Error(`ffprobe was not found at "${paths.ffprobePath}" (RECAP_FFMPEG_PATH)`));
+          }
+          if (signal?.aborted) return reject(error);
+          return reject(new MediaProblem(`the file is not audio or video that ffmpeg can read (${firstLine(stderr)})`));
+        }
+        const output = JSON.parse(stdout) as FfprobeOutput;
+        const streams = output.streams ?? [];
+        const audio = streams.find((stream) => stream.codec_type === "audio");
+        const seconds = Number(output.format?.duration ?? audio?.duration);
+        resolve({
+          durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
+          channels: audio?.channels ?? 0,
+          hasVideo: streams.some((stream) => stream.codec_type === "video"),
+        });
+      },
+    );
+  });
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((entry) => entry.trim() !== "") ?? "no detail";
+  return line.trim().slice(0, 300);
+}
+
+export interface DecodeOptions {
+  /** One output mixing every channel (null), or one output per listed channel (0-based). */
+  channels: number[] | null;
+  /** Decoding stops here; reaching it fails the decode, so a file that lied about its length is caught. */
+  maxSeconds: number;
+  signal: AbortSignal;
+}
+
+/**
+ * Decodes the first audio stream of `input` to 16 kHz mono 16-bit WAV files in `outDir` (`channel-N.wav`, or
+ * `mix.wav`), with ffmpeg killed if `signal` aborts. Throws MediaProblem for a file ffmpeg cannot decode or
+ * one longer than `maxSeconds`; returns the files' paths in the order of `channels`.
+ */
+export async function decodeToWav(
+  paths: FfmpegPaths,
+  input: string,
+  outDir: string,
+  options: DecodeOptions,
+): Promise<string[]> {
+  const outputs =
+    options.channels === null
+      ? [{ file: join(outDir, "mix.wav"), filter: null }]
+      : options.channels.map((channel) => ({
+          file: join(outDir, `channel-${channel}.wav`),
+          filter: `pan=mono|c0=c${channel}`,
+        }));
+  const args = ["-nostdin", "-v", "error", "-y", "-i", input];
+  for (const output of outputs) {
+    args.push("-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1", "-bitexact");
+    if (output.filter) args.push("-af", output.filter);
+    args.push("-ac", "1", "-ar", String(SAMPLE_RATE), "-c:a", "pcm_s16le");
+    args.push("-t", String(options.maxSeconds + 1), output.file);
+  }
+  await run(paths.ffmpegPath, args, options.signal);
+  for (const output of outputs) {
+    const seconds = (await stat(output.file)).size / (SAMPLE_RATE * 2);
+    if (seconds > options.maxSeconds) {
+      throw new MediaProblem(
+        `the media is longer than the limit of ${options.maxSeconds} seconds (RECAP_MEDIA_MAX_SECONDS)`,
+      );
+    }
+  }
+  return outputs.map((output) => output.file);
+}
+
+function run(command: string, args: string[], signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"], signal });
+    let stderr = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < 8192) stderr += chunk;
+    });
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") {
+        reject(new Error(`ffmpeg was not found at "${command}" (RECAP_FFMPEG_PATH)`));
+      } else reject(error);
+    });
+    child.on("close", (code) => {
+      if (signal.aborted) return reject(signal.reason as Error);
+      if (code === 0) return resolve();
+      reject(new MediaProblem(`ffmpeg could not decode the audio (${firstLine(stderr)})`));
+    });
+  });
+}
