@@ -37,6 +37,8 @@ import { ingestionRoutes } from "./modules/ingestion/ingestion.routes.ts";
 import { invalid } from "./errors.ts";
 import { createTranscriptParser } from "./modules/ingestion/transcript-pool.ts";
 import { createServices } from "./services.ts";
+import type { Speech } from "./media/speech.ts";
+import { mediaRoutes } from "./modules/media/media.routes.ts";
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -44,6 +46,7 @@ export interface AppDeps {
   clock: Clock;
   secret: string;
   analyzer: Analyzer;
+  speech: Speech;
   /** Shared rate-limit counters (REDIS_URL); null keeps them in this process. */
   redis?: Redis | null;
   /** Start the job runner when the server is ready (default true). */
@@ -158,13 +161,19 @@ export async function buildApp(deps: AppDeps) {
   app.get("/healthz", unlimited, () => ({ status: "ok" }));
   app.get("/readyz", unlimited, async (_request, reply) => {
     const ready = await database.ping();
-    return reply.status(ready ? 200 : 503).send({ status: ready ? "ready" : "database unavailable" });
+    const { engine, diarization } = deps.speech.status();
+    // Text needs no speech engine: without one the process is ready, and says media will be refused.
+    return reply.status(ready ? 200 : 503).send({
+      status: ready ? "ready" : "database unavailable",
+      speech: { engine: engine ?? "none", diarization: diarization ?? "none" },
+    });
   });
 
   authRoutes(app, services);
   await app.register(async (v1) => {
     requireAccessToken(v1, services);
     await ingestionRoutes(v1, { ...services, clock, transcripts });
+    await mediaRoutes(v1, services);
     conversationRoutes(v1, services);
     conversationIntelligenceRoutes(v1, services);
     trackerRoutes(v1, services);

@@ -237,7 +237,9 @@ function mediaSettings(
     } else {
       const responseFormat = env.RECAP_ASR_RESPONSE_FORMAT || "verbose_json";
       if (responseFormat !== "verbose_json" && responseFormat !== "diarized_json") {
-        problems.push(`RECAP_ASR_RESPONSE_FORMAT must be verbose_json or diarized_json (got "${responseFormat}")`);
+        problems.push(
+          `RECAP_ASR_RESPONSE_FORMAT must be verbose_json or diarized_json (got "${responseFormat}")`,
+        );
       }
       asrRemote = {
         url,

@@ -39,6 +39,9 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   const where = config.database.dialect === "sqlite" ? config.database.path : "PostgreSQL";
   app.log.info({ address, database: where }, `Recap listening on ${address}`);
+  const speech = runtime.speech.status();
+  if (speech.engine) app.log.info({ speech }, `Speech engine ready: ${speech.engine}`);
+  else app.log.info(`Media submissions are refused until a speech engine is set up. ${speech.setupHint}`);
   if ((await services.apps.listApps()).length === 0) {
     app.log.info(
       "No app yet: `bin/recap demo` analyses a real meeting and prints its summary link; " +

@@ -2,14 +2,17 @@ import { createAnalyzer } from "./analysis/pool.ts";
 import type { Analyzer } from "./analysis/types.ts";
 import { resolveSigningSecret, type Config } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.ts";
+import { createSpeech, type Speech } from "./media/speech.ts";
 
 /** What the server, the CLI and the tests build their services on (createServices, buildApp). */
 export interface Runtime {
   config: Readonly<Config>;
   database: DatabaseHandle;
   analyzer: Analyzer;
+  /** The speech engine media jobs use, loaded when first needed. */
+  speech: Speech;
   secret: string;
-  /** Closes what openRuntime started: the analyzer (unless it was given) and the database. */
+  /** Closes what openRuntime started: the analyzer (unless it was given), the speech engine and the database. */
   close(): Promise<void>;
 }
 
@@ -33,13 +36,16 @@ export async function openRuntime(
     throw error;
   }
   const analyzer = options.analyzer ?? createAnalyzer();
+  const speech = createSpeech(config.media);
   return {
     config,
     database,
     analyzer,
+    speech,
     secret,
     async close() {
       if (!options.analyzer) await analyzer.close();
+      await speech.close();
       await database.close();
     },
   };

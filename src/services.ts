@@ -21,11 +21,14 @@ import { LinkViews } from "./modules/experiences/link-views.ts";
 import { IngestionService } from "./modules/ingestion/ingestion.service.ts";
 import { createJobProcessor } from "./modules/jobs/job-processor.ts";
 import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
-import { JobRunner } from "./modules/jobs/jobs.runner.ts";
-import { JobsService } from "./modules/jobs/jobs.service.ts";
+import { JobRunner, JobRunners, type JobRunnerOptions } from "./modules/jobs/jobs.runner.ts";
+import { JobsService, type JobKind } from "./modules/jobs/jobs.service.ts";
+import { MediaService } from "./modules/media/media.service.ts";
+import type { Speech } from "./media/speech.ts";
 import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repository.ts";
 import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
 import { WebhookSender } from "./modules/jobs/webhooks.ts";
+import { MediaRepository } from "./modules/media/media.repository.ts";
 import { PageAssets } from "./modules/summary-page/page-assets.ts";
 import { PageCache } from "./modules/summary-page/page-cache.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
@@ -41,6 +44,8 @@ export interface ServiceDeps {
   clock: Clock;
   secret: string;
   analyzer: Analyzer;
+  /** The speech engine media jobs use (media/speech.ts). */
+  speech: Speech;
   logger: FastifyBaseLogger;
 }
 
@@ -57,6 +62,7 @@ export function repositoriesOf(db: Kysely<Database>) {
     jobs: new JobsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),
     trackers: new TrackersRepository(db),
+    media: new MediaRepository(db),
   };
 }
 
@@ -66,7 +72,7 @@ export function repositoriesOf(db: Kysely<Database>) {
  * and the CLI share this.
  */
 export function createServices(deps: ServiceDeps) {
-  const { config, database, clock, secret, analyzer, logger } = deps;
+  const { config, database, clock, secret, analyzer, speech, logger } = deps;
   const repositories = repositoriesOf(database.db);
   const transaction = createTransaction(database.db, repositoriesOf);
 
@@ -80,22 +86,51 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
   });
-  const jobRunner = new JobRunner({
-    jobs: repositories.jobs,
+  const processJob = createJobProcessor({
     transaction,
-    process: createJobProcessor({
+    analyzer,
+    ...(config.llm && { languageModel: { refiner: createModelRefiner(config.llm), logger } }),
+  });
+  const runnerOf = (kind: JobKind, process: JobRunnerOptions["process"]) =>
+    new JobRunner({
+      kind,
+      jobs: repositories.jobs,
       transaction,
-      analyzer,
-      ...(config.llm && { languageModel: { refiner: createModelRefiner(config.llm), logger } }),
+      process,
+      webhooks,
+      clock,
+      logger,
+      leaseSeconds: config.jobLeaseSeconds,
+    });
+  const mediaRunners: JobRunner[] = [];
+  const jobRunner = new JobRunners([runnerOf("text", (job) => processJob(job)), ...mediaRunners]);
+  const jobs = new JobsService(repositories.jobs, jobRunner);
+  const conversations = new ConversationsService(repositories.conversations, transaction, clock, {
+    release: (conversationId) => media.release(conversationId),
+  });
+  const ingestion = new IngestionService(transaction, clock, jobs, webhookTargets);
+  const media = new MediaService({
+    settings: config.media,
+    speech,
+    media: repositories.media,
+    jobs: repositories.jobs,
+    ingestion,
+    mediaTargets: new WebhookTargets(new Set(config.media.allowHosts), {
+      field: "url",
+      allowVariable: "RECAP_MEDIA_ALLOW_HOSTS",
     }),
-    webhooks,
+    transaction,
     clock,
     logger,
-    leaseSeconds: config.jobLeaseSeconds,
   });
-  const jobs = new JobsService(repositories.jobs, jobRunner);
-  const conversations = new ConversationsService(repositories.conversations, transaction, clock);
-  const ingestion = new IngestionService(transaction, clock, jobs, webhookTargets);
+  for (let i = 0; i < config.media.asrConcurrency; i++) {
+    mediaRunners.push(
+      runnerOf("media", async (job, signal) => {
+        await media.transcribeForJob(job, signal);
+        await processJob(job);
+      }),
+    );
+  }
   const experiences = new ExperiencesService({
     experiences: repositories.experiences,
     clock,
@@ -136,6 +171,8 @@ export function createServices(deps: ServiceDeps) {
     pageCache: new PageCache(PAGE_CACHE_BYTES),
     webFonts,
     ingestion,
+    media,
+    speech,
     jobs,
     jobRunner,
     webhooks,

@@ -48,7 +48,13 @@ export function alignLines(channels: ChannelTranscript[], turns: SpeakerTurn[] |
 }
 
 function lineOf(segment: RecognizedSegment, speaker: ChannelSpeaker | null): AlignedLine {
-  return { text: segment.text, startMs: segment.startMs, endMs: segment.endMs, words: segment.words, speaker };
+  return {
+    text: segment.text,
+    startMs: segment.startMs,
+    endMs: segment.endMs,
+    words: segment.words,
+    speaker,
+  };
 }
 
 /** Speaker labels stand for themselves until renumbered: "Speaker <label>" keyed by the raw label. */
@@ -76,33 +82,31 @@ function splitByTurns(segments: RecognizedSegment[], turns: SpeakerTurn[]): Alig
       lines.push(lineOf(segment, label(speakerOver(turns, segment.startMs, segment.endMs))));
       continue;
     }
-    let run: { speaker: number; words: RecognizedWord[] } | null = null;
-    const flush = () => {
-      if (!run) return;
-      const first = run.words[0];
-      const last = run.words[run.words.length - 1];
-      if (first && last) {
-        lines.push({
-          text: run.words.map((word) => word.text).join(" "),
-          startMs: first.startMs,
-          endMs: last.endMs,
-          words: run.words,
-          speaker: label(run.speaker),
-        });
-      }
-    };
+    const runs: { speaker: number; words: RecognizedWord[] }[] = [];
     for (const word of segment.words) {
       const speaker = speakerOver(turns, word.startMs, Math.max(word.endMs, word.startMs + 1));
-      if (run?.speaker === speaker) run.words.push(word);
-      else {
-        flush();
-        run = { speaker, words: [word] };
-      }
+      const last = runs[runs.length - 1];
+      if (last?.speaker === speaker) last.words.push(word);
+      else runs.push({ speaker, words: [word] });
     }
+    const [only] = runs;
     // A segment one speaker holds keeps the engine's own text (its punctuation and spacing).
-    if (run && run.words.length === segment.words.length) {
-      lines.push(lineOf(segment, label(run.speaker)));
-    } else flush();
+    if (runs.length === 1 && only) {
+      lines.push(lineOf(segment, label(only.speaker)));
+      continue;
+    }
+    for (const run of runs) {
+      const first = run.words[0];
+      const last = run.words[run.words.length - 1];
+      if (!first || !last) continue;
+      lines.push({
+        text: run.words.map((word) => word.text).join(" "),
+        startMs: first.startMs,
+        endMs: last.endMs,
+        words: run.words,
+        speaker: label(run.speaker),
+      });
+    }
   }
   return lines;
 }

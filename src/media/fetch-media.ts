@@ -102,7 +102,9 @@ function tooLarge(maxBytes: number): MediaProblem {
 function fetchFailure(error: unknown, signal: AbortSignal, limits: FetchLimits): unknown {
   if (limits.signal.aborted || error instanceof MediaProblem) return error;
   if (signal.aborted) {
-    return new MediaProblem(`fetching the url took longer than ${Math.round(limits.timeoutMs / 1000)} seconds`);
+    return new MediaProblem(
+      `fetching the url took longer than ${Math.round(limits.timeoutMs / 1000)} seconds`,
+    );
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ERECAPINTERNAL") {

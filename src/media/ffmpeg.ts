@@ -41,8 +41,10 @@ export function probe(paths: FfmpegPaths, file: string, signal?: AbortSignal): P
           if ((error as NodeJS.ErrnoException).code === "ENOENT") {
             return reject(new Error(`ffprobe was not found at "${paths.ffprobePath}" (RECAP_FFMPEG_PATH)`));
           }
-          if (signal?.aborted) return reject(error);
-          return reject(new MediaProblem(`the file is not audio or video that ffmpeg can read (${firstLine(stderr)})`));
+          if (signal?.aborted) return reject(signal.reason as Error);
+          return reject(
+            new MediaProblem(`the file is not audio or video that ffmpeg can read (${firstLine(stderr)})`),
+          );
         }
         const output = JSON.parse(stdout) as FfprobeOutput;
         const streams = output.streams ?? [];

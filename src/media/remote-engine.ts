@@ -43,9 +43,7 @@ const seconds = (value: Loose): number | null => {
  * OpenAI): the audio is sent as WAV parts of at most `partSeconds`, one request each, and the answers'
  * times are moved by each part's offset.
  */
-export function createRemoteEngine(
-  settings: RemoteEngineSettings & { model: string },
-): SpeechEngine {
+export function createRemoteEngine(settings: RemoteEngineSettings & { model: string }): SpeechEngine {
   const endpoint = `${settings.url}/audio/transcriptions`;
   const partSamples = settings.partSeconds * SAMPLE_RATE;
 

@@ -33,12 +33,19 @@ export interface ConversationInFull {
   dismissedInsights: InsightRow[];
 }
 
+/** Files other modules keep for a conversation (media uploads), removed when it is deleted. */
+export interface ConversationAttachments {
+  /** Called before the conversation's rows are deleted; what it returns runs once they are. */
+  release(conversationId: string): Promise<() => Promise<void>>;
+}
+
 /** Reads and edits of conversations, always scoped to the app that asks. */
 export class ConversationsService {
   constructor(
     private readonly conversations: ConversationsRepository,
     private readonly transaction: Transaction<{ conversations: ConversationsRepository }>,
     private readonly clock: Clock,
+    private readonly attachments: ConversationAttachments,
   ) {}
 
   /** Throws not_found when the app cannot see the conversation. */
@@ -80,8 +87,12 @@ export class ConversationsService {
     return presentConversation(conversation, await this.conversations.listMembers(conversationId));
   }
 
+  /** Deletes the conversation, its rows and its files; throws not_found when the app cannot see it. */
   async deleteConversation(appId: string, conversationId: string): Promise<void> {
+    await this.require(appId, conversationId);
+    const removeFiles = await this.attachments.release(conversationId);
     if (!(await this.conversations.delete(appId, conversationId))) throw notFound("conversation");
+    await removeFiles();
   }
 
   /** Messages in order; lines hidden on a summary page are left out. */

@@ -1,7 +1,7 @@
 import { Type, type Static } from "typebox";
 import { DateTime } from "../../http/schemas.ts";
 
-const WebhookUrl = Type.String({
+export const WebhookUrl = Type.String({
   format: "uri",
   pattern: "^https?://",
   maxLength: 2048,
@@ -67,4 +67,11 @@ export const JobResponse = Type.Object({
     Type.Literal("completed"),
     Type.Literal("failed"),
   ]),
+  progress: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description: "Recap's extension, on media jobs only: how far the transcription has got, in percent",
+    }),
+  ),
 });

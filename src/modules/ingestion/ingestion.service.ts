@@ -4,6 +4,7 @@ import { invalid, notFound } from "../../errors.ts";
 import { numericId, uuid } from "../../ids.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
+import type { MediaRepository } from "../media/media.repository.ts";
 import type { WebhookTargets } from "../jobs/webhook-targets.ts";
 import type { ProcessTextBody } from "./ingestion.schemas.ts";
 import type { TranscriptCue } from "./transcript.ts";
@@ -17,6 +18,19 @@ export interface IncomingMessage {
   endTime: string | null;
 }
 
+/** A media file the submission's job transcribes first (the media module's row, docs/MEDIA.md). */
+export interface MediaAttachment {
+  id: string;
+  kind: "audio" | "video";
+  sourceUrl: string | null;
+  storedFile: string | null;
+  contentType: string | null;
+  bytes: number | null;
+  durationMs: number | null;
+  /** The recognition options, as JSON. */
+  options: string;
+}
+
 export interface Submission {
   name?: string | undefined;
   /**
@@ -28,6 +42,8 @@ export interface Submission {
   confidenceThreshold?: number | undefined;
   webhookUrl?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /** Media to transcribe: the job is then a media job, and its messages come from the file. */
+  media?: MediaAttachment | undefined;
 }
 
 export interface Accepted {
@@ -88,7 +104,9 @@ export function submissionFromTranscript(
 /** Stores submissions durably and schedules the job that processes them. */
 export class IngestionService {
   constructor(
-    private readonly transaction: Transaction<{ conversations: ConversationsRepository } & JobWrites>,
+    private readonly transaction: Transaction<
+      { conversations: ConversationsRepository; media: MediaRepository } & JobWrites
+    >,
     private readonly clock: Clock,
     private readonly jobs: Pick<JobsService, "schedule" | "scheduleUnlessWaiting" | "scheduled">,
     private readonly webhookTargets: WebhookTargets,
@@ -154,8 +172,30 @@ export class IngestionService {
           hidden: 0,
         })),
       );
+      const media = submission.media;
+      if (media) {
+        await repos.media.insert({
+          id: media.id,
+          app_id: appId,
+          conversation_id: id,
+          job_id: jobId,
+          kind: media.kind,
+          source_url: media.sourceUrl,
+          stored_file: media.storedFile,
+          content_type: media.contentType,
+          bytes: media.bytes,
+          duration_ms: media.durationMs,
+          offset_ms: 0,
+          options: media.options,
+          segments: null,
+          turns: null,
+          diarization_error: null,
+          created_at: now,
+        });
+      }
       await this.jobs.schedule(repos, {
         id: jobId,
+        kind: media ? "media" : "text",
         appId,
         conversationId: id,
         webhookUrl: submission.webhookUrl ?? null,

@@ -73,12 +73,14 @@ export class JobRunner implements JobEvents {
 
   /**
    * Processes jobs until none is runnable and the loop has none in hand: the CLI (which has no loop)
-   * and tests, which wait for the queue this way instead of polling job statuses.
+   * and tests, which wait for the queue this way instead of polling job statuses. True when it ran any.
    */
-  async runUntilIdle(): Promise<void> {
+  async runUntilIdle(): Promise<boolean> {
+    let worked = false;
     for (;;) {
       await this.inHand?.catch(() => false);
-      if (!(await this.runOne()) && !this.inHand) return;
+      if (await this.runOne()) worked = true;
+      else if (!this.inHand) return worked;
     }
   }
 
@@ -157,5 +159,39 @@ export class JobRunner implements JobEvents {
       this.abortInHand = null;
     }
     return true;
+  }
+}
+
+/**
+ * A process's runners: one for text jobs, and RECAP_ASR_CONCURRENCY for media jobs, so a long recording
+ * never holds up text and transcriptions per process stay bounded. The jobs service tells them all when a
+ * job is scheduled.
+ */
+export class JobRunners implements JobEvents {
+  constructor(private readonly runners: JobRunner[]) {}
+
+  scheduled(): void {
+    for (const runner of this.runners) runner.scheduled();
+  }
+
+  async releaseInterruptedJobs(): Promise<void> {
+    await this.runners[0]?.releaseInterruptedJobs();
+  }
+
+  start(): void {
+    for (const runner of this.runners) runner.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.runners.map((runner) => runner.stop()));
+  }
+
+  /** Runs every kind of job until none is runnable (a text job may wait on a media job of its conversation). */
+  async runUntilIdle(): Promise<void> {
+    for (;;) {
+      let worked = false;
+      for (const runner of this.runners) if (await runner.runUntilIdle()) worked = true;
+      if (!worked) return;
+    }
   }
 }
