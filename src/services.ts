@@ -102,8 +102,9 @@ export function createServices(deps: ServiceDeps) {
       logger,
       leaseSeconds: config.jobLeaseSeconds,
     });
-  const mediaRunners: JobRunner[] = [];
-  const jobRunner = new JobRunners([runnerOf("text", (job) => processJob(job)), ...mediaRunners]);
+  // The media runners join once the media service they run exists (below).
+  const runners = [runnerOf("text", (job) => processJob(job))];
+  const jobRunner = new JobRunners(runners);
   const jobs = new JobsService(repositories.jobs, jobRunner);
   const conversations = new ConversationsService(repositories.conversations, transaction, clock, {
     release: (conversationId) => media.release(conversationId),
@@ -124,7 +125,7 @@ export function createServices(deps: ServiceDeps) {
     logger,
   });
   for (let i = 0; i < config.media.asrConcurrency; i++) {
-    mediaRunners.push(
+    runners.push(
       runnerOf("media", async (job, signal) => {
         await media.transcribeForJob(job, signal);
         await processJob(job);

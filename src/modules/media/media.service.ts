@@ -369,6 +369,7 @@ export class MediaService {
       speaker: speakers[index] ?? null,
     }));
     const lines = alignLines(transcripts, turns);
+    if (lines.length === 0) throw new MediaProblem("no speech was recognised in the media");
     await this.deps.transaction(async ({ conversations, media: mediaRows }) => {
       const conversation = await conversations.lockForWrite(job.conversation_id);
       if (!conversation) return;

@@ -1,0 +1,179 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** The answer shapes real servers give (docs/MEDIA.md, Remote engines). */
+export type Dialect = "openai" | "whisper.cpp" | "vllm" | "localai" | "diarized";
+
+/** A transcription request as the server received it. */
+export interface TranscriptionRequest {
+  headers: IncomingHttpHeaders;
+  fields: Record<string, string[]>;
+  /** Seconds of audio in the WAV file sent. */
+  seconds: number;
+  /** Where speech was heard in it: [start, end] in seconds. */
+  voiced: [number, number][];
+}
+
+export interface SpeechServer {
+  /** The API base to configure as RECAP_ASR_URL (ends in /v1). */
+  url: string;
+  requests: TranscriptionRequest[];
+  dialect: Dialect;
+  /** The text of speech heard from `startSeconds` of a request's audio; the test knows what it placed there. */
+  textAt: (startSeconds: number) => string;
+  /** Replaces the answer: an HTTP status and body. */
+  failWith: { status: number; body: string } | null;
+  close(): Promise<void>;
+}
+
+/** Where a 16-bit mono WAV file has sound: 20 ms frames above a level, gaps under 0.4 s bridged. */
+export function voicedRegions(wav: Buffer): { seconds: number; voiced: [number, number][] } {
+  const rate = wav.readUInt32LE(24);
+  const dataAt = wav.indexOf("data", 12, "ascii");
+  const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + dataAt + 8, wav.byteOffset + wav.length));
+  const frame = Math.round(rate * 0.02);
+  const regions: [number, number][] = [];
+  for (let start = 0; start + frame <= samples.length; start += frame) {
+    let energy = 0;
+    for (let i = start; i < start + frame; i++) energy += ((samples[i] ?? 0) / 32768) ** 2;
+    if (Math.sqrt(energy / frame) < 0.01) continue;
+    const from = start / rate;
+    const to = (start + frame) / rate;
+    const last = regions[regions.length - 1];
+    if (last && from - last[1] < 0.4) last[1] = to;
+    else regions.push([from, to]);
+  }
+  return { seconds: samples.length / rate, voiced: regions.filter(([from, to]) => to - from >= 0.2) };
+}
+
+const round = (seconds: number) => Math.round(seconds * 100) / 100;
+
+/** One answer in the dialect: segments at the voiced regions, their words spread evenly over each. */
+function answerOf(server: SpeechServer, voiced: [number, number][]): unknown {
+  const segments = voiced.map(([start, end], index) => {
+    const text = server.textAt(start);
+    const words = text.split(/\s+/);
+    const step = (end - start) / words.length;
+    return {
+      id: index,
+      start: round(start),
+      end: round(end),
+      text: ` ${text}`,
+      words: words.map((word, at) => ({
+        word: ` ${word}`,
+        start: round(start + at * step),
+        end: round(start + (at + 1) * step),
+      })),
+    };
+  });
+  const text = segments.map((segment) => segment.text.trim()).join(" ");
+  switch (server.dialect) {
+    case "openai":
+      return {
+        text,
+        language: "en",
+        segments: segments.map(({ words: _words, ...segment }) => segment),
+        words: segments.flatMap((segment) =>
+          segment.words.map((word) => ({ ...word, word: word.word.trim() })),
+        ),
+      };
+    case "whisper.cpp":
+      return { text, language: "english", segments };
+    case "vllm":
+      return {
+        text,
+        segments: segments.map(({ words: _words, ...segment }) => ({
+          ...segment,
+          start: String(segment.start),
+          end: String(segment.end),
+        })),
+        words: segments.flatMap((segment) =>
+          segment.words.map((word) => ({
+            word: word.word.trim(),
+            start: String(word.start),
+            end: String(word.end),
+          })),
+        ),
+      };
+    case "localai":
+      return {
+        text,
+        segments: segments.map(({ id, start, end, text }) => ({
+          id,
+          start: Math.round(start * 1e9),
+          end: Math.round(end * 1e9),
+          text,
+        })),
+      };
+    case "diarized":
+      return {
+        text,
+        segments: segments.map(({ id, start, end, text }, index) => ({
+          id,
+          start,
+          end,
+          text,
+          speaker: index % 2 === 0 ? "A" : "B",
+        })),
+      };
+  }
+}
+
+/**
+ * An OpenAI-compatible transcription server on a random port (`POST /v1/audio/transcriptions`, multipart),
+ * standing in for whisper.cpp, speaches, LocalAI, vLLM or OpenAI. It cannot recognise words, so it answers
+ * with the text the test says it placed at each stretch of sound it finds in the audio it was sent: times
+ * are measured from the real audio, so they prove what Recap decoded, split and sent.
+ */
+export async function startSpeechServer(
+  dialect: Dialect,
+  textAt: (startSeconds: number) => string,
+): Promise<SpeechServer> {
+  const server: SpeechServer = {
+    url: "",
+    requests: [],
+    dialect,
+    textAt,
+    failWith: null,
+    close: () => Promise.resolve(),
+  };
+  const http = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      void (async () => {
+        if (request.method !== "POST" || request.url !== "/v1/audio/transcriptions") {
+          response.writeHead(404).end();
+          return;
+        }
+        const form = await new Response(Buffer.concat(chunks), {
+          headers: { "content-type": request.headers["content-type"] ?? "" },
+        }).formData();
+        const fields: Record<string, string[]> = {};
+        let wav: Buffer | null = null;
+        for (const [key, value] of form.entries()) {
+          if (typeof value === "string") (fields[key] ??= []).push(value);
+          else wav = Buffer.from(await value.arrayBuffer());
+        }
+        if (!wav) {
+          response.writeHead(400, { "content-type": "application/json" });
+          response.end(JSON.stringify({ error: { message: "file is required" } }));
+          return;
+        }
+        const { seconds, voiced } = voicedRegions(wav);
+        server.requests.push({ headers: request.headers, fields, seconds, voiced });
+        if (server.failWith) {
+          response.writeHead(server.failWith.status, { "content-type": "application/json" });
+          response.end(server.failWith.body);
+          return;
+        }
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify(answerOf(server, voiced)));
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  server.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`;
+  server.close = () => new Promise((resolve) => http.close(() => resolve()));
+  return server;
+}

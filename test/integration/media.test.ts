@@ -1,0 +1,451 @@
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
+import { dialects } from "../helpers/databases.ts";
+import { MediaKit } from "../helpers/media.ts";
+import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
+
+/** What the recordings say, and where (seconds into their channel). */
+const SAID = [
+  { text: "Welcome to the budget review", atSeconds: 0.3 },
+  { text: "Dana will send the numbers by Friday", atSeconds: 4 },
+  { text: "Thanks everyone that is all for today", atSeconds: 8 },
+];
+const nearest = (seconds: number) =>
+  SAID.reduce((best, said) =>
+    Math.abs(said.atSeconds - seconds) < Math.abs(best.atSeconds - seconds) ? said : best,
+  ).text;
+
+interface Message {
+  text: string;
+  from: { name?: string; email?: string };
+  timeOffset: number | null;
+  duration: number | null;
+}
+
+/** Serves files from a folder, a redirect, and a URL that never finishes, for the URL routes. */
+class MediaHost {
+  private readonly server: Server;
+  readonly files = new Map<string, string>();
+  constructor() {
+    this.server = createServer((request, response) => {
+      const path = request.url ?? "/";
+      if (path.startsWith("/redirect?to=")) {
+        response.writeHead(302, { location: decodeURIComponent(path.slice("/redirect?to=".length)) }).end();
+        return;
+      }
+      if (path === "/slow") {
+        response.writeHead(200, { "content-type": "audio/mpeg" });
+        response.write(Buffer.alloc(1024));
+        return;
+      }
+      const file = this.files.get(path);
+      if (!file) return void response.writeHead(404).end();
+      response.writeHead(200, { "content-type": "application/octet-stream" }).end(readFileSync(file));
+    });
+  }
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    return this;
+  }
+  url(path: string, host = "127.0.0.1"): string {
+    return `http://${host}:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe.each(await dialects())("recorded media on %s", (dialect) => {
+  const kit = new MediaKit();
+  let host: MediaHost;
+  let speech: SpeechServer;
+  let server: TestServer;
+  let token: string;
+  let oneVoice: string;
+
+  beforeAll(async () => {
+    host = await new MediaHost().listen();
+    speech = await startSpeechServer("openai", nearest);
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_ASR_URL: speech.url,
+        RECAP_ASR_MODEL: "whisper-large-v3",
+        RECAP_MEDIA_ALLOW_HOSTS: "localhost",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+        RECAP_MEDIA_MAX_SECONDS: "60",
+        RECAP_MEDIA_FETCH_TIMEOUT_SECONDS: "3",
+        RECAP_ASR_PART_SECONDS: "30",
+      },
+    });
+    token = (await server.newApp()).token;
+    oneVoice = await kit.speech(SAID, 12);
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+    await speech.close();
+    await host.close();
+    kit.close();
+  });
+
+  const upload = (path: string, file: string, type: string | null, method = "POST") =>
+    fetch(server.url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(type !== null && { "content-type": type }) },
+      body: readFileSync(file),
+    });
+  const read = async <T>(path: string) => {
+    const response = await server.api(token, path);
+    expect(response.status).toBe(200);
+    return (await response.json()) as T;
+  };
+  const completed = async (response: Response) => {
+    expect(response.status, await response.clone().text()).toBe(201);
+    const accepted = (await response.json()) as Body.Accepted;
+    expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
+    return accepted;
+  };
+  const messagesOf = async (conversationId: string) =>
+    (await read<{ messages: Message[] }>(`/v1/conversations/${conversationId}/messages`)).messages;
+  const conversationCount = async () =>
+    (await read<{ conversations: unknown[] }>("/v1/conversations")).conversations.length;
+
+  it.each(["mp3", "m4a", "ogg", "webm", "flac", "wav"] as const)(
+    "transcribes an uploaded %s file into timed messages, one unnamed speaker, and a summary",
+    async (format) => {
+      const file = await kit.encode(oneVoice, format);
+      const types = {
+        mp3: "audio/mpeg",
+        m4a: "audio/mp4",
+        ogg: "audio/ogg",
+        webm: "audio/webm",
+        flac: "audio/flac",
+        wav: "audio/wav",
+      };
+      const accepted = await completed(await upload("/v1/process/audio?name=Budget", file, types[format]));
+      const messages = await messagesOf(accepted.conversationId);
+      expect(messages.map((message) => message.text)).toEqual(SAID.map((said) => said.text));
+      for (const [index, message] of messages.entries()) {
+        // The server measured where the sound is in what Recap decoded: within a fifth of a second.
+        expect(Math.abs((message.timeOffset ?? -1) - (SAID[index]?.atSeconds ?? 0))).toBeLessThan(0.2);
+        expect(message.duration).toBeGreaterThan(0.5);
+        expect(message.from).toEqual({});
+      }
+      const job = await read<Body.Job>(`/v1/job/${accepted.jobId}`);
+      expect(job).toEqual({ id: accepted.jobId, status: "completed", progress: 100 });
+      const conversation = await read<{ name: string }>(`/v1/conversations/${accepted.conversationId}`);
+      expect(conversation.name).toBe("Budget");
+      const actions = await read<{ actionItems: { text: string }[] }>(
+        `/v1/conversations/${accepted.conversationId}/action-items`,
+      );
+      expect(actions.actionItems.map((item) => item.text).join(" ")).toMatch(/Dana will send the numbers/);
+    },
+    60_000,
+  );
+
+  it("sends the engine the model, the language and the vocabulary, as 16 kHz WAV", async () => {
+    speech.requests.length = 0;
+    await completed(
+      await upload(
+        "/v1/process/audio?languageCode=en-GB&customVocabulary=Dana&customVocabulary=Friday",
+        oneVoice,
+        "audio/wav",
+      ),
+    );
+    const [sent] = speech.requests;
+    expect(sent?.fields).toMatchObject({
+      model: ["whisper-large-v3"],
+      language: ["en"],
+      prompt: ["Dana, Friday"],
+      response_format: ["verbose_json"],
+    });
+    expect(sent?.seconds).toBeCloseTo(12, 1);
+  });
+
+  it.each(["whisper.cpp", "vllm", "localai"] as const)(
+    "reads a %s server's answers alike",
+    async (dialect) => {
+      speech.dialect = dialect;
+      try {
+        const accepted = await completed(await upload("/v1/process/audio", oneVoice, "audio/wav"));
+        const messages = await messagesOf(accepted.conversationId);
+        expect(messages.map((message) => message.text)).toEqual(SAID.map((said) => said.text));
+        expect(messages.map((message) => Math.round(message.timeOffset ?? -1))).toEqual([0, 4, 8]);
+      } finally {
+        speech.dialect = "openai";
+      }
+    },
+    60_000,
+  );
+
+  it("sends a file longer than RECAP_ASR_PART_SECONDS in parts, keeping each part's offset", async () => {
+    const long = await kit.speech(
+      [
+        { text: "Welcome to the budget review", atSeconds: 4 },
+        { text: "Thanks everyone that is all for today", atSeconds: 38 },
+      ],
+      45,
+    );
+    speech.requests.length = 0;
+    // Each part is heard on its own: the first utterance 4 s into the first part, the second 8 s into the second.
+    speech.textAt = (seconds) =>
+      seconds < 6 ? "Welcome to the budget review" : "Thanks everyone that is all for today";
+    try {
+      const accepted = await completed(await upload("/v1/process/audio", long, "audio/wav"));
+      expect(speech.requests.map((request) => Math.round(request.seconds))).toEqual([30, 15]);
+      const messages = await messagesOf(accepted.conversationId);
+      expect(messages.map((message) => [message.text, Math.round(message.timeOffset ?? -1)])).toEqual([
+        ["Welcome to the budget review", 4],
+        ["Thanks everyone that is all for today", 38],
+      ]);
+    } finally {
+      speech.textAt = nearest;
+    }
+  }, 60_000);
+
+  it("transcribes a video's sound track, uploaded or fetched from a URL", async () => {
+    const video = await kit.video(oneVoice, 12);
+    const uploaded = await completed(await upload("/v1/process/video", video, "video/mp4"));
+    expect((await messagesOf(uploaded.conversationId)).map((message) => message.text)).toEqual(
+      SAID.map((said) => said.text),
+    );
+    host.files.set("/meeting.mp4", video);
+    const fetched = await completed(
+      await server.api(token, "/v1/process/video/url", {
+        method: "POST",
+        body: { url: host.url("/meeting.mp4", "localhost"), name: "From a URL" },
+      }),
+    );
+    expect((await messagesOf(fetched.conversationId)).map((message) => message.text)).toEqual(
+      SAID.map((said) => said.text),
+    );
+  }, 60_000);
+
+  it("gives each channel of a call its speaker from channelMetadata, in time order", async () => {
+    const agent = await kit.speech([{ text: "Welcome to the budget review", atSeconds: 0.3 }], 12);
+    const customer = await kit.speech(
+      [
+        { text: "Dana will send the numbers by Friday", atSeconds: 4, voice: "en-gb" },
+        { text: "Thanks everyone that is all for today", atSeconds: 8, voice: "en-gb" },
+      ],
+      12,
+    );
+    const call = await kit.encode(await kit.channels([agent, customer]), "m4a");
+    host.files.set("/call.m4a", call);
+    speech.requests.length = 0;
+    const accepted = await completed(
+      await server.api(token, "/v1/process/audio/url", {
+        method: "POST",
+        body: {
+          url: host.url("/call.m4a", "localhost"),
+          channelMetadata: [
+            { channel: 2, speaker: { name: "Customer", email: "customer@example.com" } },
+            { channel: 1, speaker: { name: "Agent", email: "agent@example.com" } },
+          ],
+        },
+      }),
+    );
+    // One request per channel, each with only that channel's speech.
+    expect(speech.requests.map((request) => request.voiced.length)).toEqual([1, 2]);
+    const messages = await messagesOf(accepted.conversationId);
+    expect(messages.map((message) => [message.from.name, message.from.email, message.text])).toEqual([
+      ["Agent", "agent@example.com", "Welcome to the budget review"],
+      ["Customer", "customer@example.com", "Dana will send the numbers by Friday"],
+      ["Customer", "customer@example.com", "Thanks everyone that is all for today"],
+    ]);
+    const members = await read<{ members: { name: string; email?: string }[] }>(
+      `/v1/conversations/${accepted.conversationId}/members`,
+    );
+    expect(members.members.map((member) => member.name).sort()).toEqual(["Agent", "Customer"]);
+  }, 60_000);
+
+  it("appends a second file after the first, in order, with PUT", async () => {
+    const first = await completed(await upload("/v1/process/audio", oneVoice, "audio/wav"));
+    const second = await kit.speech([{ text: "Dana will send the numbers by Friday", atSeconds: 4 }], 6);
+    await completed(await upload(`/v1/process/audio/${first.conversationId}`, second, "audio/wav", "PUT"));
+    const messages = await messagesOf(first.conversationId);
+    expect(messages).toHaveLength(4);
+    // The second file's speech is 4 s into it, after the first file's 12 s.
+    expect(messages[3]?.timeOffset).toBeGreaterThan(15.5);
+    expect(messages[3]?.timeOffset).toBeLessThan(16.5);
+  }, 60_000);
+
+  it("refuses what is not media, with no audio, too long or of a wrong type, storing nothing", async () => {
+    const before = await conversationCount();
+    const notMedia = join(kit.dir, "notes.txt");
+    writeFileSync(notMedia, "This is a text file, not a recording.\n".repeat(50));
+    const refused = await upload("/v1/process/audio", notMedia, "audio/mpeg");
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /not audio or video that ffmpeg can read/,
+    );
+
+    const silentVideo = await kit.video(null, 2);
+    const noAudio = await upload("/v1/process/video", silentVideo, "video/mp4");
+    expect(noAudio.status).toBe(400);
+    expect(((await noAudio.json()) as { message: string }).message).toMatch(/no audio stream/);
+
+    const long = await kit.speech([], 90);
+    const tooLong = await upload("/v1/process/audio", long, "audio/wav");
+    expect(tooLong.status).toBe(413);
+    expect(((await tooLong.json()) as { message: string }).message).toMatch(/RECAP_MEDIA_MAX_SECONDS/);
+
+    const wrongType = await upload("/v1/process/audio", oneVoice, "application/json");
+    expect(wrongType.status).toBe(415);
+    const channels = await upload(
+      `/v1/process/audio?channelMetadata=${encodeURIComponent('[{"channel":3,"speaker":{"name":"X"}}]')}`,
+      oneVoice,
+      "audio/wav",
+    );
+    expect(channels.status).toBe(400);
+    expect(((await channels.json()) as { message: string }).message).toMatch(
+      /channelMetadata\[0\]\.channel is 3 but the audio has 1 channel/,
+    );
+    expect(await conversationCount()).toBe(before);
+    expect(readdirSync(join(kit.dir, "store", "incoming"))).toEqual([]);
+  }, 60_000);
+
+  it("fails the job, saying why, for silence, an unreachable or refused URL, or one that never ends", async () => {
+    const failedWith = async (body: object) => {
+      const response = await server.api(token, "/v1/process/audio/url", { method: "POST", body });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const accepted = (await response.json()) as Body.Accepted;
+      expect(await waitForJob(server, token, accepted.jobId)).toBe("failed");
+      return accepted;
+    };
+    host.files.set("/silence.wav", await kit.speech([], 3));
+    await failedWith({ url: host.url("/silence.wav", "localhost") });
+    await failedWith({ url: host.url("/missing.wav", "localhost") });
+    // localhost is allowed; a redirect to 127.0.0.1 is checked again and refused.
+    await failedWith({
+      url: host.url(`/redirect?to=${encodeURIComponent(host.url("/silence.wav"))}`, "localhost"),
+    });
+    await failedWith({ url: host.url("/slow", "localhost") });
+    const errors = await server.database.db
+      .selectFrom("jobs")
+      .select(["error"])
+      .where("status", "=", "failed")
+      .execute();
+    expect(errors.map((row) => row.error)).toEqual(
+      expect.arrayContaining([
+        "no speech was recognised in the media",
+        "fetching the url answered HTTP 404",
+        expect.stringMatching(/refused: 127\.0\.0\.1 is an internal address/),
+        "fetching the url took longer than 3 seconds",
+      ]),
+    );
+  }, 60_000);
+
+  it("refuses a URL at an internal address at submission, naming the rule", async () => {
+    const response = await server.api(token, "/v1/process/audio/url", {
+      method: "POST",
+      body: { url: host.url("/silence.wav") },
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /url must not point at an internal address.*RECAP_MEDIA_ALLOW_HOSTS/,
+    );
+  });
+
+  it("deletes the stored upload with its conversation", async () => {
+    const accepted = await completed(await upload("/v1/process/audio", oneVoice, "audio/wav"));
+    const uploads = join(kit.dir, "store", "uploads");
+    const before = readdirSync(uploads).length;
+    const response = await server.api(token, `/v1/conversations/${accepted.conversationId}`, {
+      method: "DELETE",
+    });
+    expect(response.status).toBe(200);
+    expect(readdirSync(uploads).length).toBe(before - 1);
+  }, 60_000);
+});
+
+describe.each(await dialects())("speakers labelled by the speech server on %s", (dialect) => {
+  const kit = new MediaKit();
+  let speech: SpeechServer;
+  let server: TestServer;
+  beforeAll(async () => {
+    speech = await startSpeechServer("diarized", nearest);
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_ASR_URL: speech.url,
+        RECAP_ASR_RESPONSE_FORMAT: "diarized_json",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await speech.close();
+    kit.close();
+  });
+
+  it("names the speakers Speaker 1, Speaker 2 in order, renamed through the members API", async () => {
+    const { token } = await server.newApp();
+    const file = await kit.speech(SAID, 12);
+    const response = await fetch(
+      `${server.url}/v1/process/audio?enableSpeakerDiarization=true&diarizationSpeakerCount=2`,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+        body: readFileSync(file),
+      },
+    );
+    expect(response.status).toBe(201);
+    const accepted = (await response.json()) as Body.Accepted;
+    expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
+    expect(speech.requests[0]?.fields.response_format).toEqual(["diarized_json"]);
+    const path = `/v1/conversations/${accepted.conversationId}`;
+    const messages = (await (await server.api(token, `${path}/messages`)).json()) as { messages: Message[] };
+    expect(messages.messages.map((message) => message.from.name)).toEqual([
+      "Speaker 1",
+      "Speaker 2",
+      "Speaker 1",
+    ]);
+    const members = (await (await server.api(token, `${path}/members`)).json()) as {
+      members: { id: string; name: string }[];
+    };
+    const first = members.members.find((member) => member.name === "Speaker 1");
+    const renamed = await server.api(token, `${path}/members/${first?.id}`, {
+      method: "PUT",
+      body: { id: first?.id, name: "Dana", email: "dana@example.com" },
+    });
+    expect(renamed.status).toBe(200);
+    const after = (await (await server.api(token, `${path}/messages`)).json()) as { messages: Message[] };
+    expect(after.messages.map((message) => message.from.name)).toEqual(["Dana", "Speaker 2", "Dana"]);
+  }, 60_000);
+});
+
+describe.each(await dialects())("media without a speech engine on %s", (dialect) => {
+  let server: TestServer;
+  const kit = new MediaKit();
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { env: { RECAP_MEDIA_DIR: join(kit.dir, "store") } });
+  });
+  afterAll(async () => {
+    await server.close();
+    kit.close();
+  });
+
+  it("refuses media with how to set an engine up, stores nothing, and says so on /readyz", async () => {
+    const { token } = await server.newApp();
+    const file = await kit.speech([{ text: "Hello", atSeconds: 0 }], 1);
+    const response = await fetch(`${server.url}/v1/process/audio`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+      body: readFileSync(file),
+    });
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /RECAP_ASR_URL.*bin\/recap models pull/,
+    );
+    const listed = await server.api(token, "/v1/conversations");
+    expect(((await listed.json()) as { conversations: unknown[] }).conversations).toEqual([]);
+    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { speech: { engine: string } };
+    expect(ready.speech.engine).toBe("none");
+  });
+});
