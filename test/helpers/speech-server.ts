@@ -23,6 +23,10 @@ export interface SpeechServer {
   textAt: (startSeconds: number) => string;
   /** Replaces the answer: an HTTP status and body. */
   failWith: { status: number; body: string } | null;
+  /** Holds each answer this long (a slow engine), so a test can stop Recap mid-transcription. */
+  delayMs: number;
+  /** Requests whose client went away before the answer: Recap abandoned the work. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -135,6 +139,8 @@ export async function startSpeechServer(
     dialect,
     textAt,
     failWith: null,
+    delayMs: 0,
+    abandoned: 0,
     close: () => Promise.resolve(),
   };
   const http = createServer((request, response) => {
@@ -162,6 +168,19 @@ export async function startSpeechServer(
         }
         const { seconds, voiced } = voicedRegions(wav);
         server.requests.push({ headers: request.headers, fields, seconds, voiced });
+        if (server.delayMs > 0) {
+          const gone = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), server.delayMs);
+            response.on("close", () => {
+              clearTimeout(timer);
+              resolve(!response.writableEnded);
+            });
+          });
+          if (gone) {
+            server.abandoned += 1;
+            return;
+          }
+        }
         if (server.failWith) {
           response.writeHead(server.failWith.status, { "content-type": "application/json" });
           response.end(server.failWith.body);

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
-import { dialects } from "../helpers/databases.ts";
+import { createTestDatabase, dialects } from "../helpers/databases.ts";
+import { until } from "../helpers/wait.ts";
 import { MediaKit } from "../helpers/media.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
 
@@ -362,6 +363,84 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     expect(response.status).toBe(200);
     expect(readdirSync(uploads).length).toBe(before - 1);
   }, 60_000);
+});
+
+describe.each(await dialects())("a media job stopped mid-transcription on %s", (dialect) => {
+  const kit = new MediaKit();
+  let speech: SpeechServer;
+  let hooks: Server;
+  const events: { jobId: string; status: string }[] = [];
+  beforeAll(async () => {
+    speech = await startSpeechServer("openai", nearest);
+    hooks = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        events.push(JSON.parse(body) as { jobId: string; status: string });
+        response.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => hooks.listen(0, "127.0.0.1", resolve));
+  });
+  afterAll(async () => {
+    await speech.close();
+    hooks.closeAllConnections();
+    await new Promise((resolve) => hooks.close(resolve));
+    kit.close();
+  });
+
+  it("abandons the engine's work, resumes after a restart, and reports every status by webhook", async () => {
+    const testDatabase = await createTestDatabase(dialect);
+    const env = {
+      RECAP_ASR_URL: speech.url,
+      RECAP_MEDIA_DIR: join(kit.dir, "store"),
+      RECAP_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
+    };
+    try {
+      const first = await startTestServer(dialect, { testDatabase, env });
+      const { token } = await first.newApp();
+      speech.delayMs = 60_000;
+      const webhookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`;
+      const response = await fetch(
+        `${first.url}/v1/process/audio?webhookUrl=${encodeURIComponent(webhookUrl)}`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+          body: readFileSync(await kit.speech(SAID, 12)),
+        },
+      );
+      expect(response.status).toBe(201);
+      const { jobId, conversationId } = (await response.json()) as Body.Accepted;
+      await until(() => speech.requests.length === 1, "the engine to be asked");
+      await first.close();
+      await until(() => speech.abandoned === 1, "the engine's request to be abandoned");
+
+      speech.delayMs = 0;
+      const second = await startTestServer(dialect, { testDatabase, env });
+      try {
+        expect(await waitForJob(second, token, jobId)).toBe("completed");
+        const messages = (await (
+          await second.api(token, `/v1/conversations/${conversationId}/messages`)
+        ).json()) as {
+          messages: Message[];
+        };
+        expect(messages.messages.map((message) => message.text)).toEqual(SAID.map((said) => said.text));
+        await until(
+          () => events.some((event) => event.jobId === jobId && event.status === "completed"),
+          "webhooks",
+        );
+        const statuses = events.filter((event) => event.jobId === jobId).map((event) => event.status);
+        expect(statuses[0]).toBe("scheduled");
+        expect(statuses).toContain("in_progress");
+        expect(statuses.at(-1)).toBe("completed");
+        expect(readdirSync(join(kit.dir, "store", "work"))).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await testDatabase.drop();
+    }
+  }, 90_000);
 });
 
 describe.each(await dialects())("speakers labelled by the speech server on %s", (dialect) => {
