@@ -38,8 +38,10 @@ export async function* readWavSamples(file: string, chunkSeconds = 10): AsyncGen
     const bytes: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
     const whole = bytes.length - (bytes.length % 2);
     carry = whole < bytes.length ? bytes.subarray(whole) : null;
-    const samples = new Float32Array(whole / 2);
-    for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2) / 32768;
+    // A copy into a fresh, aligned buffer lets the 16-bit samples be read as one typed array (WAV is little-endian).
+    const pcm = new Int16Array(new Uint8Array(bytes.subarray(0, whole)).buffer);
+    const samples = new Float32Array(pcm.length);
+    for (let i = 0; i < pcm.length; i++) samples[i] = (pcm[i] ?? 0) / 32768;
     yield samples;
   }
 }
@@ -66,9 +68,11 @@ export function encodeWav(samples: Float32Array): Buffer {
   wav.writeUInt16LE(16, 34);
   wav.write("data", 36, "ascii");
   wav.writeUInt32LE(data, 40);
+  const pcm = new Int16Array(samples.length);
   for (let i = 0; i < samples.length; i++) {
     const sample = Math.max(-1, Math.min(1, samples[i] ?? 0));
-    wav.writeInt16LE(Math.round(sample < 0 ? sample * 32768 : sample * 32767), 44 + i * 2);
+    pcm[i] = Math.round(sample < 0 ? sample * 32768 : sample * 32767);
   }
+  Buffer.from(pcm.buffer).copy(wav, 44);
   return wav;
 }
