@@ -16,7 +16,7 @@ import {
   submissionFromTranscript,
   type Submission,
 } from "../modules/ingestion/ingestion.service.ts";
-import { parseTranscript } from "../modules/ingestion/transcript.ts";
+import { parseTranscript, type TranscriptCue } from "../modules/ingestion/transcript.ts";
 import { openRuntime } from "../runtime.ts";
 import { createServices, type Services } from "../services.ts";
 import { DEMO_APP_NAME, runDemo } from "./demo.ts";
@@ -85,9 +85,14 @@ function readSubmission(file: string, name: string | undefined): Submission {
     return { ...submissionFromText(body), ...(name !== undefined && { name }) };
   }
   refuse(source);
-  return submissionFromTranscript(parseTranscript(source), new Date(), {
-    name: name ?? basename(file, extname(file)),
-  });
+  let cues: TranscriptCue[];
+  try {
+    cues = parseTranscript(source);
+  } catch (error) {
+    if (error instanceof DomainError) throw invalid(`${file}: ${error.message}`);
+    throw error;
+  }
+  return submissionFromTranscript(cues, new Date(), { name: name ?? basename(file, extname(file)) });
 }
 
 const program = new Command()

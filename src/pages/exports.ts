@@ -48,7 +48,7 @@ export function captionCues(fullView: Pick<PageView, "messages">): CaptionCue[] 
 }
 
 /** 01:02:03.450 (WebVTT) or 01:02:03,450 (SRT). */
-function cueTime(seconds: number, separator: "." | ","): string {
+export function cueTime(seconds: number, separator: "." | ","): string {
   const ms = Math.max(0, Math.round(seconds * 1000));
   const pad = (value: number, width = 2) => String(value).padStart(width, "0");
   const h = Math.floor(ms / 3_600_000);

@@ -286,6 +286,19 @@ describe("a newcomer's first run", () => {
       code: 1,
       stderr: expect.stringContaining(`${withNul}: body must not contain the NUL character`) as unknown,
     });
+    const backwards = join(dataDir, "backwards.vtt");
+    writeFileSync(
+      backwards,
+      "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v Dana>Morning.\n\n00:00:05.000 --> 00:00:04.000\n<v Bob>Hi.\n",
+    );
+    await expect(
+      run(join(ROOT, "bin", "recap"), ["import", backwards, "--app", appId], { env }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        `${backwards}: cue 2 (00:00:05.000 --> 00:00:04.000) must not end before it starts`,
+      ) as unknown,
+    });
     await expect(
       run(join(ROOT, "bin", "recap"), ["import", loneSurrogate, "--app", appId], { env }),
     ).rejects.toMatchObject({
