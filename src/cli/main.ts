@@ -11,11 +11,7 @@ import { DomainError, invalid } from "../errors.ts";
 import { findInputProblem } from "../http/input-rules.ts";
 import type { App } from "../modules/apps/apps.service.ts";
 import { ProcessTextBody } from "../modules/ingestion/ingestion.schemas.ts";
-import {
-  submissionFromText,
-  submissionFromTranscript,
-  type Submission,
-} from "../modules/ingestion/ingestion.service.ts";
+import { submissionFromText, type Submission } from "../modules/ingestion/ingestion.service.ts";
 import { parseTranscript, type TranscriptCue } from "../modules/ingestion/transcript.ts";
 import { openRuntime } from "../runtime.ts";
 import { createServices, type Services } from "../services.ts";
@@ -57,12 +53,16 @@ function printApp(app: App, json: boolean, secret?: string): void {
   console.log(`frameAncestors: ${app.frameAncestors.join(" ") || "-"}`);
 }
 
+/** What `import` read from a file: a transcript's cues and the conversation's name, or a process/text body. */
+type ImportFile = { cues: TranscriptCue[]; name: string } | { submission: Submission };
+
 /**
  * Reads a transcript file (WebVTT, SRT, or the JSON body of POST /v1/process/text) as the API would take it:
  * the same input rules (http/input-rules.ts: text a database can store, a bounded depth), then for JSON the
- * process/text schema. Throws invalid naming the file and the rule, before anything is stored.
+ * process/text schema, for WebVTT and SRT the transcript parser's rules. Throws invalid naming the file and
+ * the rule, before anything is stored.
  */
-function readSubmission(file: string, name: string | undefined): Submission {
+function readImportFile(file: string, name: string | undefined): ImportFile {
   const source = readFileSync(file, "utf8");
   const refuse = (value: unknown) => {
     const problem = findInputProblem("body", value);
@@ -82,17 +82,15 @@ function readSubmission(file: string, name: string | undefined): Submission {
         `${file} is not a process/text body: ${first ? `${first.instancePath || "body"} ${first.message}` : "invalid"}`,
       );
     }
-    return { ...submissionFromText(body), ...(name !== undefined && { name }) };
+    return { submission: { ...submissionFromText(body), ...(name !== undefined && { name }) } };
   }
   refuse(source);
-  let cues: TranscriptCue[];
   try {
-    cues = parseTranscript(source);
+    return { cues: parseTranscript(source), name: name ?? basename(file, extname(file)) };
   } catch (error) {
     if (error instanceof DomainError) throw invalid(`${file}: ${error.message}`);
     throw error;
   }
-  return submissionFromTranscript(cues, new Date(), { name: name ?? basename(file, extname(file)) });
 }
 
 const program = new Command()
@@ -213,13 +211,17 @@ program
   .option("--name <name>", "conversation name (default: the file name)")
   .option("--json", "print one JSON line")
   .action(async (file: string, options: { app: string; name?: string; json?: boolean }) => {
-    const submission = readSubmission(file, options.name);
+    const read = readImportFile(file, options.name);
     await withServices(
       async (services) => {
         await services.apps.getApp(options.app);
-        const accepted = await services.ingestion.submit(options.app, submission);
+        const accepted =
+          "cues" in read
+            ? await services.ingestion.importTranscript(options.app, read.cues, { name: read.name })
+            : await services.ingestion.submit(options.app, read.submission);
         const status = await runJobUntilFinished(services, options.app, accepted.jobId);
-        const result = { ...accepted, status, messages: submission.messages.length };
+        const messages = "cues" in read ? read.cues.length : read.submission.messages.length;
+        const result = { ...accepted, status, messages };
         if (options.json) console.log(JSON.stringify(result));
         else
           console.log(

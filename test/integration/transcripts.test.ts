@@ -118,6 +118,36 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
     expect(await count()).toBe(before);
   });
 
+  it("shows no date for an imported transcript, whose file gives none: only its length", async () => {
+    const { conversationId, messages } = await importAndRead(`WEBVTT
+
+00:00:02.000 --> 00:00:10.000
+<v Dana>Morning, let's go through the budget.
+
+00:01:50.000 --> 00:02:00.000
+<v Bob>I will send the numbers by Friday.
+`);
+    // Symbl's shape keeps a date-time: media position 0, which is the moment of the import.
+    const conversation = (await suite.api.get<Body.Conversation>(`/v1/conversations/${conversationId}`)).body;
+    expect(new Date(conversation.startTime).toISOString()).toBe(conversation.startTime);
+    expect(Date.parse(messages[0]?.startTime ?? "") - Date.parse(conversation.startTime)).toBe(2000);
+
+    const { url } = await createLink(suite.server, suite.token, conversationId, {
+      name: "verbose-text-summary",
+    });
+    const link = onServer(suite.server, url);
+    const html = await (await fetch(link)).text();
+    const header = /<header class="page-header">[\s\S]*?<\/header>/.exec(html)?.[0] ?? "";
+    expect(header).toContain('<span class="duration">2 min</span>');
+    expect(header).not.toContain("<time");
+    const day = conversation.startTime.slice(0, 10);
+    const markdown = await (await fetch(`${link}.md`)).text();
+    expect(markdown.split("\n").slice(0, 3)).toEqual([expect.stringMatching(/^# /), "", "2 min"]);
+    const text = await (await fetch(`${link}.txt`)).text();
+    expect(text.split("\n").slice(1, 2)).toEqual(["2 min"]);
+    expect(markdown + text).not.toContain(day);
+  });
+
   it("decodes WebVTT character references in voice names and cue text", async () => {
     const { conversationId, messages } = await importAndRead(
       vtt(
