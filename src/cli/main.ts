@@ -236,7 +236,7 @@ program
 program
   .command("demo")
   .description(
-    `Create (or reuse) the "${DEMO_APP_NAME}" app, ingest a real bundled meeting, analyse it and print its summary link`,
+    `Create (or reuse) the "${DEMO_APP_NAME}" app, ingest a real bundled meeting once, analyse it and print a summary link to it`,
   )
   .option("--json", "print one JSON line")
   .action(async (options: { json?: boolean }) => {
@@ -251,7 +251,11 @@ program
           console.log(`Created the app "${DEMO_APP_NAME}": appId ${demo.appId}, appSecret ${demo.appSecret}`);
           console.log("(the secret is shown only once: keep it to call the API as this app)");
         }
-        console.log(`Analysed a real meeting (conversationId ${demo.conversationId}). Its summary page:`);
+        console.log(
+          demo.reused
+            ? `Reusing the demo meeting already analysed (conversationId ${demo.conversationId}). A new link to its summary page:`
+            : `Analysed a real meeting (conversationId ${demo.conversationId}). Its summary page:`,
+        );
         console.log(`\n  ${demo.url}\n`);
         console.log("It opens while the server runs (npm start).");
       },

@@ -57,7 +57,7 @@ export class ConsoleService {
       nameContains: nameContains?.trim(),
     });
     const shown = rows.slice(0, CONSOLE_PAGE_SIZE);
-    const statuses = await this.deps.jobs.latestStatuses(
+    const latestJobs = await this.deps.jobs.latestJobs(
       appId,
       shown.map(({ conversation }) => conversation.id),
     );
@@ -67,7 +67,7 @@ export class ConsoleService {
         name: conversation.name,
         startTime: conversation.start_time,
         memberNames: members.map((member) => member.name),
-        jobState: statuses.get(conversation.id) ?? null,
+        jobState: latestJobs.get(conversation.id)?.status ?? null,
         analysedBy:
           conversation.summary_engine === null
             ? null
