@@ -89,7 +89,10 @@ function transcriptImportRoute(
         summary: "Import a WebVTT or SRT transcript",
         description:
           "Send the file as the body with Content-Type text/vtt or application/x-subrip. Cue times are " +
-          "positions in the media: the conversation starts at media position 0 (the time of the import).",
+          "positions in the media: the conversation starts at media position 0 (the time of the import; " +
+          "the summary page shows no date for it), and cues are stored in time order. A cue that ends before " +
+          "it starts is a 400 naming it. A speaker is a cue's <v Name> voice tag, or a name-like `Name: ` " +
+          "prefix when most of the file's cues name a speaker.",
         consumes: TRANSCRIPT_TYPES,
         body: TranscriptBody,
         querystring: TranscriptQuery,
