@@ -64,7 +64,7 @@ function beginResponse(request: FastifyRequest, reply: FastifyReply): void {
 
 /** Builds the HTTP app: routes, hooks, error handling and the job runner's lifecycle. Never listens. */
 export async function buildApp(deps: AppDeps) {
-  const { config, database, clock } = deps;
+  const { config, database } = deps;
   const app: Server = Fastify({
     logger: { level: config.logLevel, stream: logDestination() },
     bodyLimit: config.bodyLimitBytes,
@@ -172,7 +172,7 @@ export async function buildApp(deps: AppDeps) {
   authRoutes(app, services);
   await app.register(async (v1) => {
     requireAccessToken(v1, services);
-    await ingestionRoutes(v1, { ...services, clock, transcripts });
+    await ingestionRoutes(v1, { ...services, transcripts });
     await mediaRoutes(v1, services);
     conversationRoutes(v1, services);
     conversationIntelligenceRoutes(v1, services);
@@ -184,7 +184,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (scope) =>
     consoleRoutes(scope as Server, {
       ...services,
-      console: new ConsoleService({ ...services, transcripts, clock }),
+      console: new ConsoleService({ ...services, transcripts }),
       secret: deps.secret,
       bodyLimitBytes: config.bodyLimitBytes,
     }),

@@ -1,11 +1,4 @@
-import {
-  durationSeconds,
-  formatDuration,
-  formatOffset,
-  INSIGHT_GROUPS,
-  type PageView,
-  withoutHiddenLines,
-} from "./view-model.ts";
+import { formatOffset, INSIGHT_GROUPS, type PageView, whenLine, withoutHiddenLines } from "./view-model.ts";
 
 // What a viewer takes away from a page besides its Markdown and JSON: plain text and the transcript as
 // captions. Captions are written here rather than by a library: the writers on npm are unmaintained or do not
@@ -48,7 +41,7 @@ export function captionCues(fullView: Pick<PageView, "messages">): CaptionCue[] 
 }
 
 /** 01:02:03.450 (WebVTT) or 01:02:03,450 (SRT). */
-function cueTime(seconds: number, separator: "." | ","): string {
+export function cueTime(seconds: number, separator: "." | ","): string {
   const ms = Math.max(0, Math.round(seconds * 1000));
   const pad = (value: number, width = 2) => String(value).padStart(width, "0");
   const h = Math.floor(ms / 3_600_000);
@@ -89,7 +82,8 @@ export function cuesToSrt(cues: CaptionCue[], { speakers = true }: CaptionOption
 /** The page's content as plain text: what a read-only viewer sees, hidden lines left out. */
 export function pageToText(fullView: PageView): string {
   const view = withoutHiddenLines(fullView);
-  const out: string[] = [view.title, `${view.startTime} · ${formatDuration(durationSeconds(view))}`, ""];
+  const when = whenLine(view);
+  const out: string[] = [view.title, ...(when !== null ? [when] : []), ""];
   if (view.attendees.length > 0) out.push(`Attendees: ${view.attendees.map((a) => a.name).join(", ")}`, "");
   out.push("Summary", "");
   out.push(...(view.summary.length === 0 ? ["No summary was found."] : view.summary.map((s) => s.text)), "");

@@ -1,10 +1,9 @@
 import {
   durationSeconds,
-  formatDuration,
-  knownDuration,
   formatOffset,
   formatShare,
   INSIGHT_GROUPS,
+  whenLine,
   withoutHiddenLines,
   type PageTopic,
   type PageView,
@@ -81,12 +80,8 @@ export function pageToMarkdown(fullView: PageView): string {
   const view = withoutHiddenLines(fullView);
   const e = escapeMarkdown;
   const lines: string[] = [`# ${e(view.title)}`, ""];
-  const duration = knownDuration(view);
-  const when = [
-    ...(view.dated ? [view.startTime] : []),
-    ...(duration !== null ? [formatDuration(duration)] : []),
-  ];
-  if (when.length > 0) lines.push(when.join(" · "), "");
+  const when = whenLine(view);
+  if (when !== null) lines.push(when, "");
   if (view.attendees.length > 0)
     lines.push(`**Attendees:** ${view.attendees.map((a) => e(a.name)).join(", ")}`, "");
   lines.push("## Summary", "");

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { contrastRatio, palette, readableText } from "./colour.ts";
 import { escapeHtml, safeHttpUrl } from "./escape.ts";
 import { escapeMarkdown, pageToJson, pageToMarkdown } from "./page-data.ts";
+import { pageToText } from "./exports.ts";
 import { renderLinkProblemPage } from "./render-error-page.ts";
 import { renderPage } from "./render-page.ts";
 import { safeFontFamily } from "./theme.ts";
@@ -259,6 +260,10 @@ describe("the page", () => {
     expect(undated).not.toContain('class="meta"');
     expect(header({ endTime: "2026-11-02T15:00:00.400Z" })).not.toMatch(/\b0 s\b/);
     expect(pageToMarkdown(view({ dated: false, endTime: "2026-11-02T15:00:00.000Z" }))).not.toMatch(/0 min/);
+    // Plain text follows the same rules.
+    expect(pageToText(view({})).split("\n")[1]).toBe("2026-11-02T15:00:00.000Z · 42 min");
+    expect(pageToText(view({ dated: false })).split("\n")[1]).toBe("42 min");
+    expect(pageToText(view({ dated: false, endTime: "2026-11-02T15:00:00.000Z" })).split("\n")[1]).toBe("");
   });
 
   it("lists five insights of a type and the rest behind Show all; dismissed ones only on editable links", () => {

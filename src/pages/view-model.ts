@@ -138,6 +138,16 @@ export function formatDuration(seconds: number): string {
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
 }
 
+/** The header's facts as text (Markdown, plain text): the start when dated, the length when known. */
+export function whenLine(view: Pick<PageView, "startTime" | "endTime" | "dated">): string | null {
+  const duration = knownDuration(view);
+  const facts = [
+    ...(view.dated ? [view.startTime] : []),
+    ...(duration !== null ? [formatDuration(duration)] : []),
+  ];
+  return facts.length > 0 ? facts.join(" · ") : null;
+}
+
 /** The meeting's length in whole seconds for the header, or null when its times do not give one. */
 export function knownDuration(view: Pick<PageView, "startTime" | "endTime">): number | null {
   const seconds = Math.round(durationSeconds(view));

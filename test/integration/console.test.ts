@@ -201,6 +201,15 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       const vtt = await client.import("Broken", "notes.vtt", "not a transcript");
       expect(vtt.status).toBe(400);
       expect(await vtt.text()).toContain("not a readable WebVTT or SRT transcript");
+      const backwards = await client.import(
+        "Broken",
+        "notes.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\nFine.\n\n2\n00:00:08,000 --> 00:00:03,000\nBackwards.\n",
+      );
+      expect(backwards.status).toBe(400);
+      expect(await backwards.text()).toMatch(
+        /id="field-file-error">cue 2 \(00:00:08,000 --&gt; 00:00:03,000\) must not end before it starts</,
+      );
       const kind = await client.import("Broken", "notes.docx", "hello");
       expect(await kind.text()).toContain(
         "file must be a WebVTT (.vtt), SRT (.srt) or JSON (.json) transcript",

@@ -186,11 +186,25 @@ describe("bin/recap demo before the server runs", () => {
       expect(page.status).toBe(200);
       for (const item of summary) expect(page.html).toContain(escapeHtml(item.text));
 
+      // A second run reuses the analysed meeting rather than adding a copy, and gives a new link to it.
       const second = await run(join(ROOT, "bin", "recap"), ["demo", "--json"], { env });
-      const again = JSON.parse(second.stdout) as { appId: string; appSecret?: string; url: string };
+      const again = JSON.parse(second.stdout) as {
+        appId: string;
+        appSecret?: string;
+        conversationId: string;
+        url: string;
+      };
       expect(again.appId).toBe(credentials?.[1]);
       expect(again.appSecret).toBeUndefined();
-      expect((await openLink(again.url)).status).toBe(200);
+      expect(again.conversationId).toBe(conversationId);
+      const listed = (await apiClient(base, accessToken).get<Body.ConversationList>("/v1/conversations"))
+        .body;
+      expect(listed.conversations.map((c) => c.id)).toEqual([conversationId]);
+      const reopened = await openLink(again.url);
+      expect(reopened.status).toBe(200);
+      expect(reopened.html).toContain("Remote control: functional design");
+      const third = await run(join(ROOT, "bin", "recap"), ["demo"], { env });
+      expect(third.stdout).toContain(`the demo meeting already analysed (conversationId ${conversationId})`);
     } finally {
       await stopServer(server);
     }
@@ -285,6 +299,19 @@ describe("a newcomer's first run", () => {
     ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining(`${withNul}: body must not contain the NUL character`) as unknown,
+    });
+    const backwards = join(dataDir, "backwards.vtt");
+    writeFileSync(
+      backwards,
+      "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v Dana>Morning.\n\n00:00:05.000 --> 00:00:04.000\n<v Bob>Hi.\n",
+    );
+    await expect(
+      run(join(ROOT, "bin", "recap"), ["import", backwards, "--app", appId], { env }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        `${backwards}: cue 2 (00:00:05.000 --> 00:00:04.000) must not end before it starts`,
+      ) as unknown,
     });
     await expect(
       run(join(ROOT, "bin", "recap"), ["import", loneSurrogate, "--app", appId], { env }),

@@ -57,6 +57,97 @@ describe.each(await dialects())("transcript imports on %s", (dialect) => {
     }
   });
 
+  it("invents no speaker from a `Word:` prefix in captions that name none", async () => {
+    const { conversationId, messages } = await importAndRead(
+      vtt(
+        "Note: revenue grew four percent this quarter.",
+        "Bottom line: we hit the target.",
+        "So we can hire two more people.",
+      ),
+    );
+    expect(messages.map((m) => [m.from.name, m.text])).toEqual([
+      [undefined, "Note: revenue grew four percent this quarter."],
+      [undefined, "Bottom line: we hit the target."],
+      [undefined, "So we can hire two more people."],
+    ]);
+    const { members } = (await suite.api.get<Body.MemberList>(`/v1/conversations/${conversationId}/members`))
+      .body;
+    expect(members).toEqual([]);
+  });
+
+  it("stores cues received out of order in time order, on the API and the page", async () => {
+    const { conversationId, messages } = await importAndRead(`WEBVTT
+
+00:05:00.000 --> 00:05:04.000
+<v Dana>Let's wrap up.
+
+00:00:01.000 --> 00:00:03.000
+<v Bob>Good morning.
+
+00:02:00.000 --> 00:02:05.000
+<v Dana>The budget is approved.
+`);
+    expect(messages.map((m) => [m.timeOffset, m.text])).toEqual([
+      [1, "Good morning."],
+      [120, "The budget is approved."],
+      [300, "Let's wrap up."],
+    ]);
+    const { url } = await createLink(suite.server, suite.token, conversationId, {
+      name: "verbose-text-summary",
+    });
+    const html = await (await fetch(onServer(suite.server, url))).text();
+    const times = [...html.matchAll(/class="time"[^>]*>([\d:]+)<\/a/g)].map((match) => match[1]);
+    expect(times).toEqual(["0:01", "2:00", "5:00"]);
+  });
+
+  it("refuses a cue that ends before it starts with a 400 naming it, and stores nothing", async () => {
+    const count = async () =>
+      (await suite.api.get<Body.ConversationList>("/v1/conversations?limit=1000")).body.conversations.length;
+    const before = await count();
+    const response = await importFile(
+      "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Dana>Fine.\n\n00:00:09.000 --> 00:00:04.000\n<v Bob>Backwards.\n",
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe("cue 2 (00:00:09.000 --> 00:00:04.000) must not end before it starts");
+    const srt = await importFile(
+      "1\n00:01:00,000 --> 00:00:59,000\nBob: Backwards.\n",
+      "application/x-subrip",
+    );
+    expect(srt.status).toBe(400);
+    expect(srt.body.message).toBe("cue 1 (00:01:00,000 --> 00:00:59,000) must not end before it starts");
+    expect(await count()).toBe(before);
+  });
+
+  it("shows no date for an imported transcript, whose file gives none: only its length", async () => {
+    const { conversationId, messages } = await importAndRead(`WEBVTT
+
+00:00:02.000 --> 00:00:10.000
+<v Dana>Morning, let's go through the budget.
+
+00:01:50.000 --> 00:02:00.000
+<v Bob>I will send the numbers by Friday.
+`);
+    // Symbl's shape keeps a date-time: media position 0, which is the moment of the import.
+    const conversation = (await suite.api.get<Body.Conversation>(`/v1/conversations/${conversationId}`)).body;
+    expect(new Date(conversation.startTime).toISOString()).toBe(conversation.startTime);
+    expect(Date.parse(messages[0]?.startTime ?? "") - Date.parse(conversation.startTime)).toBe(2000);
+
+    const { url } = await createLink(suite.server, suite.token, conversationId, {
+      name: "verbose-text-summary",
+    });
+    const link = onServer(suite.server, url);
+    const html = await (await fetch(link)).text();
+    const header = /<header class="page-header">[\s\S]*?<\/header>/.exec(html)?.[0] ?? "";
+    expect(header).toContain('<span class="duration">2 min</span>');
+    expect(header).not.toContain("<time");
+    const day = conversation.startTime.slice(0, 10);
+    const markdown = await (await fetch(`${link}.md`)).text();
+    expect(markdown.split("\n").slice(0, 3)).toEqual([expect.stringMatching(/^# /), "", "2 min"]);
+    const text = await (await fetch(`${link}.txt`)).text();
+    expect(text.split("\n").slice(1, 2)).toEqual(["2 min"]);
+    expect(markdown + text).not.toContain(day);
+  });
+
   it("decodes WebVTT character references in voice names and cue text", async () => {
     const { conversationId, messages } = await importAndRead(
       vtt(

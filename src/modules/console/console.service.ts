@@ -1,4 +1,3 @@
-import type { Clock } from "../../clock.ts";
 import { DomainError, invalid } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
 import { parseJsonBody } from "../../http/json-body.ts";
@@ -8,12 +7,12 @@ import type { ConversationsService } from "../conversations/conversations.servic
 import { ProcessTextBody } from "../ingestion/ingestion.schemas.ts";
 import {
   submissionFromText,
-  submissionFromTranscript,
   type Accepted,
   type IngestionService,
   type Submission,
 } from "../ingestion/ingestion.service.ts";
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
+import type { TranscriptCue } from "../ingestion/transcript.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import type { ConversationListPage, SettingsField, SettingsForm } from "../../pages/console/view-model.ts";
 import { FormRefused, formValidator, messageOf } from "./console-forms.ts";
@@ -47,7 +46,6 @@ export class ConsoleService {
       ingestion: IngestionService;
       apps: AppsService;
       transcripts: TranscriptParser;
-      clock: Clock;
     },
   ) {}
 
@@ -59,7 +57,7 @@ export class ConsoleService {
       nameContains: nameContains?.trim(),
     });
     const shown = rows.slice(0, CONSOLE_PAGE_SIZE);
-    const statuses = await this.deps.jobs.latestStatuses(
+    const latestJobs = await this.deps.jobs.latestJobs(
       appId,
       shown.map(({ conversation }) => conversation.id),
     );
@@ -69,7 +67,7 @@ export class ConsoleService {
         name: conversation.name,
         startTime: conversation.start_time,
         memberNames: members.map((member) => member.name),
-        jobState: statuses.get(conversation.id) ?? null,
+        jobState: latestJobs.get(conversation.id)?.status ?? null,
         analysedBy:
           conversation.summary_engine === null
             ? null
@@ -88,9 +86,11 @@ export class ConsoleService {
    */
   async importTranscript(appId: string, name: string, file: UploadedTranscript): Promise<Accepted> {
     if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
-    const submission = await this.submissionOf(file);
-    if (name.trim() !== "") submission.name = name;
-    return this.deps.ingestion.submit(appId, submission);
+    const named = name.trim() === "" ? {} : { name };
+    const read = await this.read(file);
+    return "cues" in read
+      ? this.deps.ingestion.importTranscript(appId, read.cues, named)
+      : this.deps.ingestion.submit(appId, { ...read.submission, ...named });
   }
 
   /**
@@ -118,17 +118,18 @@ export class ConsoleService {
     }
   }
 
-  private async submissionOf(file: UploadedTranscript): Promise<Submission> {
+  /** The file's cues (WebVTT, SRT) or its submission (JSON), by its name. Throws FormRefused (`file`). */
+  private async read(
+    file: UploadedTranscript,
+  ): Promise<{ cues: TranscriptCue[] } | { submission: Submission }> {
     const extension = /\.([a-z]+)$/i.exec(file.fileName)?.[1]?.toLowerCase();
     try {
-      if (extension === "vtt" || extension === "srt") {
-        const cues = await this.deps.transcripts.parse(file.content);
-        return submissionFromTranscript(cues, this.deps.clock.now(), {});
-      }
+      if (extension === "vtt" || extension === "srt")
+        return { cues: await this.deps.transcripts.parse(file.content) };
       if (extension === "json") {
         const body = parseJsonBody(file.content);
         if (!checkProcessText(body)) throw invalid(messageOf(checkProcessText.errors));
-        return submissionFromText(body as ProcessTextBody);
+        return { submission: submissionFromText(body as ProcessTextBody) };
       }
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode ?? 400;

@@ -1,7 +1,6 @@
 import { DomainError } from "../../errors.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import type { Server } from "../../http/types.ts";
-import type { Clock } from "../../clock.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import {
   ConversationIdParams,
@@ -12,7 +11,7 @@ import {
   TranscriptBody,
   TranscriptQuery,
 } from "./ingestion.schemas.ts";
-import { submissionFromText, submissionFromTranscript, type IngestionService } from "./ingestion.service.ts";
+import { submissionFromText, type IngestionService } from "./ingestion.service.ts";
 import type { TranscriptParser } from "./transcript-pool.ts";
 
 const tags = ["Conversations in"];
@@ -20,7 +19,7 @@ const TRANSCRIPT_TYPES = ["text/vtt", "application/x-subrip"];
 
 export async function ingestionRoutes(
   app: Server,
-  deps: { ingestion: IngestionService; jobs: JobsService; clock: Clock; transcripts: TranscriptParser },
+  deps: { ingestion: IngestionService; jobs: JobsService; transcripts: TranscriptParser },
 ): Promise<void> {
   const { ingestion, jobs } = deps;
 
@@ -76,9 +75,9 @@ export async function ingestionRoutes(
 
 function transcriptImportRoute(
   app: Server,
-  deps: { ingestion: IngestionService; clock: Clock; transcripts: TranscriptParser },
+  deps: { ingestion: IngestionService; transcripts: TranscriptParser },
 ): void {
-  const { ingestion, clock, transcripts } = deps;
+  const { ingestion, transcripts } = deps;
   app.addContentTypeParser(TRANSCRIPT_TYPES, { parseAs: "string" }, (_request, body, done) =>
     done(null, body),
   );
@@ -90,7 +89,10 @@ function transcriptImportRoute(
         summary: "Import a WebVTT or SRT transcript",
         description:
           "Send the file as the body with Content-Type text/vtt or application/x-subrip. Cue times are " +
-          "positions in the media: the conversation starts at media position 0 (the time of the import).",
+          "positions in the media: the conversation starts at media position 0 (the time of the import; " +
+          "the summary page shows no date for it), and cues are stored in time order. A cue that ends before " +
+          "it starts is a 400 naming it. A speaker is a cue's <v Name> voice tag, or a name-like `Name: ` " +
+          "prefix when most of the file's cues name a speaker.",
         consumes: TRANSCRIPT_TYPES,
         body: TranscriptBody,
         querystring: TranscriptQuery,
@@ -111,8 +113,7 @@ function transcriptImportRoute(
     },
     async (request, reply) => {
       const cues = await transcripts.parse(request.body);
-      const submission = submissionFromTranscript(cues, clock.now(), request.query);
-      return reply.status(201).send(await ingestion.submit(request.appId, submission));
+      return reply.status(201).send(await ingestion.importTranscript(request.appId, cues, request.query));
     },
   );
 }

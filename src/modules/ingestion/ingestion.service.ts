@@ -35,7 +35,7 @@ export interface Submission {
   name?: string | undefined;
   /**
    * When a new conversation starts, if not at its earliest message: for an imported transcript, media
-   * position 0, so a message's timeOffset is its cue's position in the media.
+   * position 0 (the moment of the import), so a message's timeOffset is its cue's position in the media.
    */
   startTime?: string | undefined;
   messages: IncomingMessage[];
@@ -81,7 +81,7 @@ export function submissionFromText(body: ProcessTextBody): Submission {
  * position 0: each message starts at `start` plus its cue's position, so the first cue at 00:01:00 is one
  * minute in, not the conversation's start.
  */
-export function submissionFromTranscript(
+function submissionFromTranscript(
   cues: TranscriptCue[],
   start: Date,
   options: { name?: string | undefined; webhookUrl?: string | undefined },
@@ -117,9 +117,33 @@ export class IngestionService {
    * job and its first webhook event, in one transaction. Throws not_found for a conversation the app
    * cannot see, invalid for a webhookUrl Recap will not call.
    */
-  async submit(appId: string, submission: Submission, conversationId?: string): Promise<Accepted> {
+  submit(appId: string, submission: Submission, conversationId?: string): Promise<Accepted> {
+    return this.store(appId, submission, this.clock.now(), conversationId);
+  }
+
+  /**
+   * Creates a conversation from a transcript file's cues, as `submit` does. A WebVTT or SRT file gives
+   * positions in the media and no date, so the conversation starts at the moment it is stored (its
+   * `created_at`), which stands for media position 0; a start equal to the arrival is how the page knows
+   * it has no date to show (summary-page.presenter.ts). Throws as `submit`.
+   */
+  importTranscript(
+    appId: string,
+    cues: TranscriptCue[],
+    options: { name?: string | undefined; webhookUrl?: string | undefined },
+  ): Promise<Accepted> {
+    const now = this.clock.now();
+    return this.store(appId, submissionFromTranscript(cues, now, options), now);
+  }
+
+  private async store(
+    appId: string,
+    submission: Submission,
+    arrival: Date,
+    conversationId?: string,
+  ): Promise<Accepted> {
     if (submission.webhookUrl !== undefined) await this.webhookTargets.check(submission.webhookUrl);
-    const now = this.clock.now().toISOString();
+    const now = arrival.toISOString();
     const jobId = uuid();
     const accepted = await this.transaction(async (repos) => {
       const { conversations } = repos;

@@ -42,6 +42,83 @@ Bob: Sure
     ]);
   });
 
+  it("takes `Word:` prefixes for speakers only when they look like names and most cues have one", () => {
+    const notes = parseTranscript(`WEBVTT
+
+00:00:01.000 --> 00:00:04.000
+Note: revenue grew four percent this quarter.
+
+00:00:05.000 --> 00:00:08.000
+Bottom line: we hit the target.
+
+00:00:09.000 --> 00:00:12.000
+Thanks everyone for coming.
+`);
+    expect(notes.map((c) => [c.speaker, c.text])).toEqual([
+      [null, "Note: revenue grew four percent this quarter."],
+      [null, "Bottom line: we hit the target."],
+      [null, "Thanks everyone for coming."],
+    ]);
+
+    const named = parseTranscript(`1
+00:00:01,000 --> 00:00:02,000
+Speaker 1: Shall we start?
+
+2
+00:00:03,000 --> 00:00:04,000
+Ursula von der Leyen: Yes.
+
+3
+00:00:05,000 --> 00:00:06,000
+Bottom line: we hit the target.
+
+4
+00:00:07,000 --> 00:00:08,000
+张伟: 好的。
+`);
+    expect(named.map((c) => [c.speaker, c.text])).toEqual([
+      ["Speaker 1", "Shall we start?"],
+      ["Ursula von der Leyen", "Yes."],
+      [null, "Bottom line: we hit the target."],
+      ["张伟", "好的。"],
+    ]);
+    // Too long to be a name, though most cues have a prefix.
+    expect(parseTranscript(cue("The Quarterly Revenue Numbers For Europe: up")).at(0)?.speaker).toBeNull();
+  });
+
+  it("orders cues by time, as a player shows them", () => {
+    const cues = parseTranscript(`WEBVTT
+
+00:05:00.000 --> 00:05:02.000
+<v Dana>Last.
+
+00:00:01.000 --> 00:00:02.000
+<v Bob>First.
+
+00:02:00.000 --> 00:02:03.000
+<v Dana>Middle.
+`);
+    expect(cues.map((c) => [c.startMs, c.text])).toEqual([
+      [1000, "First."],
+      [120_000, "Middle."],
+      [300_000, "Last."],
+    ]);
+  });
+
+  it("refuses a cue that ends before it starts, naming it by number and timing", () => {
+    const vtt =
+      "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nFine.\n\n00:00:05.000 --> 00:00:03.500\nBackwards.\n";
+    expect(() => parseTranscript(vtt)).toThrow(
+      "cue 2 (00:00:05.000 --> 00:00:03.500) must not end before it starts",
+    );
+    const srt = "1\n00:01:00,000 --> 00:00:59,000\nBackwards.\n";
+    expect(() => parseTranscript(srt)).toThrow(
+      "cue 1 (00:01:00,000 --> 00:00:59,000) must not end before it starts",
+    );
+    // A cue of no length is a point in time, as a JSON line may be.
+    expect(parseTranscript(cue("x").replace("00:00:02.000", "00:00:01.000"))).toHaveLength(1);
+  });
+
   it("refuses a file without cues", () => {
     expect(() => parseTranscript("just some words")).toThrow(DomainError);
     expect(() => parseTranscript("WEBVTT\n\n")).toThrow(/no transcript cue/);

@@ -1,6 +1,7 @@
 import { parse } from "@plussub/srt-vtt-parser";
 import { decodeHTML } from "entities";
 import { invalid } from "../../errors.ts";
+import { cueTime } from "../../pages/exports.ts";
 
 export interface TranscriptCue {
   speaker: string | null;
@@ -17,7 +18,12 @@ interface ParsedCue {
 }
 
 /** A `Name: ` prefix; the name is bounded, so a match costs at most a few dozen steps. */
-const SPEAKER_PREFIX = /^([\p{L}\p{N}][\p{L}\p{N} .'_-]{0,60}?):\s+(?=\S)/u;
+const SPEAKER_PREFIX = /^([\p{L}\p{N}][\p{L}\p{N} .'_-]{0,39}?):\s+(?=\S)/u;
+/** How a word of a name starts: a capital, a letter of a script without case (张伟), or a digit (Speaker 1). */
+const NAME_WORD = /^[\p{Lu}\p{Lt}\p{Lo}\p{N}]/u;
+/** Lower-case words that join the parts of a name (Ursula von der Leyen, Maria de la Cruz). */
+const NAME_PARTICLES = new Set("al bin da de del della der di dos du la le van von".split(" "));
+const MAX_NAME_WORDS = 4;
 /** What may follow `<` to open a tag: a name, an end tag or a timestamp; anything else is a literal `<`. */
 const TAG_START = /[a-z/0-9]/i;
 const WHITESPACE = /\s+/g;
@@ -59,32 +65,65 @@ function voiceOf(tag: string): string | null {
   return tidy(decodeHTML(tag.slice(space))) || null;
 }
 
-/** Finds the speaker of one cue: a WebVTT voice tag `<v Name>`, else a `Name: ` prefix. */
-function splitSpeaker(raw: string): { speaker: string | null; text: string } {
-  const { voice, text } = readCueText(raw);
-  if (voice !== null) return { speaker: voice, text };
-  const prefix = SPEAKER_PREFIX.exec(text);
-  if (prefix?.[1]) return { speaker: prefix[1].trim(), text: text.slice(prefix[0].length) };
-  return { speaker: null, text };
+/**
+ * A cue's `Name: ` prefix when it looks like a name: at most four words, each starting with a capital, a
+ * letter of a script without case or a digit, or a particle between them. "Bottom line:" is no name.
+ */
+function namePrefix(text: string): { name: string; rest: string } | null {
+  const match = SPEAKER_PREFIX.exec(text);
+  const name = match?.[1]?.trim();
+  if (match === null || name === undefined) return null;
+  const words = name.split(" ").filter((word) => word !== "");
+  const nameLike =
+    words.length <= MAX_NAME_WORDS &&
+    words.every(
+      (word, index) =>
+        NAME_WORD.test(word) || (index > 0 && index < words.length - 1 && NAME_PARTICLES.has(word)),
+    );
+  return nameLike ? { name, rest: text.slice(match[0].length) } : null;
+}
+
+/** A cue's position in the file (from 1) and its timing in the file's format, for a refusal's message. */
+function cueLabel(number: number, entry: ParsedCue, separator: "." | ","): string {
+  return `cue ${number} (${cueTime(entry.from / 1000, separator)} --> ${cueTime(entry.to / 1000, separator)})`;
 }
 
 /**
- * Parses WebVTT or SRT into timed cues with speakers. Throws `invalid` when the file holds no cue.
+ * Parses WebVTT or SRT into timed cues with speakers, in time order (cues of the same start keep the file's
+ * order). A cue's speaker is its voice tag `<v Name>`; else a name-like `Name: ` prefix, when the file uses
+ * them consistently: more than half of its cues name a speaker, so a stray "Note:" in unnamed captions stays
+ * text. Throws `invalid` when the file holds no cue, or naming a cue that ends before it starts.
  */
 export function parseTranscript(source: string): TranscriptCue[] {
   let entries: ParsedCue[];
+  const file = source.replace(/^\uFEFF/, "");
   try {
     // The package's bundled .d.ts uses an extensionless import that NodeNext cannot follow.
-    entries = (parse(source.replace(/^\uFEFF/, "")) as unknown as { entries: ParsedCue[] }).entries;
+    entries = (parse(file) as unknown as { entries: ParsedCue[] }).entries;
   } catch {
     throw invalid("body is not a readable WebVTT or SRT transcript");
   }
-  const cues: TranscriptCue[] = [];
-  for (const entry of entries) {
-    const { speaker, text } = splitSpeaker(entry.text);
-    if (text === "" || !Number.isFinite(entry.from) || !Number.isFinite(entry.to)) continue;
-    cues.push({ speaker, text, startMs: entry.from, endMs: Math.max(entry.to, entry.from) });
-  }
-  if (cues.length === 0) throw invalid("body holds no transcript cue (expected WebVTT or SRT)");
-  return cues;
+  const separator = file.startsWith("WEBVTT") ? "." : ",";
+  const read = entries.flatMap((entry, index) => {
+    if (!Number.isFinite(entry.from) || !Number.isFinite(entry.to)) return [];
+    if (entry.to < entry.from) {
+      throw invalid(`${cueLabel(index + 1, entry, separator)} must not end before it starts`);
+    }
+    const { voice, text } = readCueText(entry.text);
+    return text === "" ? [] : [{ entry, voice, text, prefix: voice === null ? namePrefix(text) : null }];
+  });
+  if (read.length === 0) throw invalid("body holds no transcript cue (expected WebVTT or SRT)");
+  const named = read.filter((cue) => cue.voice !== null || cue.prefix !== null).length;
+  const prefixesName = named * 2 > read.length;
+  return read
+    .map(({ entry, voice, text, prefix }): TranscriptCue => {
+      const byPrefix = prefixesName && prefix !== null;
+      return {
+        speaker: voice ?? (byPrefix ? prefix.name : null),
+        text: byPrefix ? prefix.rest : text,
+        startMs: entry.from,
+        endMs: entry.to,
+      };
+    })
+    .toSorted((a, b) => a.startMs - b.startMs);
 }

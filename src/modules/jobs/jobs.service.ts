@@ -46,10 +46,13 @@ export class JobsService {
     return { id: job.id, status, progress };
   }
 
-  /** The status of the latest job of each conversation given that has one. */
-  async latestStatuses(appId: string, conversationIds: string[]): Promise<Map<string, JobStatus>> {
+  /** The latest job of each conversation given that has one, by conversation id. */
+  async latestJobs(
+    appId: string,
+    conversationIds: string[],
+  ): Promise<Map<string, { id: string; status: JobStatus }>> {
     const latest = await this.jobs.latestOfConversations(appId, conversationIds);
-    return new Map([...latest].map(([id, job]) => [id, job.status as JobStatus]));
+    return new Map([...latest].map(([id, job]) => [id, { id: job.id, status: job.status as JobStatus }]));
   }
 
   /**

@@ -121,10 +121,9 @@ export function pageViewOf(
     title: conversation.name,
     startTime: conversation.start_time,
     endTime: conversation.end_time ?? conversation.start_time,
-    // Without a given start or any timed line, start_time is the moment of import (ingestion.service.ts).
-    dated:
-      rows.messages.some((message) => message.start_time !== null) ||
-      conversation.start_time !== conversation.created_at,
+    // A start that is the moment the conversation arrived is no meeting date: lines sent without times, or
+    // a transcript file's media position 0 (IngestionService.importTranscript).
+    dated: conversation.start_time !== conversation.created_at,
     attendees: members.map((member) => ({
       id: member.id,
       name: member.name,
