@@ -151,7 +151,7 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
 
   it("sends the engine the model, the language and the vocabulary, as 16 kHz WAV", async () => {
     speech.requests.length = 0;
-    await completed(
+    const accepted = await completed(
       await upload(
         "/v1/process/audio?languageCode=en-GB&customVocabulary=Dana&customVocabulary=Friday",
         oneVoice,
@@ -166,6 +166,14 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
       response_format: ["verbose_json"],
     });
     expect(sent?.seconds).toBeCloseTo(12, 1);
+    // The engine's word times reach the API as Symbl's verbose messages gave them.
+    const verbose = await read<{ messages: (Message & { words: { word: string; timeOffset: number }[] })[] }>(
+      `/v1/conversations/${accepted.conversationId}/messages?verbose=true`,
+    );
+    const [first] = verbose.messages;
+    expect(first?.words.map((word) => word.word)).toEqual(["Welcome", "to", "the", "budget", "review"]);
+    expect(Math.abs((first?.words[0]?.timeOffset ?? -1) - 0.3)).toBeLessThan(0.2);
+    expect((await messagesOf(accepted.conversationId))[0]).not.toHaveProperty("words");
   });
 
   it.each(["whisper.cpp", "vllm", "localai"] as const)(

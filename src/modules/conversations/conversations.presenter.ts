@@ -80,11 +80,26 @@ export function presentConversation(conversation: ConversationRow, members: Memb
   };
 }
 
-/** A message as Symbl shaped it; a message not yet processed shows its raw sender. */
+/** A recognised line's words as Symbl's verbose messages gave them, times from the stored offsets. */
+function presentWords(message: MessageRow, conversation: ConversationRow) {
+  if (message.words === null || message.start_time === null) return undefined;
+  const lineStart = Date.parse(message.start_time);
+  const conversationStart = startMsOf(conversation);
+  return (JSON.parse(message.words) as [string, number, number][]).map(([word, startMs, endMs]) => ({
+    word,
+    startTime: new Date(lineStart + startMs).toISOString(),
+    endTime: new Date(lineStart + endMs).toISOString(),
+    timeOffset: Math.round((lineStart + startMs - conversationStart) / 10) / 100,
+    duration: Math.round((endMs - startMs) / 10) / 100,
+  }));
+}
+
+/** A message as Symbl shaped it; a message not yet processed shows its raw sender. `verbose` adds its words. */
 export function presentMessage(
   message: MessageRow,
   conversation: ConversationRow,
   membersById: Map<string, MemberRow>,
+  verbose = false,
 ) {
   const member = message.member_id ? membersById.get(message.member_id) : undefined;
   const from = member
@@ -106,6 +121,7 @@ export function presentMessage(
         ? null
         : seconds(Date.parse(message.start_time), message.end_time),
     conversationId: message.conversation_id,
+    ...(verbose && message.words !== null && { words: presentWords(message, conversation) }),
   };
 }
 

@@ -12,6 +12,7 @@ import {
   MemberParams,
   MessageBody,
   MessageList,
+  MessagesQuery,
   QuestionList,
   SummaryList,
   TopicList,
@@ -74,11 +75,14 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
       schema: {
         tags,
         params: ConversationParams,
-        response: { 200: MessageList, ...errorResponses(401, 404) },
+        querystring: MessagesQuery,
+        response: { 200: MessageList, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => ({
-      messages: await conversations.listMessages(request.appId, request.params.conversationId),
+      messages: await conversations.listMessages(request.appId, request.params.conversationId, {
+        verbose: request.query.verbose === true,
+      }),
     }),
   );
 

@@ -55,6 +55,23 @@ export const Message = Type.Object({
   timeOffset: Type.Union([Type.Number(), Type.Null()]),
   duration: Type.Union([Type.Number(), Type.Null()]),
   conversationId: Type.String(),
+  words: Type.Optional(
+    Type.Array(
+      Type.Object({
+        word: Type.String(),
+        startTime: Type.String(),
+        endTime: Type.String(),
+        timeOffset: Type.Number(),
+        duration: Type.Number(),
+      }),
+      { description: "With verbose=true, on lines recognised from media: each word and its times (seconds)" },
+    ),
+  ),
+});
+export const MessagesQuery = Type.Object({
+  verbose: Type.Optional(
+    Type.Boolean({ description: "true adds each recognised line's words with their times" }),
+  ),
 });
 export const MessageList = Type.Object({ messages: Type.Array(Message) });
 

@@ -95,8 +95,8 @@ export class ConversationsService {
     await removeFiles();
   }
 
-  /** Messages in order; lines hidden on a summary page are left out. */
-  async listMessages(appId: string, conversationId: string) {
+  /** Messages in order; lines hidden on a summary page are left out. `verbose` adds recognised words. */
+  async listMessages(appId: string, conversationId: string, options: { verbose?: boolean } = {}) {
     const conversation = await this.require(appId, conversationId);
     const [messages, members] = await Promise.all([
       this.conversations.listMessages(conversationId),
@@ -105,7 +105,7 @@ export class ConversationsService {
     const byId = new Map(members.map((member) => [member.id, member]));
     return messages
       .filter((message) => message.hidden === 0)
-      .map((message) => presentMessage(message, conversation, byId));
+      .map((message) => presentMessage(message, conversation, byId, options.verbose === true));
   }
 
   /** The conversation's content version (see lockForWrite); undefined when the app cannot see it. */
