@@ -2,6 +2,8 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
@@ -304,6 +306,30 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     expect(tooLong.status).toBe(413);
     expect(((await tooLong.json()) as { message: string }).message).toMatch(/RECAP_MEDIA_MAX_SECONDS/);
 
+    // A decompression bomb: two hours of silence in 1.3 MB of FLAC. ffprobe reads its length from the headers.
+    const bomb = join(kit.dir, "bomb.flac");
+    await promisify(execFile)("ffmpeg", [
+      ...[
+        "-v",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        "anullsrc=r=8000:cl=mono",
+        "-t",
+        "7200",
+        "-c:a",
+        "flac",
+        bomb,
+      ],
+    ]);
+    const bombed = await upload("/v1/process/audio", bomb, "audio/flac");
+    expect(bombed.status).toBe(413);
+    expect(((await bombed.json()) as { message: string }).message).toMatch(
+      /7200 seconds long; the limit is 60/,
+    );
+
     const wrongType = await upload("/v1/process/audio", oneVoice, "application/json");
     expect(wrongType.status).toBe(415);
     const channels = await upload(
@@ -505,6 +531,55 @@ describe.each(await dialects())("speakers labelled by the speech server on %s", 
     const after = (await (await server.api(token, `${path}/messages`)).json()) as { messages: Message[] };
     expect(after.messages.map((message) => message.from.name)).toEqual(["Dana", "Speaker 2", "Dana"]);
   }, 60_000);
+});
+
+describe.each(await dialects())("the size limit on %s", (dialect) => {
+  const kit = new MediaKit();
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_ASR_URL: "http://127.0.0.1:9/v1",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+        RECAP_MEDIA_MAX_BYTES: "100000",
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    kit.close();
+  });
+
+  it("answers 413 above RECAP_MEDIA_MAX_BYTES, declared or streamed, and keeps nothing", async () => {
+    const { token } = await server.newApp();
+    const file = readFileSync(
+      await kit.speech([{ text: "Hello there, this is long enough", atSeconds: 0 }], 5),
+    );
+    expect(file.length).toBeGreaterThan(100_000);
+    const declared = await fetch(`${server.url}/v1/process/audio`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+      body: file,
+    });
+    expect(declared.status).toBe(413);
+    // Sent in chunks with no Content-Length: counted as it arrives.
+    const streamed = await fetch(`${server.url}/v1/process/audio`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+      body: new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < file.length; at += 16_384) controller.enqueue(file.subarray(at, at + 16_384));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { message: string }).message).toMatch(/RECAP_MEDIA_MAX_BYTES/);
+    const listed = await server.api(token, "/v1/conversations");
+    expect(((await listed.json()) as { conversations: unknown[] }).conversations).toEqual([]);
+    expect(readdirSync(join(kit.dir, "store", "incoming"))).toEqual([]);
+  });
 });
 
 describe.each(await dialects())("media without a speech engine on %s", (dialect) => {

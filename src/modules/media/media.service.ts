@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
+import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { FastifyBaseLogger } from "fastify";
 import { Value } from "typebox/value";
@@ -93,6 +93,7 @@ export class MediaService {
     const options = optionsOfQuery(query);
     this.requireEngine({ diarization: options.diarization !== null && options.channels.length === 0 });
     if (upload.declaredBytes !== null && upload.declaredBytes > this.settings.maxBytes) {
+      await drain(body);
       throw tooLarge(this.settings.maxBytes);
     }
     const id = randomUUID();
@@ -171,17 +172,30 @@ export class MediaService {
     );
   }
 
+  /** Writes the body to `file`; above the limit, stops writing, reads on a little (drain) and throws 413. */
   private async receive(body: Readable, file: string): Promise<number> {
     let bytes = 0;
     const limit = this.settings.maxBytes;
-    body.on("data", (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > limit) body.destroy(tooLarge(limit));
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        done(bytes > limit ? tooLarge(limit) : null, chunk);
+      },
     });
+    // The request is piped, not put in the pipeline, so a refusal leaves it open to drain and answer.
+    const written = pipeline(counted, createWriteStream(file));
+    body.on("close", () => {
+      if (!(body as Readable & { complete?: boolean }).complete) counted.destroy(new Error("aborted"));
+    });
+    body.pipe(counted);
     try {
-      await pipeline(body, createWriteStream(file));
+      await written;
     } catch (error) {
-      if (error instanceof DomainError) throw error;
+      body.unpipe(counted);
+      if (error instanceof DomainError) {
+        await drain(body);
+        throw error;
+      }
       throw invalid("the upload ended before the whole file arrived");
     }
     return bytes;
@@ -439,6 +453,30 @@ export class MediaService {
     }
     return first.source_url === null ? null : { url: first.source_url, kind };
   }
+}
+
+/** How much of a refused upload is read and discarded, so its client can read the answer before the connection closes. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+
+/** Reads and discards the rest of a refused body, up to DRAIN_BYTES; the answer then closes the connection. */
+function drain(body: Readable): Promise<void> {
+  if (body.readableEnded || body.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let read = 0;
+    const stop = () => {
+      body.off("data", count);
+      body.pause();
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > DRAIN_BYTES) stop();
+    };
+    body.on("data", count);
+    body.once("end", stop);
+    body.once("error", stop);
+    body.resume();
+  });
 }
 
 function tooLarge(maxBytes: number): DomainError {
