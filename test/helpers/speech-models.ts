@@ -200,3 +200,151 @@ export function installToneRecogniser(modelsDir: string, name = "tone-ctc", toke
     wordTimings: true,
   });
 }
+
+/** What the generated segmentation model's windows are: 2 s, read in 20 ms frames. */
+const SEGMENTATION_WINDOW = 2 * SAMPLE_RATE;
+const SEGMENTATION_FRAME = 320;
+
+/**
+ * A pyannote segmentation-3.0 model as sherpa-onnx reads it (input [1, 1, window_size] samples; output
+ * [1, frames, 7] powerset scores for 3 speakers, at most 2 at once; the metadata of the published export).
+ * Within each 2 s window, local speaker 0 is whoever makes a tone at `voices[0]` Hz and speaker 1 a tone at
+ * `voices[1]` Hz: each 20 ms frame's energy at the two frequencies (a Hann-windowed Fourier coefficient,
+ * as a convolution) decides between silence and the louder of the two.
+ */
+export function writeToneSegmentation(path: string, voices: [number, number]): void {
+  const kernel = new Float32Array(4 * SEGMENTATION_FRAME);
+  voices.forEach((hz, voice) => {
+    for (let i = 0; i < SEGMENTATION_FRAME; i++) {
+      const hann = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / SEGMENTATION_FRAME);
+      const phase = (2 * Math.PI * hz * i) / SAMPLE_RATE;
+      kernel[2 * voice * SEGMENTATION_FRAME + i] = hann * Math.cos(phase);
+      kernel[(2 * voice + 1) * SEGMENTATION_FRAME + i] = hann * Math.sin(phase);
+    }
+  });
+  // E = 6400·A² for a tone of amplitude A at a matched frequency; speech begins at A = 0.01
+  const quietest = 6400 * 0.01 ** 2;
+  const scores = Float32Array.of(0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0); // [2, 7]: class 1 ← voice 0, class 2 ← voice 1
+  const bias = Float32Array.of(0, 0, 0, -1000, -1000, -1000, -1000); // silence, 3 speakers, 3 pairs
+  writeFileSync(
+    path,
+    encodeOnnxModel({
+      nodes: [
+        {
+          op: "Conv",
+          inputs: ["x", "fourier"],
+          outputs: ["coefficients"],
+          attributes: {
+            kernel_shape: { ints: [SEGMENTATION_FRAME] },
+            strides: { ints: [SEGMENTATION_FRAME] },
+          },
+        },
+        { op: "Mul", inputs: ["coefficients", "coefficients"], outputs: ["squares"] },
+        {
+          op: "Conv",
+          inputs: ["squares", "pairs"],
+          outputs: ["energy"],
+          attributes: { kernel_shape: { ints: [1] } },
+        },
+        { op: "Add", inputs: ["energy", "floor"], outputs: ["energy_floored"] },
+        { op: "Log", inputs: ["energy_floored"], outputs: ["log_energy"] },
+        { op: "Sub", inputs: ["log_energy", "log_quietest"], outputs: ["loudness"] },
+        {
+          op: "Transpose",
+          inputs: ["loudness"],
+          outputs: ["frames"],
+          attributes: { perm: { ints: [0, 2, 1] } },
+        },
+        { op: "MatMul", inputs: ["frames", "scores"], outputs: ["class_scores"] },
+        { op: "Add", inputs: ["class_scores", "bias"], outputs: ["y"] },
+      ],
+      inputs: [{ name: "x", type: "float", shape: [1, 1, SEGMENTATION_WINDOW] }],
+      outputs: [{ name: "y", type: "float", shape: [1, SEGMENTATION_WINDOW / SEGMENTATION_FRAME, 7] }],
+      initializers: [
+        { name: "fourier", dims: [4, 1, SEGMENTATION_FRAME], data: kernel },
+        { name: "pairs", dims: [2, 4, 1], data: Float32Array.of(1, 1, 0, 0, 0, 0, 1, 1) },
+        scalar("floor", 1e-9),
+        scalar("log_quietest", Math.log(quietest)),
+        { name: "scores", dims: [2, 7], data: scores },
+        { name: "bias", dims: [7], data: bias },
+      ],
+      metadata: {
+        model_type: "pyannote-segmentation-3.0",
+        sample_rate: SAMPLE_RATE,
+        window_size: SEGMENTATION_WINDOW,
+        receptive_field_size: SEGMENTATION_FRAME,
+        receptive_field_shift: SEGMENTATION_FRAME,
+        num_speakers: 3,
+        powerset_max_classes: 2,
+        num_classes: 7,
+      },
+    }),
+  );
+}
+
+/**
+ * A speaker embedding model in the shape of 3D-Speaker's exports (input [1, T, 80] fbank, output [1, dim]; the
+ * metadata sherpa-onnx's general extractor reads): the embedding is how far the mel bins around each of
+ * `voices` stand above the rest, averaged over time, so two tone voices give orthogonal embeddings.
+ */
+export function writeToneEmbedding(path: string, voices: number[]): void {
+  writeFileSync(
+    path,
+    encodeOnnxModel({
+      nodes: [
+        {
+          op: "ReduceMean",
+          inputs: ["x"],
+          outputs: ["mean"],
+          attributes: { axes: { ints: [1] }, keepdims: { int: 0 } },
+        },
+        { op: "MatMul", inputs: ["mean", "detectors"], outputs: ["raw"] },
+        { op: "Relu", inputs: ["raw"], outputs: ["embedding"] },
+      ],
+      inputs: [{ name: "x", type: "float", shape: [1, "T", FEATURE_DIM] }],
+      outputs: [{ name: "embedding", type: "float", shape: [1, voices.length] }],
+      initializers: [
+        {
+          name: "detectors",
+          dims: [FEATURE_DIM, voices.length],
+          data: weightMatrix(voices.map(toneDetector)),
+        },
+      ],
+      metadata: {
+        framework: "3d-speaker",
+        output_dim: voices.length,
+        sample_rate: SAMPLE_RATE,
+        normalize_samples: 1,
+        language: "English",
+      },
+    }),
+  );
+}
+
+/** The two synthetic voices the generated diarization models tell apart. */
+export const VOICES: [number, number] = [300, 2000];
+
+/** Installs the tone segmentation and embedding models as the catalogue's diarization models. */
+export function installToneDiarization(modelsDir: string): { segmentation: string; embedding: string } {
+  const segmentation = join(modelsDir, "pyannote-segmentation-3.0");
+  mkdirSync(segmentation, { recursive: true });
+  writeToneSegmentation(join(segmentation, "model.onnx"), VOICES);
+  writeManifest(segmentation, {
+    name: "pyannote-segmentation-3.0",
+    kind: "segmentation",
+    files: { model: "model.onnx" },
+    languages: [],
+    wordTimings: false,
+  });
+  const embedding = join(modelsDir, "campplus-en-voxceleb");
+  mkdirSync(embedding, { recursive: true });
+  writeToneEmbedding(join(embedding, "embedding.onnx"), VOICES);
+  writeManifest(embedding, {
+    name: "campplus-en-voxceleb",
+    kind: "embedding",
+    files: { model: "embedding.onnx" },
+    languages: [],
+    wordTimings: false,
+  });
+  return { segmentation: "pyannote-segmentation-3.0", embedding: "campplus-en-voxceleb" };
+}

@@ -73,6 +73,11 @@ interface SherpaOnnx {
 }
 
 interface Addon {
+  /** Parses a WAV file's bytes (any PCM format) into float samples. */
+  readWaveFromBinary(
+    data: Uint8Array,
+    enableExternalBuffer?: boolean,
+  ): { samples: Float32Array; sampleRate: number };
   /** Runs on a libuv worker thread; `progress(done, total)` is called on the event loop after each chunk. */
   offlineSpeakerDiarizationProcessAsync(
     handle: unknown,
