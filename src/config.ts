@@ -30,6 +30,8 @@ export interface Config {
   fontCatalogueUrl: string | null;
   /** Where fetched fonts are kept, to be served from the page's own origin. */
   fontCacheDir: string;
+  /** Where `recap models pull` installs speech models and the local engine loads them (docs/MEDIA.md). */
+  modelsDir: string;
   /** The language model a job also asks (docs/LLM.md); null keeps the analysis local, with no network. */
   llm: LanguageModelSettings | null;
 }
@@ -160,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     webhookAllowHosts,
     fontCatalogueUrl,
     fontCacheDir: resolve(dataDir, env.RECAP_FONT_CACHE_DIR || "fonts"),
+    modelsDir: resolve(dataDir, env.RECAP_MODELS_DIR || "models"),
     llm,
   };
   if (problems.length > 0) throw new ConfigError(problems);

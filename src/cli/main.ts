@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { basename, extname } from "node:path";
+import { basename, extname, join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { pino } from "pino";
 import { Value } from "typebox/value";
@@ -7,6 +7,7 @@ import type { Analyzer } from "../analysis/types.ts";
 import { systemClock } from "../clock.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
+import { DEFAULT_MODELS } from "../media/models.ts";
 import { DomainError, invalid } from "../errors.ts";
 import { findInputProblem } from "../http/input-rules.ts";
 import type { App } from "../modules/apps/apps.service.ts";
@@ -20,6 +21,7 @@ import { parseTranscript } from "../modules/ingestion/transcript.ts";
 import { openRuntime } from "../runtime.ts";
 import { createServices, type Services } from "../services.ts";
 import { DEMO_APP_NAME, runDemo } from "./demo.ts";
+import { benchModel, listModels, printBench, printModelList, pullCatalogueModel } from "./models.ts";
 import { runJobUntilFinished } from "./run-job.ts";
 
 /** Commands that process no conversation never start the analysis worker (it loads an NLP model). */
@@ -250,6 +252,83 @@ program
       },
       { analyzer: true },
     );
+  });
+
+/**
+ * RECAP_MODELS_MIRROR: a base URL holding the same release paths as the official one (the tests' local server,
+ * or a mirror inside a network that cannot reach GitHub). Downloads are verified against the pinned digests
+ * whatever their source.
+ */
+function modelsMirror(): string | undefined {
+  const mirror = process.env.RECAP_MODELS_MIRROR;
+  if (mirror === undefined || mirror === "") return undefined;
+  try {
+    const url = new URL(mirror);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol");
+    return url.href;
+  } catch {
+    throw new ConfigError([`RECAP_MODELS_MIRROR must be an absolute http(s) URL (got "${mirror}")`]);
+  }
+}
+
+const models = program
+  .command("models")
+  .description(
+    "Install and measure the speech models of the local engine, kept in RECAP_MODELS_DIR (docs/MEDIA.md)",
+  );
+
+models
+  .command("list")
+  .description("List the models Recap knows, which are installed, and the defaults")
+  .option("--json", "print JSON")
+  .action((options: { json?: boolean }) => {
+    const { modelsDir } = loadConfig(process.env);
+    const listing = listModels(modelsDir);
+    if (options.json) console.log(JSON.stringify(listing));
+    else printModelList(listing, modelsDir);
+  });
+
+models
+  .command("pull <name>")
+  .description("Download a model from its official release, verify its SHA-256 and install it")
+  .option("--force", "replace an installed copy")
+  .action(async (name: string, options: { force?: boolean }) => {
+    const { modelsDir } = loadConfig(process.env);
+    const mirror = modelsMirror();
+    const interrupted = new AbortController();
+    const stop = () => interrupted.abort(new Error("interrupted"));
+    process.once("SIGINT", stop);
+    try {
+      const model = await pullCatalogueModel(name, {
+        modelsDir,
+        ...(mirror !== undefined && { mirror }),
+        ...(options.force !== undefined && { force: options.force }),
+        signal: interrupted.signal,
+      });
+      console.log(
+        `Installed ${model.name} in ${join(modelsDir, model.name)} (SHA-256 ${model.source?.sha256})`,
+      );
+    } finally {
+      process.removeListener("SIGINT", stop);
+    }
+  });
+
+models
+  .command("bench [name]")
+  .description(
+    "Measure an installed recogniser's real-time factor and peak memory (default: the default recogniser)",
+  )
+  .option("--file <path>", "audio or video to transcribe (default: a minute of English spoken by espeak-ng)")
+  .option("--json", "print one JSON line")
+  .action(async (name: string | undefined, options: { file?: string; json?: boolean }) => {
+    const { modelsDir } = loadConfig(process.env);
+    const result = await benchModel({
+      modelsDir,
+      name: name ?? DEFAULT_MODELS.recogniser,
+      ...(options.file !== undefined && { file: options.file }),
+    });
+    if (options.json) console.log(JSON.stringify(result));
+    else printBench(result);
   });
 
 try {

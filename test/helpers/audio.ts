@@ -1,8 +1,8 @@
 /**
  * Real audio for the media tests, made by the tools a user has: sox for tones and silence, espeak-ng for a
- * voice, and ffmpeg to decode any of it to the 16 kHz mono float samples the engines take.
+ * voice; src/media/decode.ts decodes any of it to the 16 kHz mono float samples the engines take.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,33 +63,6 @@ export function spokenMs(text: string): number {
     return durationMs(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Decodes `path` with ffmpeg to 16 kHz mono float samples, yielded as ffmpeg writes them. */
-export async function* decode(path: string): AsyncGenerator<Float32Array> {
-  const ffmpeg = spawn(
-    "ffmpeg",
-    ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-ar", "16000", "pipe:1"],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const exited = new Promise<number | null>((resolve) => ffmpeg.on("close", resolve));
-  let carry = Buffer.alloc(0);
-  try {
-    for await (const data of ffmpeg.stdout as AsyncIterable<Buffer>) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, data]) : data;
-      const whole = bytes.length - (bytes.length % 4);
-      carry = Buffer.from(bytes.subarray(whole));
-      const samples = new Float32Array(whole / 4);
-      new Uint8Array(samples.buffer).set(bytes.subarray(0, whole));
-      yield samples;
-    }
-    const code = await exited;
-    if (code !== 0) throw new Error(`ffmpeg exited with ${code} decoding ${path}`);
-  } finally {
-    ffmpeg.kill();
   }
 }
 

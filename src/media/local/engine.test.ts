@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decode, durationMs, spokenMs, writeRecording, type Part } from "../../../test/helpers/audio.ts";
+import { durationMs, spokenMs, writeRecording, type Part } from "../../../test/helpers/audio.ts";
+import { decodeAudio } from "../decode.ts";
 import { installEnergyVad, installToneRecogniser } from "../../../test/helpers/speech-models.ts";
 import type { SpeechEngine } from "../engine.ts";
 import { ModelNotInstalled } from "../model-store.ts";
@@ -56,7 +57,7 @@ describe("the local engine on generated models", () => {
 
   it("recognises each utterance's exact tokens, merged into words, with their times", async () => {
     const at = starts(tones);
-    const segments = await engine.transcribe(decode(tonesFile), options());
+    const segments = await engine.transcribe(decodeAudio(tonesFile), options());
 
     expect(segments.map((s) => s.text)).toEqual(["low hi", "hi"]);
     const [first, second] = segments;
@@ -88,7 +89,7 @@ describe("the local engine on generated models", () => {
     writeRecording(file, speech);
     const at = starts(speech);
 
-    const segments = await engine.transcribe(decode(file), options());
+    const segments = await engine.transcribe(decodeAudio(file), options());
 
     // The generated recogniser hears tones, not words: what matters here is where the VAD cut. espeak-ng's
     // files begin and end with some silence of their own, so each utterance lies within its part.
@@ -104,7 +105,7 @@ describe("the local engine on generated models", () => {
 
   it("reports progress up to the whole input", async () => {
     const progress: number[] = [];
-    await engine.transcribe(decode(tonesFile), { ...options(), onProgress: (ms) => progress.push(ms) });
+    await engine.transcribe(decodeAudio(tonesFile), { ...options(), onProgress: (ms) => progress.push(ms) });
 
     expect(progress.length).toBeGreaterThan(1);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
@@ -115,7 +116,7 @@ describe("the local engine on generated models", () => {
     const controller = new AbortController();
     let chunksRead = 0;
     async function* audio() {
-      for await (const chunk of decode(tonesFile)) {
+      for await (const chunk of decodeAudio(tonesFile)) {
         chunksRead++;
         yield chunk;
       }
@@ -137,7 +138,7 @@ describe("the local engine on generated models", () => {
 
   it("refuses a language its model does not know", async () => {
     await expect(
-      engine.transcribe(decode(tonesFile), { ...options(), languageCode: "de-DE" }),
+      engine.transcribe(decodeAudio(tonesFile), { ...options(), languageCode: "de-DE" }),
     ).rejects.toThrow("the local model tone-ctc does not recognise de-DE");
   });
 
