@@ -27,6 +27,8 @@ export interface InstalledModel {
   wordTimings: boolean;
   /** Each file's size when installed: a truncated or replaced file is found before sherpa-onnx opens it. */
   sizes: Record<string, number>;
+  /** Each file's SHA-256 when installed, checked before loading the models whose loaders abort the process. */
+  digests: Record<string, string>;
   /** Where it came from and the digest it was verified against; absent for a model installed by hand. */
   source?: { url: string; sha256: string };
 }
@@ -38,25 +40,35 @@ export class ModelNotInstalled extends Error {
 
 const MODEL_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 
-/** Writes the manifest of a model whose files are in `dir`, recording their sizes. */
-export function writeManifest(dir: string, model: Omit<InstalledModel, "sizes">): InstalledModel {
+const fileSha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+/** Writes the manifest of a model whose files are in `dir`, recording their sizes and digests. */
+export function writeManifest(dir: string, model: Omit<InstalledModel, "sizes" | "digests">): InstalledModel {
   const sizes: Record<string, number> = {};
+  const digests: Record<string, string> = {};
   for (const relative of Object.values(model.files)) {
     const stat = lstatSync(join(dir, relative), { throwIfNoEntry: false });
     if (!stat?.isFile())
       throw new ModelNotInstalled(`${model.name}: ${relative} is missing or not a regular file`);
     sizes[relative] = stat.size;
+    digests[relative] = fileSha256(join(dir, relative));
   }
-  const manifest: InstalledModel = { ...model, sizes };
+  const manifest: InstalledModel = { ...model, sizes, digests };
   writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
 
 /**
- * Reads an installed model and checks that every file it loads is there at its recorded size.
+ * Reads an installed model and checks that every file it loads is there at its recorded size, and with
+ * `verifyDigests` its recorded SHA-256 too: sherpa-onnx's synchronous loaders (the VAD, the diarizer) abort
+ * the whole process on a file that is not the model they expect, so those small files are hashed first.
  * @throws ModelNotInstalled naming what is wrong and how to install it
  */
-export function readInstalledModel(modelsDir: string, name: string): InstalledModel & { dir: string } {
+export function readInstalledModel(
+  modelsDir: string,
+  name: string,
+  options: { verifyDigests?: boolean } = {},
+): InstalledModel & { dir: string } {
   if (!MODEL_NAME.test(name)) throw new ModelNotInstalled(`"${name}" is not a model name`);
   const dir = join(modelsDir, name);
   let manifest: InstalledModel;
@@ -69,7 +81,11 @@ export function readInstalledModel(modelsDir: string, name: string): InstalledMo
   }
   for (const [relative, size] of Object.entries(manifest.sizes)) {
     const stat = lstatSync(join(dir, relative), { throwIfNoEntry: false });
-    if (!stat?.isFile() || stat.size !== size) {
+    const changed =
+      !stat?.isFile() ||
+      stat.size !== size ||
+      (options.verifyDigests === true && fileSha256(join(dir, relative)) !== manifest.digests[relative]);
+    if (changed) {
       throw new ModelNotInstalled(
         `model ${name}: ${relative} is missing or changed since it was installed (pull it again with --force)`,
       );

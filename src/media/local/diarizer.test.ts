@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -86,6 +86,20 @@ describe("the local diarizer on generated models", () => {
     });
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     expect(await diarizer.diarize(conversation, options())).toHaveLength(turns.length);
+  });
+
+  it("refuses a model file changed in place rather than let sherpa-onnx abort the process on it", () => {
+    const other = mkdtempSync(join(tmpdir(), "recap-diarizer-damaged-"));
+    try {
+      const models = installToneDiarization(other);
+      const file = join(other, models.embedding, "embedding.onnx");
+      writeFileSync(file, Buffer.alloc(readFileSync(file).length, 1));
+      expect(() => createLocalDiarizer({ modelsDir: other, ...models })).toThrow(
+        "model campplus-en-voxceleb: embedding.onnx is missing or changed since it was installed (pull it again with --force)",
+      );
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it("refuses a WAV file that is not at 16 kHz", async () => {

@@ -19,7 +19,7 @@ export interface LocalDiarizerOptions {
 }
 
 function modelFile(modelsDir: string, name: string, kind: "segmentation" | "embedding"): string {
-  const model = readInstalledModel(modelsDir, name);
+  const model = readInstalledModel(modelsDir, name, { verifyDigests: true });
   const file = model.files.model;
   if (model.kind !== kind || file === undefined)
     throw new ModelNotInstalled(`model ${name} is not a ${kind} model`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, truncateSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -155,6 +155,17 @@ describe("the local engine on generated models", () => {
     );
     await expect(createLocalEngine({ modelsDir: dir, model: "silero-vad" })).rejects.toThrow(
       "model silero-vad is a vad, not a recogniser",
+    );
+  });
+
+  it("refuses a VAD file changed in place rather than let sherpa-onnx abort the process on it", async () => {
+    installEnergyVad(dir, "damaged-vad");
+    const file = join(dir, "damaged-vad", "silero_vad.onnx");
+    writeFileSync(file, Buffer.alloc(readFileSync(file).length, 1));
+    await expect(
+      createLocalEngine({ modelsDir: dir, model: "tone-ctc", vad: "damaged-vad" }),
+    ).rejects.toThrow(
+      "model damaged-vad: silero_vad.onnx is missing or changed since it was installed (pull it again with --force)",
     );
   });
 });

@@ -85,7 +85,9 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
   const model = readInstalledModel(options.modelsDir, options.model);
   if (model.kind !== "recogniser")
     throw new ModelNotInstalled(`model ${model.name} is a ${model.kind}, not a recogniser`);
-  const vad = readInstalledModel(options.modelsDir, options.vad ?? DEFAULT_MODELS.vad);
+  const vad = readInstalledModel(options.modelsDir, options.vad ?? DEFAULT_MODELS.vad, {
+    verifyDigests: true,
+  });
   const vadFile = vad.files.model;
   if (vad.kind !== "vad" || vadFile === undefined)
     throw new ModelNotInstalled(`model ${vad.name} is not a VAD`);
