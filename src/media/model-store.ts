@@ -142,7 +142,9 @@ export async function pullModel(entry: CatalogueEntry, options: PullOptions): Pr
     if (entry.archiveRoot !== undefined) {
       const tree = join(staging, "tree");
       await mkdir(tree);
-      await promisify(execFile)("tar", ["-xjf", downloaded, "-C", tree, "--no-same-owner"]);
+      await promisify(execFile)("tar", ["-xjf", downloaded, "-C", tree, "--no-same-owner"], {
+        ...(options.signal && { signal: options.signal }),
+      });
       const unpacked = lstatSync(join(tree, entry.archiveRoot), { throwIfNoEntry: false });
       if (!unpacked?.isDirectory()) {
         throw new Error(`${entry.download.file} does not hold the directory ${entry.archiveRoot}`);
