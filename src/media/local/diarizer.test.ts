@@ -80,12 +80,24 @@ describe("the local diarizer on generated models", () => {
       name: "AbortError",
     });
     const controller = new AbortController();
+    let progressCalls = 0;
     const aborted = diarizer.diarize(conversation, {
       signal: controller.signal,
-      onProgress: () => controller.abort(),
+      onProgress: () => {
+        progressCalls++;
+        controller.abort();
+      },
     });
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     expect(await diarizer.diarize(conversation, options())).toHaveLength(turns.length);
+    // the abandoned run went on to its end, without reporting to a caller who had left
+    expect(progressCalls).toBe(1);
+  });
+
+  it("refuses a speaker count that is not a whole number from 1", async () => {
+    await expect(diarizer.diarize(conversation, { ...options(), speakerCount: 0 })).rejects.toThrow(
+      "speakerCount must be a whole number from 1 (got 0)",
+    );
   });
 
   it("refuses a model file changed in place rather than let sherpa-onnx abort the process on it", () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { SAMPLE_RATE, type Diarizer, type SpeakerTurn } from "../engine.ts";
 import { DEFAULT_MODELS } from "../models.ts";
 import { ModelNotInstalled, readInstalledModel } from "../model-store.ts";
+import { unlessAborted } from "./abortable.ts";
 import { sherpaOnnx } from "./sherpa.ts";
 
 export interface LocalDiarizerOptions {
@@ -76,6 +77,9 @@ export function createLocalDiarizer(options: LocalDiarizerOptions): Diarizer {
     onProgress?: (fraction: number) => void,
   ) => {
     signal.throwIfAborted();
+    if (speakerCount !== undefined && !(Number.isInteger(speakerCount) && speakerCount >= 1)) {
+      throw new Error(`speakerCount must be a whole number from 1 (got ${speakerCount})`);
+    }
     const wave = addon.readWaveFromBinary(await readFile(wavPath), false);
     if (wave.sampleRate !== SAMPLE_RATE) {
       throw new Error(`${wavPath} is sampled at ${wave.sampleRate} Hz; the diarizer takes ${SAMPLE_RATE} Hz`);
@@ -85,7 +89,9 @@ export function createLocalDiarizer(options: LocalDiarizerOptions): Diarizer {
     const processing = addon.offlineSpeakerDiarizationProcessAsync(
       diarization.handle,
       wave.samples,
-      (done, total) => onProgress?.(total > 0 ? done / total : 1),
+      (done, total) => {
+        if (!signal.aborted) onProgress?.(total > 0 ? done / total : 1);
+      },
     );
     return { processing };
   };
@@ -98,12 +104,8 @@ export function createLocalDiarizer(options: LocalDiarizerOptions): Diarizer {
       const ignore = () => undefined;
       idle = started.then(({ processing }) => processing.then(ignore, ignore), ignore);
       const { processing } = await started;
-      const segments = await new Promise<Awaited<typeof processing>>((resolve, reject) => {
-        // The addon cannot stop a run: an abort answers at once, and the run finishes unseen before the next.
-        const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
-        signal.addEventListener("abort", onAbort, { once: true });
-        processing.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-      });
+      // The addon cannot stop a run: an abort answers at once, and the run finishes unseen before the next.
+      const segments = await unlessAborted(processing, signal);
       onProgress?.(1);
       return speakerTurns(segments);
     },

@@ -9,6 +9,7 @@ import {
 import { DEFAULT_MODELS } from "../models.ts";
 import { ModelNotInstalled, readInstalledModel, type InstalledModel } from "../model-store.ts";
 import { SpeechSegmenter, type SegmenterOptions, type SpeechSegment } from "./segmenter.ts";
+import { unlessAborted } from "./abortable.ts";
 import { sherpaOnnx } from "./sherpa.ts";
 import { wordsFromTokens } from "./words.ts";
 
@@ -69,12 +70,6 @@ function recognizerConfig(model: InstalledModel & { dir: string }, numThreads: n
   };
 }
 
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error
-    ? signal.reason
-    : new DOMException("This operation was aborted", "AbortError");
-}
-
 /**
  * The local speech engine: sherpa-onnx's Silero VAD cuts the audio into utterances as it arrives, and each
  * utterance is recognised by an offline recogniser on a libuv worker thread (`decodeAsync`), one at a time, so
@@ -110,11 +105,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
       () => decodes.delete(decoding),
       () => decodes.delete(decoding),
     );
-    const result = await new Promise<Awaited<typeof decoding>>((resolve, reject) => {
-      const onAbort = () => reject(abortError(signal));
-      signal.addEventListener("abort", onAbort, { once: true });
-      decoding.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-    });
+    const result = await unlessAborted(decoding, signal);
     const text = result.text.trim();
     if (text === "") return null;
     const vadStartMs = Math.round((segment.startSample * 1000) / SAMPLE_RATE);
