@@ -79,6 +79,12 @@ export function readInstalledModel(
       `model ${name} is not installed in ${modelsDir} (run \`bin/recap models pull ${name}\`)`,
     );
   }
+  const records = [manifest.files, manifest.sizes, manifest.digests];
+  if (manifest.name !== name || records.some((record) => typeof record !== "object" || record === null)) {
+    throw new ModelNotInstalled(
+      `model ${name}: ${MANIFEST_FILE} is not a manifest Recap wrote (pull it again with --force)`,
+    );
+  }
   for (const [relative, size] of Object.entries(manifest.sizes)) {
     const stat = lstatSync(join(dir, relative), { throwIfNoEntry: false });
     const changed =

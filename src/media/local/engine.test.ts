@@ -153,6 +153,11 @@ describe("the local engine on generated models", () => {
     await expect(createLocalEngine({ modelsDir: dir, model: "truncated" })).rejects.toThrow(
       "model truncated: model.onnx is missing or changed since it was installed (pull it again with --force)",
     );
+    installToneRecogniser(dir, "renamed");
+    writeFileSync(join(dir, "renamed", "recap-model.json"), JSON.stringify({ name: "tone-ctc" }));
+    await expect(createLocalEngine({ modelsDir: dir, model: "renamed" })).rejects.toThrow(
+      "model renamed: recap-model.json is not a manifest Recap wrote (pull it again with --force)",
+    );
     await expect(createLocalEngine({ modelsDir: dir, model: "silero-vad" })).rejects.toThrow(
       "model silero-vad is a vad, not a recogniser",
     );
