@@ -50,6 +50,14 @@ describe("loadConfig", () => {
     );
   });
 
+  it("keeps speech models under the data directory unless RECAP_MODELS_DIR says where", () => {
+    expect(loadConfig({ RECAP_DATA_DIR: "/srv/recap" }).media.modelsDir).toBe("/srv/recap/models");
+    expect(loadConfig({ RECAP_MODELS_DIR: "/var/lib/recap-models" }).media.modelsDir).toBe("/var/lib/recap-models");
+    expect(loadConfig({ RECAP_DATA_DIR: "/srv/recap", RECAP_MODELS_DIR: "speech" }).media.modelsDir).toBe(
+      "/srv/recap/speech",
+    );
+  });
+
   it("reads the font catalogue's URL (or off) and keeps fetched fonts under the data directory", () => {
     expect(loadConfig({}).fontCatalogueUrl).toBe("https://fonts.googleapis.com");
     expect(loadConfig({ RECAP_FONT_CATALOGUE_URL: "http://127.0.0.1:9/fonts/" }).fontCatalogueUrl).toBe(

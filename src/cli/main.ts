@@ -82,6 +82,36 @@ program
   .option("--json", "print one JSON line")
   .action(async (options: Parameters<typeof Commands.demo>[0]) => (await commands()).demo(options));
 
+const models = program
+  .command("models")
+  .description(
+    "Install and measure the speech models of the local engine, kept in RECAP_MODELS_DIR (docs/MEDIA.md)",
+  );
+const modelCommands = () => import("./models.ts");
+
+models
+  .command("list")
+  .description("List the models Recap knows, which are installed, and the defaults")
+  .option("--json", "print JSON")
+  .action(async (options: { json?: boolean }) => (await modelCommands()).listCommand(options));
+
+models
+  .command("pull <name>")
+  .description("Download a model from its official release, verify its SHA-256 and install it")
+  .option("--force", "replace an installed copy")
+  .action(async (name: string, options: { force?: boolean }) => (await modelCommands()).pullCommand(name, options));
+
+models
+  .command("bench [name]")
+  .description(
+    "Measure an installed recogniser's real-time factor and peak memory (default: the default recogniser)",
+  )
+  .option("--file <path>", "audio or video to transcribe (default: a minute of English spoken by espeak-ng)")
+  .option("--json", "print one JSON line")
+  .action(async (name: string | undefined, options: { file?: string; json?: boolean }) =>
+    (await modelCommands()).benchCommand(name, options),
+  );
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -1,0 +1,350 @@
+/**
+ * Tiny speech models generated for the tests, in the shapes sherpa-onnx's loaders expect of the real ones
+ * (the input and output names, state shapes and metadata its C++ reads), with weights chosen so that what
+ * they hear is known: speech follows frame energy, and each token or speaker is a pure tone.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeManifest } from "../../src/media/model-store.ts";
+import { encodeOnnxModel, type OnnxNode, type OnnxTensor } from "./onnx.ts";
+
+const FEATURE_DIM = 80;
+const SAMPLE_RATE = 16_000;
+
+const scalar = (name: string, value: number): OnnxTensor => ({
+  name,
+  dims: [],
+  data: Float32Array.of(value),
+});
+
+/**
+ * The centre frequency of each of the 80 mel bins of sherpa-onnx's default fbank (kaldi's mel scale,
+ * 20 Hz to 7600 Hz), so a generated model can listen to the bins a tone lands in.
+ */
+function melBinCentres(): number[] {
+  const mel = (hz: number) => 1127 * Math.log(1 + hz / 700);
+  const low = mel(20);
+  const high = mel(SAMPLE_RATE / 2 - 400);
+  const step = (high - low) / (FEATURE_DIM + 1);
+  return Array.from(
+    { length: FEATURE_DIM },
+    (_, bin) => 700 * (Math.exp((low + (bin + 1) * step) / 1127) - 1),
+  );
+}
+
+/** The three mel bins nearest to `hz`. */
+function binsNear(hz: number): number[] {
+  return melBinCentres()
+    .map((centre, bin) => ({ bin, distance: Math.abs(Math.log(centre / hz)) }))
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, 3)
+    .map(({ bin }) => bin);
+}
+
+/**
+ * A column of weights over the 80 log-mel features that reads how far the bins around `hz` stand above the
+ * frame's mean: near zero in silence or broadband noise, large while a tone at `hz` sounds.
+ */
+function toneDetector(hz: number): Float32Array {
+  const column = new Float32Array(FEATURE_DIM).fill(-1 / FEATURE_DIM);
+  const bins = binsNear(hz);
+  for (const bin of bins) column[bin] = (column[bin] ?? 0) + 1 / bins.length;
+  return column;
+}
+
+/** Weights [80, columns.length], row-major, from per-column detectors. */
+function weightMatrix(columns: Float32Array[]): Float32Array {
+  const weights = new Float32Array(FEATURE_DIM * columns.length);
+  columns.forEach((column, j) => column.forEach((w, i) => (weights[i * columns.length + j] = w)));
+  return weights;
+}
+
+/**
+ * Silero VAD as k2-fsa exports it (the `silero_vad.onnx` of sherpa-onnx's asr-models release): inputs x [1, 512],
+ * h and c [2, 1, 64]; outputs prob, new_h, new_c. The speech probability is a sigmoid of the window's energy in
+ * decibels above `thresholdDb` (dBFS), so a tone or a voice is speech and digital silence is not.
+ */
+export function writeEnergyVad(path: string, thresholdDb = -40): void {
+  const nodes: OnnxNode[] = [
+    { op: "Mul", inputs: ["x", "x"], outputs: ["squares"] },
+    { op: "ReduceMean", inputs: ["squares"], outputs: ["energy"], attributes: { axes: { ints: [1] } } },
+    { op: "Add", inputs: ["energy", "floor"], outputs: ["energy_floored"] },
+    { op: "Log", inputs: ["energy_floored"], outputs: ["log_energy"] },
+    { op: "Sub", inputs: ["log_energy", "log_threshold"], outputs: ["above"] },
+    { op: "Mul", inputs: ["above", "gain"], outputs: ["logit"] },
+    { op: "Sigmoid", inputs: ["logit"], outputs: ["prob"] },
+    { op: "Identity", inputs: ["h"], outputs: ["new_h"] },
+    { op: "Identity", inputs: ["c"], outputs: ["new_c"] },
+  ];
+  writeFileSync(
+    path,
+    encodeOnnxModel({
+      nodes,
+      inputs: [
+        { name: "x", type: "float", shape: [1, 512] },
+        { name: "h", type: "float", shape: [2, 1, 64] },
+        { name: "c", type: "float", shape: [2, 1, 64] },
+      ],
+      outputs: [
+        { name: "prob", type: "float", shape: [1, 1] },
+        { name: "new_h", type: "float", shape: [2, 1, 64] },
+        { name: "new_c", type: "float", shape: [2, 1, 64] },
+      ],
+      initializers: [
+        scalar("floor", 1e-12),
+        scalar("log_threshold", (thresholdDb / 10) * Math.log(10)),
+        scalar("gain", 2),
+      ],
+      metadata: { model_type: "silero-vad-v4", sample_rate: SAMPLE_RATE, version: 4 },
+    }),
+  );
+}
+
+/** One token of the tone recogniser: the SentencePiece piece it emits while a tone at `hz` sounds. */
+export interface ToneToken {
+  piece: string;
+  hz: number;
+}
+
+/**
+ * A zipformer2 CTC recogniser (sherpa-onnx's `zipformerCtc`, which needs no metadata: the vocabulary size is
+ * read from the output's shape, the subsampling is 4, 40 ms a frame) over 80-dim fbank features: average
+ * pooling by 4 in time, MatMul, Add, LogSoftmax. Token 0 is `<blk>`, which wins unless one of `tokens`' tones
+ * sounds; writes `model.onnx` and `tokens.txt` into `dir`.
+ */
+export function writeToneCtcRecogniser(dir: string, tokens: ToneToken[]): void {
+  mkdirSync(dir, { recursive: true });
+  const vocabulary = tokens.length + 1;
+  const blank = new Float32Array(FEATURE_DIM);
+  const nodes: OnnxNode[] = [
+    {
+      op: "Transpose",
+      inputs: ["x"],
+      outputs: ["channels_first"],
+      attributes: { perm: { ints: [0, 2, 1] } },
+    },
+    {
+      op: "AveragePool",
+      inputs: ["channels_first"],
+      outputs: ["pooled"],
+      attributes: { kernel_shape: { ints: [4] }, strides: { ints: [4] } },
+    },
+    { op: "Transpose", inputs: ["pooled"], outputs: ["frames"], attributes: { perm: { ints: [0, 2, 1] } } },
+    { op: "MatMul", inputs: ["frames", "weights"], outputs: ["scores"] },
+    { op: "Add", inputs: ["scores", "bias"], outputs: ["logits"] },
+    { op: "LogSoftmax", inputs: ["logits"], outputs: ["log_probs"], attributes: { axis: { int: -1 } } },
+    { op: "Div", inputs: ["x_lens", "four"], outputs: ["log_probs_len"] },
+  ];
+  const bias = new Float32Array(vocabulary);
+  bias[0] = 2; // a tone's bins stand well above 2 (natural-log units) over the frame's mean; silence's do not
+  writeFileSync(
+    join(dir, "model.onnx"),
+    encodeOnnxModel({
+      nodes,
+      inputs: [
+        { name: "x", type: "float", shape: ["N", "T", FEATURE_DIM] },
+        { name: "x_lens", type: "int64", shape: ["N"] },
+      ],
+      outputs: [
+        { name: "log_probs", type: "float", shape: ["N", "T_out", vocabulary] },
+        { name: "log_probs_len", type: "int64", shape: ["N"] },
+      ],
+      initializers: [
+        {
+          name: "weights",
+          dims: [FEATURE_DIM, vocabulary],
+          data: weightMatrix([blank, ...tokens.map(({ hz }) => toneDetector(hz))]),
+        },
+        { name: "bias", dims: [vocabulary], data: bias },
+        { name: "four", dims: [], data: BigInt64Array.of(4n) },
+      ],
+    }),
+  );
+  writeFileSync(
+    join(dir, "tokens.txt"),
+    ["<blk> 0", ...tokens.map(({ piece }, index) => `${piece} ${index + 1}`)].join("\n") + "\n",
+  );
+}
+
+/** The tones of the generated recogniser: "▁lo" + "w" make the word "low". */
+export const TONE_TOKENS: ToneToken[] = [
+  { piece: "\u2581lo", hz: 300 },
+  { piece: "w", hz: 1000 },
+  { piece: "\u2581hi", hz: 2000 },
+];
+
+/** Installs the energy VAD in `modelsDir` as `recap models pull` installs silero-vad. */
+export function installEnergyVad(modelsDir: string, name = "silero-vad"): void {
+  const dir = join(modelsDir, name);
+  mkdirSync(dir, { recursive: true });
+  writeEnergyVad(join(dir, "silero_vad.onnx"));
+  writeManifest(dir, {
+    name,
+    kind: "vad",
+    files: { model: "silero_vad.onnx" },
+    languages: [],
+    wordTimings: false,
+  });
+}
+
+/** Installs the tone recogniser in `modelsDir` under `name`, an English zipformer2 CTC model. */
+export function installToneRecogniser(modelsDir: string, name = "tone-ctc", tokens = TONE_TOKENS): void {
+  const dir = join(modelsDir, name);
+  writeToneCtcRecogniser(dir, tokens);
+  writeManifest(dir, {
+    name,
+    kind: "recogniser",
+    family: "zipformer-ctc",
+    files: { model: "model.onnx", tokens: "tokens.txt" },
+    languages: ["en"],
+    wordTimings: true,
+  });
+}
+
+/** What the generated segmentation model's windows are: 2 s, read in 20 ms frames. */
+const SEGMENTATION_WINDOW = 2 * SAMPLE_RATE;
+const SEGMENTATION_FRAME = 320;
+
+/**
+ * A pyannote segmentation-3.0 model as sherpa-onnx reads it (input [1, 1, window_size] samples; output
+ * [1, frames, 7] powerset scores for 3 speakers, at most 2 at once; the metadata of the published export).
+ * Within each 2 s window, local speaker 0 is whoever makes a tone at `voices[0]` Hz and speaker 1 a tone at
+ * `voices[1]` Hz: each 20 ms frame's energy at the two frequencies (a Hann-windowed Fourier coefficient,
+ * as a convolution) decides between silence and the louder of the two.
+ */
+export function writeToneSegmentation(path: string, voices: [number, number]): void {
+  const kernel = new Float32Array(4 * SEGMENTATION_FRAME);
+  voices.forEach((hz, voice) => {
+    for (let i = 0; i < SEGMENTATION_FRAME; i++) {
+      const hann = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / SEGMENTATION_FRAME);
+      const phase = (2 * Math.PI * hz * i) / SAMPLE_RATE;
+      kernel[2 * voice * SEGMENTATION_FRAME + i] = hann * Math.cos(phase);
+      kernel[(2 * voice + 1) * SEGMENTATION_FRAME + i] = hann * Math.sin(phase);
+    }
+  });
+  // E = 6400·A² for a tone of amplitude A at a matched frequency; speech begins at A = 0.01
+  const quietest = 6400 * 0.01 ** 2;
+  const scores = Float32Array.of(0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0); // [2, 7]: class 1 ← voice 0, class 2 ← voice 1
+  const bias = Float32Array.of(0, 0, 0, -1000, -1000, -1000, -1000); // silence, 3 speakers, 3 pairs
+  writeFileSync(
+    path,
+    encodeOnnxModel({
+      nodes: [
+        {
+          op: "Conv",
+          inputs: ["x", "fourier"],
+          outputs: ["coefficients"],
+          attributes: {
+            kernel_shape: { ints: [SEGMENTATION_FRAME] },
+            strides: { ints: [SEGMENTATION_FRAME] },
+          },
+        },
+        { op: "Mul", inputs: ["coefficients", "coefficients"], outputs: ["squares"] },
+        {
+          op: "Conv",
+          inputs: ["squares", "pairs"],
+          outputs: ["energy"],
+          attributes: { kernel_shape: { ints: [1] } },
+        },
+        { op: "Add", inputs: ["energy", "floor"], outputs: ["energy_floored"] },
+        { op: "Log", inputs: ["energy_floored"], outputs: ["log_energy"] },
+        { op: "Sub", inputs: ["log_energy", "log_quietest"], outputs: ["loudness"] },
+        {
+          op: "Transpose",
+          inputs: ["loudness"],
+          outputs: ["frames"],
+          attributes: { perm: { ints: [0, 2, 1] } },
+        },
+        { op: "MatMul", inputs: ["frames", "scores"], outputs: ["class_scores"] },
+        { op: "Add", inputs: ["class_scores", "bias"], outputs: ["y"] },
+      ],
+      inputs: [{ name: "x", type: "float", shape: [1, 1, SEGMENTATION_WINDOW] }],
+      outputs: [{ name: "y", type: "float", shape: [1, SEGMENTATION_WINDOW / SEGMENTATION_FRAME, 7] }],
+      initializers: [
+        { name: "fourier", dims: [4, 1, SEGMENTATION_FRAME], data: kernel },
+        { name: "pairs", dims: [2, 4, 1], data: Float32Array.of(1, 1, 0, 0, 0, 0, 1, 1) },
+        scalar("floor", 1e-9),
+        scalar("log_quietest", Math.log(quietest)),
+        { name: "scores", dims: [2, 7], data: scores },
+        { name: "bias", dims: [7], data: bias },
+      ],
+      metadata: {
+        model_type: "pyannote-segmentation-3.0",
+        sample_rate: SAMPLE_RATE,
+        window_size: SEGMENTATION_WINDOW,
+        receptive_field_size: SEGMENTATION_FRAME,
+        receptive_field_shift: SEGMENTATION_FRAME,
+        num_speakers: 3,
+        powerset_max_classes: 2,
+        num_classes: 7,
+      },
+    }),
+  );
+}
+
+/**
+ * A speaker embedding model in the shape of 3D-Speaker's exports (input [1, T, 80] fbank, output [1, dim]; the
+ * metadata sherpa-onnx's general extractor reads): the embedding is how far the mel bins around each of
+ * `voices` stand above the rest, averaged over time, so two tone voices give orthogonal embeddings.
+ */
+export function writeToneEmbedding(path: string, voices: number[]): void {
+  writeFileSync(
+    path,
+    encodeOnnxModel({
+      nodes: [
+        {
+          op: "ReduceMean",
+          inputs: ["x"],
+          outputs: ["mean"],
+          attributes: { axes: { ints: [1] }, keepdims: { int: 0 } },
+        },
+        { op: "MatMul", inputs: ["mean", "detectors"], outputs: ["raw"] },
+        { op: "Relu", inputs: ["raw"], outputs: ["embedding"] },
+      ],
+      inputs: [{ name: "x", type: "float", shape: [1, "T", FEATURE_DIM] }],
+      outputs: [{ name: "embedding", type: "float", shape: [1, voices.length] }],
+      initializers: [
+        {
+          name: "detectors",
+          dims: [FEATURE_DIM, voices.length],
+          data: weightMatrix(voices.map(toneDetector)),
+        },
+      ],
+      metadata: {
+        framework: "3d-speaker",
+        output_dim: voices.length,
+        sample_rate: SAMPLE_RATE,
+        normalize_samples: 1,
+        language: "English",
+      },
+    }),
+  );
+}
+
+/** The two synthetic voices the generated diarization models tell apart. */
+export const VOICES: [number, number] = [300, 2000];
+
+/** Installs the tone segmentation and embedding models as the catalogue's diarization models. */
+export function installToneDiarization(modelsDir: string): { segmentation: string; embedding: string } {
+  const segmentation = join(modelsDir, "pyannote-segmentation-3.0");
+  mkdirSync(segmentation, { recursive: true });
+  writeToneSegmentation(join(segmentation, "model.onnx"), VOICES);
+  writeManifest(segmentation, {
+    name: "pyannote-segmentation-3.0",
+    kind: "segmentation",
+    files: { model: "model.onnx" },
+    languages: [],
+    wordTimings: false,
+  });
+  const embedding = join(modelsDir, "campplus-en-voxceleb");
+  mkdirSync(embedding, { recursive: true });
+  writeToneEmbedding(join(embedding, "embedding.onnx"), VOICES);
+  writeManifest(embedding, {
+    name: "campplus-en-voxceleb",
+    kind: "embedding",
+    files: { model: "embedding.onnx" },
+    languages: [],
+    wordTimings: false,
+  });
+  return { segmentation: "pyannote-segmentation-3.0", embedding: "campplus-en-voxceleb" };
+}
