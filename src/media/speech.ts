@@ -1,5 +1,9 @@
 import type { MediaSettings } from "../config.ts";
 import type { Diarizer, SpeechEngine } from "./engine.ts";
+import { createLocalDiarizer } from "./local/diarizer.ts";
+import { createLocalEngine } from "./local/engine.ts";
+import { readInstalledModel } from "./model-store.ts";
+import { DEFAULT_MODELS } from "./models.ts";
 import { createRemoteEngine } from "./remote-engine.ts";
 
 /** What the start-up log, /readyz and a refused submission say of the speech engine. */
@@ -26,33 +30,77 @@ export interface Speech {
 /** The default name a remote server is asked for when RECAP_ASR_MODEL is unset (OpenAI's, and most servers'). */
 const REMOTE_DEFAULT_MODEL = "whisper-1";
 
-const SETUP_HINT =
-  "No speech engine is set up. Set RECAP_ASR_URL to an OpenAI-compatible transcription server " +
-  "(whisper.cpp's server, speaches, LocalAI, vLLM, OpenAI), or install a local model with " +
-  "`bin/recap models pull`; docs/MEDIA.md says how.";
+const setupHint = (model: string) =>
+  "No speech engine is set up. Install the local engine's models with " +
+  `\`bin/recap models pull ${model}\` and \`bin/recap models pull ${DEFAULT_MODELS.vad}\`, or set RECAP_ASR_URL ` +
+  "to an OpenAI-compatible transcription server (whisper.cpp's server, speaches, LocalAI, vLLM, OpenAI); " +
+  "docs/MEDIA.md says how.";
 
 const DIARIZATION_HINT =
   "enableSpeakerDiarization needs a way to tell speakers apart: install the local speaker models " +
-  "(`bin/recap models pull`, docs/MEDIA.md) or use a server that labels speakers " +
-  "(RECAP_ASR_RESPONSE_FORMAT=diarized_json). channelMetadata needs neither.";
+  `(\`bin/recap models pull ${DEFAULT_MODELS.segmentation}\` and \`bin/recap models pull ${DEFAULT_MODELS.embedding}\`) ` +
+  "or use a server that labels speakers (RECAP_ASR_RESPONSE_FORMAT=diarized_json). channelMetadata needs neither.";
 
-/** The speech setup the configuration describes: a remote server when RECAP_ASR_URL is set. */
+/** Whether the models are installed (their files present at their recorded sizes), read when asked. */
+function installed(modelsDir: string, ...names: string[]): boolean {
+  try {
+    for (const name of names) readInstalledModel(modelsDir, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The speech setup the configuration describes: a remote server when RECAP_ASR_URL is set, else the local
+ * engine when its recogniser (RECAP_ASR_MODEL, or the default) and VAD are installed in RECAP_MODELS_DIR.
+ * Local speaker diarization works when its two models are installed; a remote server's own labels when it
+ * answers `diarized_json`. Models are looked for on every status, so a model pulled while the server runs
+ * is used from the next submission; each engine is loaded once, when a job first needs it.
+ */
 export function createSpeech(settings: MediaSettings): Speech {
   const remote = settings.asrRemote;
-  let engine: SpeechEngine | null = null;
-  if (remote) engine = createRemoteEngine({ ...remote, model: settings.asrModel ?? REMOTE_DEFAULT_MODEL });
+  const localModel = settings.asrModel ?? DEFAULT_MODELS.recogniser;
+  const remoteEngine = remote
+    ? createRemoteEngine({ ...remote, model: settings.asrModel ?? REMOTE_DEFAULT_MODEL })
+    : null;
+  let local: Promise<SpeechEngine> | null = null;
+  let diarizer: Diarizer | null = null;
+  const localReady = () => remote === null && installed(settings.modelsDir, localModel, DEFAULT_MODELS.vad);
+  const diarizerReady = () =>
+    installed(settings.modelsDir, DEFAULT_MODELS.segmentation, DEFAULT_MODELS.embedding);
   const serverLabels = remote?.responseFormat === "diarized_json";
   return {
     status: () => ({
-      engine: engine?.description ?? null,
-      diarization: serverLabels ? "the speech server's own labels (diarized_json)" : null,
-      setupHint: SETUP_HINT,
+      engine: remoteEngine?.description ?? (localReady() ? `local ${localModel}` : null),
+      diarization: serverLabels
+        ? "the speech server's own labels (diarized_json)"
+        : diarizerReady()
+          ? `local ${DEFAULT_MODELS.segmentation} and ${DEFAULT_MODELS.embedding}`
+          : null,
+      setupHint: setupHint(localModel),
       diarizationHint: DIARIZATION_HINT,
     }),
-    engine: () => (engine ? Promise.resolve(engine) : Promise.reject(new Error(SETUP_HINT))),
-    diarizer: () => Promise.resolve(null),
+    engine: () => {
+      if (remoteEngine) return Promise.resolve(remoteEngine);
+      if (!localReady()) return Promise.reject(new Error(setupHint(localModel)));
+      local ??= createLocalEngine({ modelsDir: settings.modelsDir, model: localModel }).catch(
+        (error: unknown) => {
+          local = null;
+          throw error;
+        },
+      );
+      return local;
+    },
+    diarizer: () => {
+      if (serverLabels || !diarizerReady()) return Promise.resolve(null);
+      diarizer ??= createLocalDiarizer({ modelsDir: settings.modelsDir });
+      return Promise.resolve(diarizer);
+    },
     close: async () => {
-      await engine?.close();
+      await remoteEngine?.close();
+      await (await local?.catch(() => null))?.close();
+      await diarizer?.close();
     },
   };
 }

@@ -9,7 +9,14 @@ import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts"
 import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { until } from "../helpers/wait.ts";
+import { writeRecording } from "../helpers/audio.ts";
 import { MediaKit } from "../helpers/media.ts";
+import {
+  installEnergyVad,
+  installToneDiarization,
+  installToneRecogniser,
+  VOICES,
+} from "../helpers/speech-models.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
 
 /** What the recordings say, and where (seconds into their channel). */
@@ -530,6 +537,75 @@ describe.each(await dialects())("speakers labelled by the speech server on %s", 
     expect(renamed.status).toBe(200);
     const after = (await (await server.api(token, `${path}/messages`)).json()) as { messages: Message[] };
     expect(after.messages.map((message) => message.from.name)).toEqual(["Dana", "Speaker 2", "Dana"]);
+  }, 60_000);
+});
+
+describe.each(await dialects())("the local engine on %s", (dialect) => {
+  const kit = new MediaKit();
+  let server: TestServer;
+  beforeAll(async () => {
+    // The local engine's real code (sherpa-onnx) on models the tests generate: a CTC recogniser that hears
+    // a 300 Hz tone as "lo" and a 2 kHz tone as "hi", an energy VAD, and diarization models that tell the
+    // two tones apart as two voices (test/helpers/speech-models.ts).
+    const modelsDir = join(kit.dir, "models");
+    installEnergyVad(modelsDir);
+    installToneRecogniser(modelsDir, "tone-ctc");
+    installToneDiarization(modelsDir);
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_MODELS_DIR: modelsDir,
+        RECAP_ASR_MODEL: "tone-ctc",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    kit.close();
+  });
+
+  it("transcribes and diarizes a recording with no network, naming speakers in order", async () => {
+    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as {
+      speech: { engine: string; diarization: string };
+    };
+    expect(ready.speech.engine).toBe("local tone-ctc");
+    expect(ready.speech.diarization).toMatch(/^local /);
+    const { token } = await server.newApp();
+    const flac = join(kit.dir, "voices.flac");
+    writeRecording(flac, [
+      { silence: 0.5 },
+      { tone: VOICES[0], seconds: 1.5 },
+      { silence: 1 },
+      { tone: VOICES[1], seconds: 1.5 },
+      { silence: 1 },
+      { tone: VOICES[0], seconds: 1.5 },
+      { silence: 1 },
+    ]);
+    const file = await kit.encode(flac, "m4a");
+    const response = await fetch(
+      `${server.url}/v1/process/audio?enableSpeakerDiarization=true&diarizationSpeakerCount=2`,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "audio/mp4" },
+        body: readFileSync(file),
+      },
+    );
+    expect(response.status, await response.clone().text()).toBe(201);
+    const accepted = (await response.json()) as Body.Accepted;
+    expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
+    const messages = (
+      (await (await server.api(token, `/v1/conversations/${accepted.conversationId}/messages`)).json()) as {
+        messages: Message[];
+      }
+    ).messages;
+    expect(messages.map((message) => [message.from.name, message.text])).toEqual([
+      ["Speaker 1", "lo"],
+      ["Speaker 2", "hi"],
+      ["Speaker 1", "lo"],
+    ]);
+    expect(messages.map((message) => Math.round((message.timeOffset ?? -1) * 10) / 10)).toEqual([
+      0.5, 3, 5.5,
+    ]);
   }, 60_000);
 });
 
