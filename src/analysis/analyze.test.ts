@@ -115,6 +115,21 @@ describe("analyzeConversation", () => {
     }
   });
 
+  it("quotes names and words of other scripts whole, in the summary and the insights (issue 24)", () => {
+    const said = "Soós will send the budget to the São Paulo office by Friday.";
+    const result = analyzeConversation(
+      conversation([said, "Đorđe and Łukasz will visit the factory with Иван next week."]),
+    );
+    expect(result.summary.map((s) => s.text)).toEqual([
+      `Project Manager: ${said}`,
+      "Industrial Designer: Đorđe and Łukasz will visit the factory with Иван next week.",
+    ]);
+    expect(result.insights.find((i) => i.type === "action_item")).toMatchObject({
+      text: said,
+      assigneeName: "Soós",
+    });
+  });
+
   it("handles an empty conversation and a one-line chat", () => {
     expect(analyzeConversation(conversation([]))).toEqual({ summary: [], topics: [], insights: [] });
     const chat = analyzeConversation(conversation(["Dana will send the budget by Friday."]));

@@ -2,6 +2,7 @@ import winkNLP, { type WinkMethods } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { MEETING_STOP_WORDS } from "./lexicon.ts";
 import { stemOf } from "./stem.ts";
+import { LETTER_OR_DIGIT } from "./unicode-words.ts";
 
 /** One token of a cleaned sentence, with what the analysis needs from wink-nlp. */
 export interface Token {
@@ -208,7 +209,7 @@ export function isContentToken(token: Token): boolean {
     CONTENT_POS.has(token.pos) &&
     !token.stop &&
     token.normal.length > 1 &&
-    /^[a-z][a-z0-9'-]*$/.test(token.normal) &&
+    /^\p{L}[\p{L}\p{M}\p{N}'-]*$/u.test(token.normal) &&
     !MEETING_STOP_WORDS.has(token.normal)
   );
 }
@@ -227,7 +228,7 @@ export function contentTerms(sentence: Sentence): string[] {
 }
 
 /** A token or written word with a letter or digit in it, not punctuation. */
-export const WORD = /[a-z0-9]/i;
+export const WORD = LETTER_OR_DIGIT;
 
 /** Number of word tokens (not punctuation). */
 export function wordCount(sentence: Sentence): number {
