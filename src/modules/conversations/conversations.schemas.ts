@@ -105,7 +105,7 @@ export const Insight = Type.Object({
       email: Type.Optional(Type.String()),
     }),
   ),
-  /** A full ISO-8601 date-time in UTC, as Symbl sent it (00:00 when the text states only a day). */
+  /** A full ISO-8601 date-time in UTC, as Symbl sent it (00:00 when the text states only a day, 23:59:59.999 when that day is the day it was said). */
   dueBy: Type.Optional(Type.String({ format: "date-time" })),
 });
 export const QuestionList = Type.Object({ questions: Type.Array(Insight) });
