@@ -247,6 +247,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
       const engines = outcome.engines();
       return {
         result: {
+          languageCode: local.languageCode,
           summary: engines.summary === "llm" ? result.summary : local.summary,
           topics: engines.chapters === "llm" ? result.topics : local.topics,
           insights: engines.actionItems === "llm" ? result.insights : local.insights,
