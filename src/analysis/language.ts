@@ -12,8 +12,8 @@ export const DEFAULT_LANGUAGE_CODE = "en-US";
 /** The language subtag of the one language the analysis reads. */
 const ANALYSED_LANGUAGE = "en";
 
-/** How much of a conversation is read to tell its language: enough for any script, and bounded. */
-const SAMPLE_CHARS = 20_000;
+/** How much of a conversation is read to tell its language: some 800 words, plenty for trigrams, and bounded. */
+const SAMPLE_CHARS = 5_000;
 
 /**
  * Latin-script text with fewer letters than this is too short for trigrams to tell English from its
@@ -24,8 +24,8 @@ const MIN_LATIN_LETTERS = 100;
 /** English is chosen when its trigram score is at least this share of the best one (Scots and Low German score close to it). */
 const ENGLISH_MARGIN = 0.9;
 
-const LETTER = /\p{L}/gu;
-const LATIN_LETTER = /\p{Script=Latin}/gu;
+const LETTER = /\p{L}/u;
+const LATIN_LETTER = /\p{Script=Latin}/u;
 const languageNames = new Intl.DisplayNames(["en"], { type: "language" });
 
 /** An ISO 639-3 code (franc's) as a BCP 47 tag with the language's most likely region, as Symbl wrote them: "spa" → "es-ES". */
@@ -46,8 +46,13 @@ export function detectLanguage(texts: readonly string[]): string | null {
     sample += `${text}\n`;
   }
   sample = sample.slice(0, SAMPLE_CHARS);
-  const letters = sample.match(LETTER)?.length ?? 0;
-  const latin = sample.match(LATIN_LETTER)?.length ?? 0;
+  let letters = 0;
+  let latin = 0;
+  for (const char of sample) {
+    if (!LETTER.test(char)) continue;
+    letters++;
+    if (LATIN_LETTER.test(char)) latin++;
+  }
   if (letters === 0 || (latin * 2 >= letters && latin < MIN_LATIN_LETTERS)) return null;
   // Latin-script text is long enough by now; a line of another script is told by its script alone.
   const scores = francAll(sample, { minLength: 1 });

@@ -47,7 +47,7 @@ export const MAX_SENTENCE_TOKENS = 250;
  * RUN_ON_WORDS words without a punctuation mark is cut into clauses of at most RUN_ON_PIECE_WORDS words
  * (splitRunOn). 20 of QMSum's 147,129 sentences have such a run.
  */
-export const RUN_ON_WORDS = 60;
+const RUN_ON_WORDS = 60;
 const RUN_ON_PIECE_WORDS = 40;
 /** A piece is not cut off at a clause start before it has this many words. */
 const RUN_ON_MIN_PIECE_WORDS = 6;
