@@ -20,6 +20,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
 
 /**
+ * A due day ("YYYY-MM-DD") said at the reference instant, as `dueBy`: the start of that day (00:00 UTC),
+ * or the end of it when it is the day it was said, so a deadline is never before the words that set it;
+ * null for a day already past.
+ */
+export function dueByOfDay(day: string, reference: Date): string | null {
+  const said = dayOf(reference);
+  if (day < said) return null;
+  return day === said ? `${day}T23:59:59.999Z` : `${day}T00:00:00.000Z`;
+}
+
+/**
  * The deadline a sentence states ("by Friday", "tomorrow", "next week"), resolved forward from the moment
  * it was said, in UTC (a conversation has no other time zone), as a full ISO-8601 date-time as Symbl sent
  * it (Symbl's clients parse `dueBy` as a date-time; a bare "YYYY-MM-DD" became an empty object there).
@@ -39,11 +50,10 @@ export function resolveDueDate(text: string, reference: Date): string | null {
     if (Number.isNaN(date.getTime())) continue;
     if (start.isCertain("hour")) return date.toISOString();
     const weekdayAlone = start.isCertain("weekday") && !start.isCertain("day");
-    const day = dayOf(
-      weekdayAlone && dayOf(date) === dayOf(reference) ? new Date(date.getTime() + 7 * DAY_MS) : date,
+    return dueByOfDay(
+      dayOf(weekdayAlone && dayOf(date) === dayOf(reference) ? new Date(date.getTime() + 7 * DAY_MS) : date),
+      reference,
     );
-    if (day < dayOf(reference)) return null;
-    return day === dayOf(reference) ? `${day}T23:59:59.999Z` : `${day}T00:00:00.000Z`;
   }
   return null;
 }
