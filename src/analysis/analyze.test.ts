@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeConversation, topicSegmentStarts } from "./analyze.ts";
+import { FOREIGN_MEETINGS } from "../../test/helpers/languages.ts";
 import type { AnalysisInput } from "./types.ts";
 
 /** Two clearly different discussions, from QMSum product meetings (ES2006a/IS1006b-like wording). */
@@ -115,8 +116,50 @@ describe("analyzeConversation", () => {
     }
   });
 
+  it("quotes names and words of other scripts whole, in the summary and the insights (issue 24)", () => {
+    const said = "Soós will send the budget to the São Paulo office by Friday.";
+    const result = analyzeConversation(
+      conversation([said, "Đorđe and Łukasz will visit the factory with Иван next week."]),
+    );
+    expect(result.summary.map((s) => s.text)).toEqual([
+      `Project Manager: ${said}`,
+      "Industrial Designer: Đorđe and Łukasz will visit the factory with Иван next week.",
+    ]);
+    expect(result.insights.find((i) => i.type === "action_item")).toMatchObject({
+      text: said,
+      assigneeName: "Soós",
+    });
+  });
+
+  it("makes no English summary, topics or insights of a conversation in another language (issue 24)", () => {
+    for (const [languageCode, lines] of Object.entries(FOREIGN_MEETINGS)) {
+      expect(analyzeConversation(conversation(lines))).toEqual({
+        languageCode,
+        summary: [],
+        topics: [],
+        insights: [],
+      });
+    }
+    expect(analyzeConversation(input).languageCode).toBe("en-US");
+  });
+
+  it("takes a given language over the one its lines read as", () => {
+    const english = analyzeConversation({ ...conversation(batteryTurns), languageCode: "en-GB" });
+    expect(english.languageCode).toBe("en-GB");
+    expect(english.summary.length).toBeGreaterThan(0);
+    const spanish = { ...conversation(FOREIGN_MEETINGS["es-ES"] ?? []), languageCode: "es-MX" };
+    expect(analyzeConversation(spanish)).toMatchObject({ languageCode: "es-MX", summary: [] });
+    const tagged = { ...conversation(batteryTurns), languageCode: "es-ES" };
+    expect(analyzeConversation(tagged)).toMatchObject({ languageCode: "es-ES", summary: [], insights: [] });
+  });
+
   it("handles an empty conversation and a one-line chat", () => {
-    expect(analyzeConversation(conversation([]))).toEqual({ summary: [], topics: [], insights: [] });
+    expect(analyzeConversation(conversation([]))).toEqual({
+      languageCode: "en-US",
+      summary: [],
+      topics: [],
+      insights: [],
+    });
     const chat = analyzeConversation(conversation(["Dana will send the budget by Friday."]));
     expect(chat.summary.map((s) => s.text)).toEqual([
       "Project Manager: Dana will send the budget by Friday.",

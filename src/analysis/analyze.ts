@@ -1,6 +1,7 @@
 import type { AnalysisInput, AnalysisResult } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
 import { findInsights } from "./insights.ts";
+import { DEFAULT_LANGUAGE_CODE, detectLanguage, isAnalysedLanguage } from "./language.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
 import { DEFAULT_SUMMARY_OPTIONS, summaryItems, type SummaryOptions } from "./summary.ts";
 import { DEFAULT_SEGMENTATION_OPTIONS, segmentBoundaries, type SegmentationOptions } from "./segmentation.ts";
@@ -41,17 +42,22 @@ export function topicSegmentStarts(
 }
 
 /**
- * Turns a conversation's messages into a summary, topics and insights. Pure, synchronous and
- * deterministic: the same input always gives the same output; every id in it is an input message id.
+ * Turns a conversation's messages into a summary, topics and insights, in the language given or detected.
+ * A language the analysis does not read gets none of them (no English template over foreign words). Pure,
+ * synchronous and deterministic: the same input always gives the same output; every id in it is an input
+ * message id.
  */
 export function analyzeConversation(
   input: AnalysisInput,
   options: AnalysisOptions = DEFAULT_ANALYSIS_OPTIONS,
 ): AnalysisResult {
+  const languageCode =
+    input.languageCode ?? detectLanguage(input.messages.map((m) => m.text)) ?? DEFAULT_LANGUAGE_CODE;
+  if (!isAnalysedLanguage(languageCode)) return { languageCode, summary: [], topics: [], insights: [] };
   const sentences = prepareSentences(input);
   const ids = input.messages.map((m) => m.id);
   const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);
 
   const summary = summaryItems(input, sentences, topics, options.summary);
-  return { summary, topics, insights: findInsights(input, sentences) };
+  return { languageCode, summary, topics, insights: findInsights(input, sentences) };
 }

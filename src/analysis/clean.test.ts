@@ -27,6 +27,14 @@ describe("cleanTranscriptText", () => {
     ).toBe("If the head has to go last in a head-final language, we don't mind");
   });
 
+  it("keeps words of every script and their stutters' restarts (issue 24)", () => {
+    expect(cleanTranscriptText("我们需要在周五之前把预算发给客户。")).toBe(
+      "我们需要在周五之前把预算发给客户。",
+    );
+    expect(cleanTranscriptText("Иван Петров will send it .")).toBe("Иван Петров will send it.");
+    expect(cleanTranscriptText("Ł Łukasz 's office in Łódź")).toBe("Łukasz's office in Łódź");
+  });
+
   it("returns an empty string for pure noise and back-channels", () => {
     expect(cleanTranscriptText("{vocalsound} {gap} .")).toBe("");
     expect(cleanTranscriptText("Mm - hmm .")).toBe("");

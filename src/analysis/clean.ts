@@ -3,7 +3,8 @@
  * reads a cleaned copy (no annotation marks, fillers, stutters or tokenizer spacing).
  */
 import { REAL_SHORT_WORDS } from "./lexicon.ts";
-import { ANNOTATION, ATTACHED_PUNCTUATION, SPLIT_CONTRACTION, WORD_CHAR } from "./transcript-marks.ts";
+import { ANNOTATION, ATTACHED_PUNCTUATION, SPLIT_CONTRACTION } from "./transcript-marks.ts";
+import { LETTER_OR_DIGIT, WORD_CHAR } from "./unicode-words.ts";
 
 /**
  * Hesitations and back-channel sounds that carry no content, as a whole word: um, uh, uhm, uh-huh,
@@ -115,7 +116,11 @@ function removeStutters(words: readonly string[]): string[] {
     const word = words[i] ?? "";
     const next = words[i + 1];
     // Only a word as long as the next one, or of up to three letters, can be a stutter of it.
-    if (next !== undefined && (word.length <= 3 || word.length === next.length) && /^[a-z']+$/i.test(word)) {
+    if (
+      next !== undefined &&
+      (word.length <= 3 || word.length === next.length) &&
+      /^[\p{L}\p{M}']+$/u.test(word)
+    ) {
       const w = word.toLowerCase();
       const n = next.toLowerCase();
       if (w === n) continue;
@@ -145,7 +150,7 @@ export function cleanTranscriptText(text: string): string {
   let start = 0;
   while (start < t.length && LEADING_NOISE.has(t.charAt(start))) start++;
   t = t.slice(start);
-  if (!/[a-z0-9]/i.test(t)) return "";
+  if (!LETTER_OR_DIGIT.test(t)) return "";
   // A removed opening filler can leave a lowercase sentence start; the source capitalises sentences.
   return t.charAt(0).toUpperCase() + t.slice(1);
 }

@@ -3,6 +3,7 @@ import type { ItemEntity } from "wink-nlp";
 import type { EntityType } from "../modules/conversations/conversation-intelligence.schemas.ts";
 import { NOT_NAMES } from "./lexicon.ts";
 import { freshNlp } from "./nlp.ts";
+import { unicodeWords } from "./unicode-words.ts";
 
 /** A line to search, and the instant its relative dates ("next Friday") count from. */
 export interface EntityLine {
@@ -42,7 +43,7 @@ const ORGANIZATION_END =
 /** A word before a run of proper nouns that makes it a place ("in London", "near Lyon"). */
 const PLACE_BEFORE = /^(?:in|near|around|across|outside|inside)$/i;
 /** A word as names are written: "Dana", "O'Neil". */
-const NAME_WORD = /^[A-Z][a-z]+(?:['’][A-Z]?[a-z]+)?$/;
+const NAME_WORD = /^\p{Lu}[\p{Ll}\p{M}]+(?:['’]\p{Lu}?[\p{Ll}\p{M}]+)?$/u;
 /** Capitalised words that wink tags as proper nouns in speech but that name no one: fillers, greetings. */
 const NOT_A_NAME =
   /^(?:U+[hm]+|M+|Mm+|H+m+|Huh|Whee|Nuh|Yeah|Yep|Nope|Alright|Okay|Oh|Ah|Eh|Th|Wow|Hey|Hi|Hello|Bye|Boy|God|Gosh|Right|Sure|Thanks|None|Name|Speaker|Recorder)$/;
@@ -55,10 +56,13 @@ const PERSON_BEFORE =
 const PERSON_AFTER =
   /^(?:'s|’s|said|says|thinks|thought|mentioned|asked|told|suggested|agreed|wants|wanted)$/i;
 
+/** "st", "nd", "rd", "th" after a digit ("21st"). */
+const ORDINAL_SUFFIX = unicodeWords(/(\d)(?:st|nd|rd|th)\b/gi);
+
 /** Digits of an amount or number as a plain number ("$2,500" → "2500", "15%" → "15"), when it has some. */
 function plainNumber(value: string): string | undefined {
   if (!/\d/.test(value)) return undefined;
-  const number = Number(value.replace(/(\d)(?:st|nd|rd|th)\b/gi, "$1").replace(/[^0-9.-]/g, ""));
+  const number = Number(value.replace(ORDINAL_SUFFIX, "$1").replace(/[^0-9.-]/g, ""));
   return Number.isFinite(number) ? String(number) : undefined;
 }
 
@@ -138,7 +142,7 @@ function mentionsIn(nlp: ReturnType<typeof freshNlp>, text: string, knownNames: 
     const isRunWord = (i: number) =>
       !covered.has(i) &&
       tags[i] === "PROPN" &&
-      /^[A-Z]/.test(values[i] ?? "") &&
+      /^\p{Lu}/u.test(values[i] ?? "") &&
       !NOT_NAMES.test(values[i] ?? "");
     if (!isRunWord(t)) {
       t++;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeConversation } from "./analyze.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
+import { UNPUNCTUATED_PASTE } from "../../test/helpers/pastes.ts";
 
 /** Real turns from the QMSum train split (file names in the test names), analysed one message each. */
 function insightsOf(text: string, speakerName = "Speaker A", startTime: string | null = null): InsightItem[] {
@@ -148,5 +149,23 @@ describe("follow-ups", () => {
 
   it("does not take a statement about the past for a follow-up", () => {
     expect(typesOf("We sent it to them last week and they liked it .")).toEqual([]);
+  });
+});
+
+describe("insight text", () => {
+  it("quotes a clause, not a whole paste without punctuation (issue 24)", () => {
+    const insights = insightsOf(UNPUNCTUATED_PASTE);
+    expect(insights.length).toBeGreaterThan(0);
+    for (const insight of insights) expect(insight.text.split(" ").length).toBeLessThanOrEqual(40);
+    expect(insights.map((i) => i.text)).toContain(
+      "I will check with legal about the new contract template before the end of the month",
+    );
+  });
+
+  it("is never longer than a hundred words", () => {
+    const clause = "and the figures, which we went through last time, are in the shared folder";
+    const long = `I will send you the report by Friday, ${Array.from({ length: 7 }, () => clause).join(", ")}.`;
+    expect(long.split(" ").length).toBeGreaterThan(100);
+    expect(insightsOf(long)).toEqual([]);
   });
 });

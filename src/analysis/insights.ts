@@ -47,6 +47,13 @@ interface SentenceInsight {
 /** Shorter sentences are never an insight. */
 const MIN_INSIGHT_WORDS = 4;
 
+/**
+ * Longer sentences are never an insight: an insight quotes its sentence, and text pasted without sentence
+ * ends is cut into clauses before this (nlp.ts, RUN_ON_WORDS). The longest in QMSum has 83 words (a
+ * committee question).
+ */
+const MAX_INSIGHT_WORDS = 100;
+
 /** Under this many words ("Let's do digits.") an action item says too little to act on. */
 const MIN_ACTION_WORDS = 5;
 
@@ -60,7 +67,7 @@ function classifySentence(
   context: TaskContext = { closing: false },
 ): SentenceInsight | null {
   const words = wordsOf(sentence);
-  if (words.normals.length < MIN_INSIGHT_WORDS) return null;
+  if (words.normals.length < MIN_INSIGHT_WORDS || words.normals.length > MAX_INSIGHT_WORDS) return null;
   const text = tidySentence(sentence.text.trim());
   const question = isQuestion(sentence, words);
   const found = findAction(sentence, words, context);

@@ -1,4 +1,5 @@
 import type { IntentName } from "../modules/conversations/conversation-intelligence.schemas.ts";
+import { unicodeWords } from "./unicode-words.ts";
 
 /**
  * The phrases that state each of Symbl's call intents, checked in this order (the first that matches is
@@ -9,26 +10,30 @@ import type { IntentName } from "../modules/conversations/conversation-intellige
 const INTENT_PHRASES: { intent: IntentName; pattern: RegExp; score: number }[] = [
   {
     intent: "do_not_call",
-    pattern:
+    pattern: unicodeWords(
       /\b(?:(?:do not|don't|dont|never|stop)\s+(?:call|calling|ring|phone|contact)(?:ing)?\s+(?:me|us|here|this number)|(?:take|remove)\s+(?:me|us|my number|this number|my name)\s+(?:off|from)\s+(?:your|the)\s+(?:\w+\s+)?list|do[- ]not[- ]call list)\b/i,
+    ),
     score: 0.95,
   },
   {
     intent: "answering_machine",
-    pattern:
+    pattern: unicodeWords(
       /\b(?:leave (?:a|your) (?:message|name and number)|after the (?:tone|beep)|you(?:'ve| have) reached the (?:voice ?mail|mailbox)|voice ?mail(?:box)? (?:of|for)|mailbox is full|(?:is|are) not available to take your call)\b/i,
+    ),
     score: 0.9,
   },
   {
     intent: "not_interested",
-    pattern:
+    pattern: unicodeWords(
       /\b(?:(?:not|no longer) interested|no,? thank(?:s| you)|not for (?:me|us)|(?:don't|do not) need (?:it|this|that|one|any)|we(?:'re| are) (?:all set|happy with what we have))\b/i,
+    ),
     score: 0.85,
   },
   {
     intent: "interested",
-    pattern:
+    pattern: unicodeWords(
       /\b(?:(?:i'm|i am|we're|we are|i'd be|we'd be|i would be|we would be)(?: \w+)? interested|sign (?:me|us) up|tell me more|sounds (?:great|good|interesting)|(?:send|email) (?:me|us) (?:the |more )?(?:details|information|info|a quote|the contract)|how (?:do|can) (?:i|we) (?:get started|sign up|buy|order))\b/i,
+    ),
     score: 0.8,
   },
 ];
@@ -58,7 +63,7 @@ export function findIntents(lines: IntentLine[]): FoundIntent[] {
       if (!pattern.test(rest)) continue;
       matches.push({ intent, score });
       // A phrase read as one intent is not read again as another ("not interested" is not "interested").
-      rest = rest.replace(new RegExp(pattern.source, "gi"), " ");
+      rest = rest.replace(new RegExp(pattern.source, `${pattern.flags}g`), " ");
     }
     const [first, ...alternatives] = matches;
     if (!first) return [];

@@ -3,6 +3,7 @@
  * label, as a commitment, as a question. Words are wink-nlp normal forms (lowercase; "'ll" → "will",
  * "n't" → "not") unless a list says otherwise. Why each list exists is in docs/ANALYSIS.md.
  */
+import { unicodeWords } from "./unicode-words.ts";
 
 /** The words of a list written one after another, separated by spaces or line breaks. */
 function words(list: string): ReadonlySet<string> {
@@ -54,12 +55,14 @@ export const CUE_STEMS = words(`
 `);
 
 /** Discourse openers that carry nothing in a written summary ("So", "Okay, so", "And yeah, …"). */
-export const SPOKEN_OPENERS =
-  /^(?:(?:so|and|but|okay|ok|yeah|yes|well|right|now|then|also|alright|all right|oh|like|anyway|actually|i mean|you know)\b[\s,]*)+/i;
+export const SPOKEN_OPENERS = unicodeWords(
+  /^(?:(?:so|and|but|okay|ok|yeah|yes|well|right|now|then|also|alright|all right|oh|like|anyway|actually|i mean|you know)\b[\s,]*)+/i,
+);
 
 /** Spoken hedges that a written summary leaves out, with the commas around them. */
-export const SPOKEN_HEDGES =
-  /(?:,\s*)?\b(?:you know|i mean|kind of|sort of|i guess|i think|basically|actually|just|really)\b(?:\s*,)?/gi;
+export const SPOKEN_HEDGES = unicodeWords(
+  /(?:,\s*)?\b(?:you know|i mean|kind of|sort of|i guess|i think|basically|actually|just|really)\b(?:\s*,)?/gi,
+);
 
 // Transcript cleaning (words as written, lowercased).
 
@@ -120,7 +123,9 @@ export const TAG_QUESTION =
   /(?:^|[\s,])(?:right|yeah|yes|okay|ok|huh|eh|no|sorry|really|you know|you see|isn't it|is it|aren't they|don't you think|didn't it|wasn't it|doesn't it|or not|or something|and so on|what)\s*\?$/i;
 
 /** Checks that the listener follows, asked with a question's form but wanting no answer. */
-export const RHETORICAL_CHECK = /^(?:you know what i mean|do you know what i mean|you see what i mean)\b/i;
+export const RHETORICAL_CHECK = unicodeWords(
+  /^(?:you know what i mean|do you know what i mean|you see what i mean)\b/i,
+);
 
 // Tasks and commitments.
 
@@ -141,8 +146,9 @@ export const START_VERBS = words(`start begin try continue`);
 export const LEAD_INS: ReadonlySet<string> = new Set([...OPENERS, ...words(`maybe perhaps please just`)]);
 
 /** Phrasal verbs that name a task although their verb alone does not ("come up with", "put together"). */
-export const PHRASAL_TASK =
-  /^(?:come up with|think(?:ing)? about|go through|(?:put|get) (?:\w+ )?together|find out|set up|write up|look into|look up|(?:talk|speak) to (?:our|the|your|my|a|an) )/;
+export const PHRASAL_TASK = unicodeWords(
+  /^(?:come up with|think(?:ing)? about|go through|(?:put|get) (?:\w+ )?together|find out|set up|write up|look into|look up|(?:talk|speak) to (?:our|the|your|my|a|an) )/,
+);
 
 /**
  * Verbs that, opening a clause, give an instruction for after the meeting when a time after it comes with
@@ -186,7 +192,9 @@ export const EMPTY_OBJECTS = words(
 );
 
 /** Words that soften a task ("maybe we should …", "I think I'll …"). */
-export const HEDGES = /\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|might|if)\b/i;
+export const HEDGES = unicodeWords(
+  /\b(?:maybe|perhaps|probably|possibly|i think|i guess|i suppose|might|if)\b/i,
+);
 
 /** Capitalised words that are never someone's name: sentence-start words, weekdays and months (as written). */
 export const NOT_NAMES =
@@ -198,43 +206,49 @@ const PEOPLE = "(?:you|him|her|them|everyone|everybody|us|me)";
  * Phrases that promise a later exchange rather than a piece of work (Symbl's follow-ups): get back to
  * someone, contact or ask someone, set up a meeting, send or share something with someone, the minutes.
  */
-export const FOLLOW_UP = new RegExp(
-  `\\b(?:${[
-    // get back to someone
-    "follow(?:ing)?[\\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out",
-    "check (?:back )?(?:with|in) (?:my|our|the|your) (?:department|team|office|people|colleagues|boss)",
-    `(?<!to )let ${PEOPLE} know`,
-    // send or share something with someone
-    `(?:send|e-?mail|forward|mail) (?:it |that |this |them |those )?(?:to )?(?:${PEOPLE}|round|around|out)\\b`,
-    `(?:give|pass|get) (?:it|that|this|them|those)(?: out)? to ${PEOPLE}`,
-    "send (?:you |him |her |them )?(?:an |a |the )?e-?mail|e-?mail (?:me|us|the)\\b",
-    "(?:share|circulate) (?:it|that|this|them|those|the \\w+) with|be sent (?:a|the)\\b",
-    `(?:send|pass|forward|give) ${PEOPLE} (?:on )?(?:that|the|this|my|our|an|a|some) (?:e-?mail|notes|link|file|document|slides|paper|code|figures|data|results)`,
-    "(?:put|get|send|share|circulate|post|upload|write|do)(?:ting|ing)? (?:(?:up |together )?(?:the|my|our|some|these|those|all the) )?(?:minutes|notes)",
-    // contact someone
-    "(?:talk|speak) to (?:our|the|your|my|a|an) (?!meeting|group|team)\\w+",
-    "(?:call|phone|contact|ring|ask) (?:the|our|your|a|an) (?!question)\\w+ (?:department|team|office|people|folks|manager|group)",
-    // set up a meeting
-    "(?:set up|setting up|schedule|arrange|arranging|book) (?:a|another|the next|the) (?:meeting|call|time)|meet (?:again|next)",
-    "(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:offline|after the meeting|next (?:time|week))",
-    "(?:do|take|discuss) (?:this|that|it) off-?line",
-  ].join("|")})\\b`,
-  "i",
+export const FOLLOW_UP = unicodeWords(
+  new RegExp(
+    `\\b(?:${[
+      // get back to someone
+      "follow(?:ing)?[\\s-]up|get back to|circle back|touch base|check (?:back )?with|reach out",
+      "check (?:back )?(?:with|in) (?:my|our|the|your) (?:department|team|office|people|colleagues|boss)",
+      `(?<!to )let ${PEOPLE} know`,
+      // send or share something with someone
+      `(?:send|e-?mail|forward|mail) (?:it |that |this |them |those )?(?:to )?(?:${PEOPLE}|round|around|out)\\b`,
+      `(?:give|pass|get) (?:it|that|this|them|those)(?: out)? to ${PEOPLE}`,
+      "send (?:you |him |her |them )?(?:an |a |the )?e-?mail|e-?mail (?:me|us|the)\\b",
+      "(?:share|circulate) (?:it|that|this|them|those|the \\w+) with|be sent (?:a|the)\\b",
+      `(?:send|pass|forward|give) ${PEOPLE} (?:on )?(?:that|the|this|my|our|an|a|some) (?:e-?mail|notes|link|file|document|slides|paper|code|figures|data|results)`,
+      "(?:put|get|send|share|circulate|post|upload|write|do)(?:ting|ing)? (?:(?:up |together )?(?:the|my|our|some|these|those|all the) )?(?:minutes|notes)",
+      // contact someone
+      "(?:talk|speak) to (?:our|the|your|my|a|an) (?!meeting|group|team)\\w+",
+      "(?:call|phone|contact|ring|ask) (?:the|our|your|a|an) (?!question)\\w+ (?:department|team|office|people|folks|manager|group)",
+      // set up a meeting
+      "(?:set up|setting up|schedule|arrange|arranging|book) (?:a|another|the next|the) (?:meeting|call|time)|meet (?:again|next)",
+      "(?:talk|discuss|speak|chat) (?:about (?:it|that|this) )?(?:offline|after the meeting|next (?:time|week))",
+      "(?:do|take|discuss) (?:this|that|it) off-?line",
+    ].join("|")})\\b`,
+    "i",
+  ),
 );
 
 /** Words that say something is still to come (or offered: "I can pass you that email"), which a follow-up phrase needs when it states no task. */
-export const FUTURE_MARKERS = /\b(?:will|'ll|going to|let's|need to|should|(?<!if |what )i can(?!'t|not))\b/i;
+export const FUTURE_MARKERS = unicodeWords(
+  /\b(?:will|'ll|going to|let's|need to|should|(?<!if |what )i can(?!'t|not))\b/i,
+);
 
 /**
  * Times after the meeting that make a statement a plan rather than an opinion ("next week", "by
  * Thursday", "for the next meeting", "after lunch", "the upcoming days", "later on in the month").
  */
-export const LATER =
-  /\b(?:next (?:meeting|time|week|month|session|phase|stage|experiments?|few days|couple of (?:days|weeks))|(?:this|the) (?:coming|upcoming) (?:days|weeks?)|upcoming days|tomorrow|tonight|(?:on|by|before|until|till|next|this|for) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:monday|tuesday|wednesday|thursday|friday)|(?<!earlier |last )this week|end of (?:the|this|next) (?:week|month|day)|after (?:the meeting|this meeting|lunch|the break)|later (?:on|today|this week|in the (?:week|month))|(?:in|within) (?:a|one|two|the next) (?:weeks?|days?|months?))\b/i;
+export const LATER = unicodeWords(
+  /\b(?:next (?:meeting|time|week|month|session|phase|stage|experiments?|few days|couple of (?:days|weeks))|(?:this|the) (?:coming|upcoming) (?:days|weeks?)|upcoming days|tomorrow|tonight|(?:on|by|before|until|till|next|this|for) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:monday|tuesday|wednesday|thursday|friday)|(?<!earlier |last )this week|end of (?:the|this|next) (?:week|month|day)|after (?:the meeting|this meeting|lunch|the break)|later (?:on|today|this week|in the (?:week|month))|(?:in|within) (?:a|one|two|the next) (?:weeks?|days?|months?))\b/i,
+);
 
 /** Moments inside the meeting: what happens "now", "in a second" or "first" is meeting procedure. */
-export const NOW =
-  /\b(?:now|right away|(?:in|for) a (?:second|sec|minute|moment|bit)|first|at the moment|this (?:particular )?meeting|today|on the (?:white ?)?board|whiteboard|(?:next|this) slide)\b/i;
+export const NOW = unicodeWords(
+  /\b(?:now|right away|(?:in|for) a (?:second|sec|minute|moment|bit)|first|at the moment|this (?:particular )?meeting|today|on the (?:white ?)?board|whiteboard|(?:next|this) slide)\b/i,
+);
 
 /**
  * Verbs of things done in the meeting itself ("I'll show you the agenda", "let's look at the flat case",
@@ -246,7 +260,7 @@ export const PROCEDURE_VERBS = words(`
 `);
 
 /** A condition inside a sentence ("… if you're gonna do digits again", "… when you're frustrated"). */
-export const CONDITION = /\b(?:if|whenever|unless|in case)\b/i;
+export const CONDITION = unicodeWords(/\b(?:if|whenever|unless|in case)\b/i);
 
 /** Work that is done outside a meeting ("order", "email", "book"), unlike design choices ("use", "make"). */
 export const ERRAND_VERBS = words(`
@@ -256,21 +270,23 @@ export const ERRAND_VERBS = words(`
 `);
 
 /** Phrasal verbs of work done outside the meeting, which the group decides on like an errand ("we'll have to look into that"). */
-export const PHRASAL_ERRAND = /^(?:look (?:into|up)|write up)\b/;
+export const PHRASAL_ERRAND = unicodeWords(/^(?:look (?:into|up)|write up)\b/);
 
 /** Work that "you can …" hands out at the close of a meeting: errands, and "look at", "work on", "find". */
 export const WORK_VERBS: ReadonlySet<string> = new Set([...ERRAND_VERBS, ...words(`look work find think`)]);
 
 /** A rating given in the meeting: "I'll give it a three". */
-export const RATING = /\bgive (?:it|that|this|them) (?:a|an) \w+\b/i;
+export const RATING = unicodeWords(/\bgive (?:it|that|this|them) (?:a|an) \w+\b/i);
 
 /** Asking someone outside the conversation ("ask finance for …", "ask the manufacturing department"): a follow-up. */
-export const ASK_SOMEONE =
-  /\bask (?!(?:you|u|me|us|myself|ourselves|ourself|yourself|yourselves|themselves|each|a|the|any|some|my|your|our|his|her|their|one|another|two|questions?|about|whether|if|what|how|why|who|when|where|for|that|this|it)\b)\w+|\bask the \w+ (?:department|team|office|people|folks)\b/i;
+export const ASK_SOMEONE = unicodeWords(
+  /\bask (?!(?:you|u|me|us|myself|ourselves|ourself|yourself|yourselves|themselves|each|a|the|any|some|my|your|our|his|her|their|one|another|two|questions?|about|whether|if|what|how|why|who|when|where|for|that|this|it)\b)\w+|\bask the \w+ (?:department|team|office|people|folks)\b/i,
+);
 
 /** Words that tie a task to a date ("by Friday", "next week", "end of the month"). */
-export const DATE_WORDS =
-  /\b(?:by|before|until|on|next|tomorrow|today|tonight|monday|tuesday|wednesday|thursday|friday|end of)\b/i;
+export const DATE_WORDS = unicodeWords(
+  /\b(?:by|before|until|on|next|tomorrow|today|tonight|monday|tuesday|wednesday|thursday|friday|end of)\b/i,
+);
 
 // Topic segmentation (chapters).
 
@@ -279,8 +295,9 @@ export const DATE_WORDS =
  * "let's move on to …", "next item", an agenda or presentation being opened (from QMSum train turns at
  * human topic boundaries).
  */
-export const TOPIC_CUES =
-  /\b(?:move on|moving on|go on (?:now )?to|turn (?:now )?to|next (?:item|point|topic|question|questions|thing|phase|presentation|agenda)|(?:some|the|a few|final|first) questions? (?:now )?(?:on|about|from)|questions now|agenda|your turn|over to you|(?:on|back) to the|presentation|whiteboard|evaluation|project finance)\b/i;
+export const TOPIC_CUES = unicodeWords(
+  /\b(?:move on|moving on|go on (?:now )?to|turn (?:now )?to|next (?:item|point|topic|question|questions|thing|phase|presentation|agenda)|(?:some|the|a few|final|first) questions? (?:now )?(?:on|about|from)|questions now|agenda|your turn|over to you|(?:on|back) to the|presentation|whiteboard|evaluation|project finance)\b/i,
+);
 
 /**
  * Words that name who is talking or how they are addressed, never what a chapter is about: roles in a

@@ -3,7 +3,7 @@ import { NOT_NAMES } from "./lexicon.ts";
 import type { Sentence, Words } from "./nlp.ts";
 
 /** A capitalised word alone, as names are written ("Dana"). */
-const NAME = /^[A-Z][a-z]+$/;
+const NAME = /^\p{Lu}[\p{Ll}\p{M}]+$/u;
 
 /** A capitalised name right before position i ("Dana will …"), skipping sentence-initial pronouns. */
 export function nameBefore(words: Words, i: number): string | null {

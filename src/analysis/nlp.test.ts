@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contentTerms, splitSentences } from "./nlp.ts";
+import { UNPUNCTUATED_PASTE } from "../../test/helpers/pastes.ts";
+import { contentTerms, splitSentences, wordCount } from "./nlp.ts";
 
 describe("splitSentences", () => {
   it("splits messages into sentences that never cross a message, skipping empty messages", () => {
@@ -37,6 +38,20 @@ describe("splitSentences", () => {
       ["'m", "am", "AUX"],
     ]);
     expect(contentTerms(sentence!)).not.toContain("i'm");
+  });
+
+  it("cuts a run of words without punctuation into clauses, losing no word (issue 24)", () => {
+    const sentences = splitSentences([UNPUNCTUATED_PASTE]);
+    expect(sentences.length).toBeGreaterThan(4);
+    for (const sentence of sentences) expect(wordCount(sentence)).toBeLessThanOrEqual(40);
+    expect(sentences.map((s) => s.text).join(" ")).toBe(UNPUNCTUATED_PASTE);
+    expect(sentences.map((s) => s.text)).toContain(
+      "i will check with legal about the new contract template before the end of the month",
+    );
+    const spoken = "So I think we should start with the budget and then look at the plan for the launch";
+    expect(splitSentences([`${spoken} ${spoken} ${spoken}`]).map((s) => s.text)).toEqual([
+      `${spoken} ${spoken} ${spoken}`,
+    ]);
   });
 
   it("returns nothing for no text", () => {

@@ -1,7 +1,8 @@
 import winkNLP, { type WinkMethods } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
-import { MEETING_STOP_WORDS } from "./lexicon.ts";
+import { MEETING_STOP_WORDS, OPENERS } from "./lexicon.ts";
 import { stemOf } from "./stem.ts";
+import { LETTER_OR_DIGIT } from "./unicode-words.ts";
 
 /** One token of a cleaned sentence, with what the analysis needs from wink-nlp. */
 export interface Token {
@@ -39,6 +40,19 @@ export interface Sentence {
  */
 export const MAX_WORD_CHARS = 64;
 export const MAX_SENTENCE_TOKENS = 250;
+
+/**
+ * Text pasted without punctuation reads as one sentence of hundreds of words, which became one insight of
+ * 1,500 characters and gave the summary nothing it could quote. A sentence with a run of more than
+ * RUN_ON_WORDS words without a punctuation mark is cut into clauses of at most RUN_ON_PIECE_WORDS words
+ * (splitRunOn). 20 of QMSum's 147,129 sentences have such a run.
+ */
+const RUN_ON_WORDS = 60;
+const RUN_ON_PIECE_WORDS = 40;
+/** A piece is not cut off at a clause start before it has this many words. */
+const RUN_ON_MIN_PIECE_WORDS = 6;
+/** Who starts a clause: "… last quarter we need a plan …", "… so I will check …". */
+const CLAUSE_SUBJECTS = new Set(["i", "we", "you", "they", "he", "she"]);
 
 /** A run of non-space characters longer than MAX_WORD_CHARS, which the analysis reads cut to that length. */
 const LONG_WORD = new RegExp(`\\S{${MAX_WORD_CHARS + 1},}`, "g");
@@ -145,12 +159,10 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
       position = 0;
     }
     const sentenceTokens: Token[] = [];
-    let text = "";
     for (let t = from; t <= to; t++) {
       if (tokenMessage[t] === -1) continue;
       const space = t === from ? "" : (spaces[t] ?? "");
       const value = values[t] ?? "";
-      text += (space === "" ? "" : " ") + value;
       if (FIRST_PERSON_AM.test(value)) {
         // wink splits "it's" and "I'll" but reads "I'm" as one proper noun; the rules expect "i" + "am".
         sentenceTokens.push(
@@ -168,13 +180,15 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
         space,
       });
     }
-    sentences.push({
-      index: sentences.length,
-      messageIndex,
-      position: position++,
-      text,
-      tokens: sentenceTokens,
-    });
+    for (const piece of splitRunOn(sentenceTokens)) {
+      sentences.push({
+        index: sentences.length,
+        messageIndex,
+        position: position++,
+        text: textOf(piece),
+        tokens: piece,
+      });
+    }
   };
   // A run without a sentence end (one 100,000-word message) is cut into sentences of at most
   // MAX_SENTENCE_TOKENS tokens.
@@ -200,6 +214,65 @@ export function splitSentences(cleanTexts: readonly string[]): Sentence[] {
   return sentences;
 }
 
+/** A sentence's text rebuilt from its tokens: one space wherever the text had any, none before the first. */
+function textOf(tokens: readonly Token[]): string {
+  let text = "";
+  tokens.forEach((token, i) => (text += (i === 0 || token.space === "" ? "" : " ") + token.value));
+  return text;
+}
+
+/** A verb after a subject, maybe after an adverb: "we will", "we also talked". */
+function verbFollows(tokens: readonly Token[], i: number): boolean {
+  const next = tokens[i + 1];
+  const verb = next?.pos === "ADV" ? tokens[i + 2] : next;
+  return verb?.pos === "AUX" || verb?.pos === "VERB";
+}
+
+/**
+ * Whether a clause starts at token i: a subject before its verb ("we also talked", "Mark will"), an opener
+ * before a subject ("then we"), or a question's auxiliary before its subject after a noun ("… the team
+ * can you check").
+ */
+function startsClause(tokens: readonly Token[], i: number): boolean {
+  const token = tokens[i];
+  const next = tokens[i + 1];
+  if (token === undefined || next === undefined) return false;
+  if (OPENERS.has(token.normal)) return CLAUSE_SUBJECTS.has(next.normal) || next.pos === "PROPN";
+  if (CLAUSE_SUBJECTS.has(token.normal)) return verbFollows(tokens, i);
+  if (token.pos === "PROPN") return next.pos === "AUX";
+  const before = tokens[i - 1]?.pos;
+  return token.pos === "AUX" && CLAUSE_SUBJECTS.has(next.normal) && (before === "NOUN" || before === "PROPN");
+}
+
+/**
+ * The sentence's tokens, or, when they hold a run of more than RUN_ON_WORDS words without a punctuation
+ * mark, pieces cut where each clause starts once a piece has RUN_ON_MIN_PIECE_WORDS words, and at
+ * RUN_ON_PIECE_WORDS words at the latest. The first token of a piece keeps no space before it.
+ */
+function splitRunOn(tokens: Token[]): Token[][] {
+  let run = 0;
+  let longest = 0;
+  for (const token of tokens) {
+    run = WORD.test(token.value) ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  if (longest <= RUN_ON_WORDS) return [tokens];
+  const pieces: Token[][] = [];
+  let start = 0;
+  let words = 0;
+  tokens.forEach((token, i) => {
+    if (!WORD.test(token.value)) return;
+    if ((words >= RUN_ON_MIN_PIECE_WORDS && startsClause(tokens, i)) || words === RUN_ON_PIECE_WORDS) {
+      pieces.push(tokens.slice(start, i));
+      start = i;
+      words = 0;
+    }
+    words++;
+  });
+  pieces.push(tokens.slice(start));
+  return pieces.map(([first, ...rest]) => [{ ...(first as Token), space: "" }, ...rest]);
+}
+
 const CONTENT_POS = new Set(["NOUN", "PROPN", "VERB", "ADJ", "NUM"]);
 
 /** True for tokens that carry topic content: nouns, verbs, adjectives that are not stop words. */
@@ -208,7 +281,7 @@ export function isContentToken(token: Token): boolean {
     CONTENT_POS.has(token.pos) &&
     !token.stop &&
     token.normal.length > 1 &&
-    /^[a-z][a-z0-9'-]*$/.test(token.normal) &&
+    /^\p{L}[\p{L}\p{M}\p{N}'-]*$/u.test(token.normal) &&
     !MEETING_STOP_WORDS.has(token.normal)
   );
 }
@@ -227,7 +300,7 @@ export function contentTerms(sentence: Sentence): string[] {
 }
 
 /** A token or written word with a letter or digit in it, not punctuation. */
-export const WORD = /[a-z0-9]/i;
+export const WORD = LETTER_OR_DIGIT;
 
 /** Number of word tokens (not punctuation). */
 export function wordCount(sentence: Sentence): number {

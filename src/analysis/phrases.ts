@@ -41,7 +41,7 @@ interface PhraseWord {
 }
 
 /** An acronym as written ("TCL", "LCD"). */
-const ACRONYM = /^[A-Z]{2,}$/;
+const ACRONYM = /^\p{Lu}{2,}$/u;
 
 /** A word that may start, continue or end a label: a content noun or adjective written as a word. */
 function isLabelWord(token: Token): boolean {
@@ -49,7 +49,7 @@ function isLabelWord(token: Token): boolean {
     (token.pos === "NOUN" || token.pos === "PROPN" || token.pos === "ADJ") &&
     isContentToken(token) &&
     token.normal.length > 2 &&
-    /^[a-z][a-z-]*[a-z0-9]$/.test(token.normal) &&
+    /^\p{L}[\p{L}\p{M}-]*[\p{L}\p{M}\p{N}]$/u.test(token.normal) &&
     !NOT_LABEL_WORDS.has(token.normal)
   );
 }

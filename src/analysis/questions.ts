@@ -131,7 +131,7 @@ export interface AskedQuestion {
 const TO_LISTENER = new Set(["you", "your", "anyone", "anybody", "everyone", "everybody"]);
 
 function contentWords(words: Words): number {
-  return words.tokens.filter((t) => !t.stop && !MEETING_STOP_WORDS.has(t.normal) && /^[a-z]/.test(t.normal))
+  return words.tokens.filter((t) => !t.stop && !MEETING_STOP_WORDS.has(t.normal) && /^\p{L}/u.test(t.normal))
     .length;
 }
 

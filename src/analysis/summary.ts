@@ -104,7 +104,7 @@ const UNTITLED_CHAPTER = "general discussion";
 
 /** A chapter title as a noun phrase in a sentence: "the budget"; names and acronyms stay bare ("TCL"). */
 function withArticle(title: string): string {
-  return /^[A-Z]/.test(title) ? title : `the ${title}`;
+  return /^\p{Lu}/u.test(title) ? title : `the ${title}`;
 }
 
 /** Items joined as prose: "A", "A and B", "A, B and C". */

@@ -12,6 +12,7 @@ import {
   WORK_VERBS,
 } from "./lexicon.ts";
 import type { Sentence, Words } from "./nlp.ts";
+import { unicodeWords } from "./unicode-words.ts";
 
 /** The share of a meeting's messages before its closing part, where work is handed out ("you'll work on …"). */
 export const CLOSING_SHARE = 0.85;
@@ -74,6 +75,10 @@ export function isLaterTask(
   }
 }
 
+/** What follows "run" and "take" when the meeting itself is meant: "run through it", "take the minutes". */
+const THROUGH = unicodeWords(/^(?:through|thru)\b/);
+const MINUTES = unicodeWords(/^(?:the |some )?(?:minutes|notes)\b/);
+
 /**
  * "look at", "show", "explain", "give your presentation", "take the minutes", "run through it": done in the
  * meeting; "look into", "look up" are not, nor the speaker's own "I have to look at that" (study after
@@ -83,11 +88,11 @@ function isProcedure(words: Words, verbIndex: number, subject: FoundAction["subj
   const verb = words.normals[verbIndex] ?? "";
   const next = words.normals.slice(verbIndex + 1, verbIndex + 3).join(" ");
   if (verb === "look") return subject !== "speaker" && next.startsWith("at");
-  if (verb === "run") return /^(?:through|thru)\b/.test(next);
+  if (verb === "run") return THROUGH.test(next);
   // "I'm gonna write that down" in the meeting; "write up the results" is work.
   if (verb === "write") return /^(?:it |that |this )?down/.test(next);
   // "we need to take into account …" weighs something in the discussion.
   // "I will take the minutes" keeps the record of this meeting.
-  if (verb === "take") return next === "into account" || /^(?:the |some )?(?:minutes|notes)\b/.test(next);
+  if (verb === "take") return next === "into account" || MINUTES.test(next);
   return PROCEDURE_VERBS.has(verb);
 }

@@ -80,6 +80,21 @@ describe("readableSentence", () => {
     expect(readableSentence("The shape, yeah, a curved case.")).toBe("The shape, a curved case.");
   });
 
+  it("keeps every word with letters of other scripts as spoken (issue 24)", () => {
+    const quoted = [
+      "We should meet at the São Paulo office next week.",
+      "Đorđe and Łukasz will visit the factory on Monday.",
+      "Anđela will send the résumé to Zoë Saldaña.",
+      "Justín said the reunión con el cliente went fine.",
+      "También necesitamos the Ørsted figures from Ñuñoa.",
+      "Orçamento is the Portuguese word for budget.",
+      "Иван Петров will present the naïve café plan.",
+      "The 東京 team and the Αθήνα team share the προϋπολογισμός sheet.",
+    ];
+    for (const sentence of quoted) expect(readable(sentence)).toBe(sentence);
+    expect(readable("So Łu Łukasz will visit the factory.")).toBe("Łukasz will visit the factory.");
+  });
+
   it("keeps capital single letters and abbreviations, and returns nothing for pure filler", () => {
     expect(readableSentence("We need plan B for the user g requirements, e.g. this one.")).toBe(
       "We need plan B for the user requirements, e.g. this one.",

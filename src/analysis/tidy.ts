@@ -1,6 +1,7 @@
 /** From spoken to written: what a sentence loses before it is shown in a summary or as an insight. */
 import { DANGLING_ENDS, SPOKEN_HEDGES, SPOKEN_OPENERS } from "./lexicon.ts";
 import { closeQuotation } from "./transcript-marks.ts";
+import { LETTER, LETTER_OR_DIGIT, unicodeWords } from "./unicode-words.ts";
 
 /** Removes spoken openers and capitalises; the words removed do not count against the budget. */
 export function tidySentence(text: string): string {
@@ -24,8 +25,8 @@ export function compressSentence(text: string): string {
  * A word cut off and restarted: "I- I", "tha- that", "In-in", "Span - the" (a spaced hyphen the
  * cleaning left), or a lone lowercase consonant ("the user g requirements").
  */
-const CUT_OFF = /\b([A-Za-z']+)-\s*(?=\1\b)|\b[A-Za-z']+ - /gi;
-const LONE_CONSONANT = /(?<![\w'.-])[b-hj-z](?![\w'.-])\s*/g;
+const CUT_OFF = unicodeWords(/\b([\p{L}\p{M}']+)-\s*(?=\1\b)|\b[\p{L}\p{M}']+ - /giu);
+const LONE_CONSONANT = unicodeWords(/(?<![\w'.-])[b-hj-z](?![\w'.-])\s*/g);
 
 /** Words a written sentence does not end on, beyond those of a cut-off clause (DANGLING_ENDS). */
 const TRAILING_FILLERS = new Set(["so", "like", "just", "well", "um", "uh", "you", "know", "mean"]);
@@ -36,19 +37,19 @@ const TRAILING_TAG =
 
 /** Transcript marks the cleaning keeps: "@ @" (unintelligible) and spelled letters ("T_V_" → "TV"). */
 const UNINTELLIGIBLE = /(?:^|\s)@+(?=\s|$)/g;
-const SPELLED_LETTERS = /\b(?:[A-Za-z]_){2,}/g;
+const SPELLED_LETTERS = unicodeWords(/\b(?:\p{L}_){2,}/gu);
 
 /** A back-channel word between commas inside a sentence: "The shape, yeah, a curved case." */
 const INNER_BACKCHANNEL = /,\s*(?:yeah|yes|okay|ok|right|so|well)\s*,/gi;
 
 /** "Or" opening a sentence, which SPOKEN_OPENERS keeps because it can open a question to the group. */
-const LEADING_OR = /^or\b[\s,]*/i;
+const LEADING_OR = unicodeWords(/^or\b[\s,]*/i);
 
 /** Punctuation left at the start of a sentence when what stood before it was removed. */
 const LEADING_PUNCTUATION = /^[\s,;:.?!-]+/;
 
 /** Spoken contractions a written sentence spells out. */
-const SPOKEN_CONTRACTIONS = /\b(gonna|wanna|gotta)\b/gi;
+const SPOKEN_CONTRACTIONS = unicodeWords(/\b(gonna|wanna|gotta)\b/gi);
 const WRITTEN: Record<string, string> = { gonna: "going to", wanna: "want to", gotta: "have to" };
 
 function expand(word: string): string {
@@ -69,7 +70,7 @@ function removeRepeats(text: string): string {
   const words = text.split(" ");
   for (let size = 4; size >= 1; size--) {
     for (let i = 0; i + 2 * size <= words.length; i++) {
-      let same = /[a-z]/i.test(words[i] ?? "");
+      let same = LETTER.test(words[i] ?? "");
       for (let k = 0; k < size && same; k++) {
         const first = bare(words[i + k]);
         const again = bare(words[i + size + k]);
@@ -114,6 +115,6 @@ export function readableSentence(text: string): string {
     t = t.replace(SPOKEN_OPENERS, "").replace(LEADING_OR, "").replace(LEADING_PUNCTUATION, "");
   }
   const lone = t.toLowerCase();
-  if (!/[a-z0-9]/i.test(t) || DANGLING_ENDS.has(lone) || TRAILING_FILLERS.has(lone)) return "";
+  if (!LETTER_OR_DIGIT.test(t) || DANGLING_ENDS.has(lone) || TRAILING_FILLERS.has(lone)) return "";
   return t.charAt(0).toUpperCase() + t.slice(1) + (question ? "?" : ".");
 }

@@ -15,6 +15,11 @@ export interface AnalysisInput {
   /** ISO-8601 start of the conversation; relative dates ("by Friday") resolve from a message's time or this. */
   conversationStartTime: string;
   messages: AnalysisMessage[];
+  /**
+   * The language the conversation is known to be in, as a BCP 47 tag ("es-ES"), when its sender said so;
+   * it wins over detection. Absent: the analysis detects it from the lines (language.ts).
+   */
+  languageCode?: string;
 }
 
 export interface SummaryItem {
@@ -48,6 +53,9 @@ export interface InsightItem {
 }
 
 export interface AnalysisResult {
+  /** The conversation's language (BCP 47, "en-US"): as given, else detected, else the default. */
+  languageCode: string;
+  /** Empty, as are topics and insights, when the analysis does not read that language (isAnalysedLanguage). */
   summary: SummaryItem[];
   topics: TopicItem[];
   insights: InsightItem[];

@@ -23,6 +23,7 @@ import * as trackers from "./migrations/008_trackers.ts";
 import * as linkLabels from "./migrations/009_link_labels.ts";
 import * as linkViews from "./migrations/010_link_views.ts";
 import * as contentVersion from "./migrations/011_content_version.ts";
+import * as language from "./migrations/012_language.ts";
 import * as media from "./migrations/015_media.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   "009_link_labels": linkLabels,
   "010_link_views": linkViews,
   "011_content_version": contentVersion,
+  "012_language": language,
   "015_media": media,
 };
 

@@ -34,6 +34,8 @@ export interface ConversationsTable {
   action_items_engine: string | null;
   /** Counts the writes to the conversation (lockForWrite); a cached page names the version it shows. */
   content_version: number;
+  /** The conversation's language (BCP 47, "en-US") as its last analysis found or was given it; null before. */
+  language_code: string | null;
 }
 
 export interface MembersTable {

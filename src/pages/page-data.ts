@@ -38,6 +38,7 @@ export function pageToJson(fullView: PageView) {
     ...(view.mediaUrl !== null && { mediaUrl: view.mediaUrl }),
     attendees: view.attendees.map((a) => ({ id: a.id, name: a.name })),
     summary: view.summary.map((s) => ({ text: s.text, messageIds: s.messageIds })),
+    ...(view.analysisNotice !== null && { analysisNotice: view.analysisNotice }),
     topics: view.topics.map((t) => ({
       id: t.id,
       kind: t.kind,
@@ -85,7 +86,8 @@ export function pageToMarkdown(fullView: PageView): string {
   if (view.attendees.length > 0)
     lines.push(`**Attendees:** ${view.attendees.map((a) => e(a.name)).join(", ")}`, "");
   lines.push("## Summary", "");
-  if (view.summary.length === 0) lines.push("No summary was found for this conversation.", "");
+  if (view.summary.length === 0)
+    lines.push(e(view.analysisNotice ?? "No summary was found for this conversation."), "");
   else lines.push(...view.summary.map((s) => e(s.text)), "");
   lines.push("## Insights", "");
   for (const group of INSIGHT_GROUPS) {

@@ -4,8 +4,8 @@ import {
   closeQuotation,
   INTERRUPTION,
   SPLIT_CONTRACTION,
-  WORD_CHAR,
 } from "../analysis/transcript-marks.ts";
+import { WORD_CHAR } from "../analysis/unicode-words.ts";
 
 const DASH = "—";
 /** The first characters of a SPLIT_CONTRACTION ("'s", "n't", "N'T"). */

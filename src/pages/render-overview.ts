@@ -101,7 +101,7 @@ export function renderSummary(view: PageView, messagesById: MessagesById): Raw {
         ? html`<div class="summary">
             ${view.summary.map((item) => html`<p>${gotoLink(item.messageIds, messagesById, item.text)}</p>`)}
           </div>`
-        : html`<p class="empty">No summary was found for this conversation.</p>`
+        : html`<p class="empty">${view.analysisNotice ?? "No summary was found for this conversation."}</p>`
     }
   </section>`;
 }

@@ -75,6 +75,8 @@ export interface PageView {
   dated: boolean;
   attendees: PageAttendee[];
   summary: PageSummaryItem[];
+  /** Why there is no summary, topics or insights: the analysis does not read the conversation's language. */
+  analysisNotice: string | null;
   topics: PageTopic[];
   insights: PageInsight[];
   /** Insights a viewer dismissed, listed on editable links to be restored; never shown read-only or exported. */

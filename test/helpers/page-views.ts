@@ -17,6 +17,7 @@ export function testPageView(overrides: Partial<PageView> = {}): PageView {
     insights: [],
     dismissedInsights: [],
     messages: [],
+    analysisNotice: null,
     trackers: [],
     mediaUrl: null,
     branding: {

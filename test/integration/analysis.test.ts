@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
-import { timedLines } from "../helpers/factories.ts";
+import { createLink, onServer, timedLines } from "../helpers/factories.ts";
+import { FOREIGN_MEETINGS } from "../helpers/languages.ts";
 import { suiteServer } from "../helpers/suite.ts";
 
 const START = "2026-11-02T10:00:00Z"; // a Monday
@@ -65,5 +66,40 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
     );
     const after = await get<Body.QuestionList>(`${base}/questions`);
     expect(after.questions.find((q) => q.text.startsWith("Who is going to present"))?.from.name).toBe("Eve");
+  });
+
+  it("says so, in the API and on the page, when the conversation's language is one the analysis does not read (issue 24)", async () => {
+    const { server, token } = suite;
+    const get = async <T>(path: string) => (await suite.api.get<T>(path)).body;
+    const english = await server.ingest(token, { name: "Launch", messages: toMessages(lines) });
+    expect(await get<Body.Conversation>(`/v1/conversations/${english.conversationId}`)).toMatchObject({
+      languageCode: "en-US",
+      analysis: { status: "analysed" },
+    });
+
+    const notice =
+      "This conversation is in Spanish (es-ES). Recap's analysis reads English only, so it has no summary, topics or insights.";
+    const spanish = FOREIGN_MEETINGS["es-ES"] ?? [];
+    const { conversationId } = await server.ingest(token, {
+      name: "Reunión",
+      messages: toMessages(spanish.map((text, i) => [i % 2 === 0 ? "Ana" : "Luis", text])),
+    });
+    const base = `/v1/conversations/${conversationId}`;
+    const conversation = await get<Body.Conversation>(base);
+    expect(conversation.languageCode).toBe("es-ES");
+    expect(conversation.analysis).toMatchObject({ status: "language_not_supported", notice });
+    expect((await get<Body.SummaryList>(`${base}/summary`)).summary).toEqual([]);
+    expect((await get<Body.TopicList>(`${base}/topics`)).topics).toEqual([]);
+    expect((await get<Body.ActionItemList>(`${base}/action-items`)).actionItems).toEqual([]);
+    expect((await get<Body.QuestionList>(`${base}/questions`)).questions).toEqual([]);
+
+    const link = await createLink(server, token, conversationId, { name: "verbose-text-summary" });
+    const page = await (await fetch(onServer(server, link.url))).text();
+    expect(page).toContain(notice.replace("'", "&#39;"));
+    expect(page).not.toContain("The meeting was about");
+    const json = (await (await fetch(`${onServer(server, link.url)}/export.json`)).json()) as {
+      analysisNotice?: string;
+    };
+    expect(json.analysisNotice).toBe(notice);
   });
 });

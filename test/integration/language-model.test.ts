@@ -8,6 +8,7 @@ import { startTestServer, waitForJob } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects, POSTGRES_ADMIN_URL } from "../helpers/databases.ts";
 import { timedLines } from "../helpers/factories.ts";
+import { FOREIGN_MEETINGS } from "../helpers/languages.ts";
 import { shownTo, startModelServer, type ModelReply, type ModelRequest } from "../helpers/model-server.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
 import { suiteServer } from "../helpers/suite.ts";
@@ -119,6 +120,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     // Whether the local analysis finds chapters in six lines is its own business; when it does, they are titled.
     const titled = shown.chapters.length > 0;
     expect(analysis.conversation.analysis).toEqual({
+      status: "analysed",
       engines: { summary: "llm", chapters: titled ? "llm" : "local", actionItems: "llm" },
     });
     expect(analysis.summary.map((item) => [item.text, item.messageRefs])).toEqual([
@@ -179,6 +181,20 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     expect(analysis.actionItems.map((item) => item.text)).toContain(
       "Dana will send the budget numbers by Friday.",
     );
+  });
+
+  it("does not ask the model about a conversation in a language the analysis does not read (issue 24)", async () => {
+    const spanish = FOREIGN_MEETINGS["es-ES"] ?? [];
+    const analysis = await analyse(
+      spanish.map((text, i): [string, string] => [i % 2 === 0 ? "Ana" : "Luis", text]),
+      (request) => ({ content: partAnswer(request) }),
+    );
+    expect(model.requests).toEqual([]);
+    expect(analysis.conversation.analysis).toMatchObject({
+      status: "language_not_supported",
+      engines: { summary: "local", chapters: "local", actionItems: "local" },
+    });
+    expect(analysis.summary).toEqual([]);
   });
 
   it("sends no Authorization header when no key is configured", async () => {
@@ -326,6 +342,7 @@ describe.each(await dialects())("without a language model on %s", (dialect) => {
 
     const conversation = (await suite.api.get<Body.Conversation>(`/v1/conversations/${conversationId}`)).body;
     expect(conversation.analysis).toEqual({
+      status: "analysed",
       engines: { summary: "local", chapters: "local", actionItems: "local" },
     });
   });

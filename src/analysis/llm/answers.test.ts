@@ -112,7 +112,8 @@ describe("withVerdicts", () => {
       ],
       [1, { ...base, isTask: false, assignee: null, dueBy: null, text: "" }],
     ]);
-    expect(withVerdicts(local, verdicts)).toEqual([
+    const wednesday = () => new Date("2026-11-04T09:00:00.000Z");
+    expect(withVerdicts(local, verdicts, wednesday)).toEqual([
       {
         ...local[0],
         text: "Bob will call the supplier.",
@@ -125,8 +126,20 @@ describe("withVerdicts", () => {
     const kept = withVerdicts(
       local.slice(0, 1),
       new Map([[0, { ...base, isTask: true, assignee: null, dueBy: "2026-02-30", text: " " }]]),
+      wednesday,
     );
     expect(kept).toEqual(local.slice(0, 1));
+  });
+
+  it("never gives a due date before the task was said (issue 24)", () => {
+    const verdict = (dueBy: string) =>
+      new Map([[0, { ...base, isTask: true, assignee: null, dueBy, text: "Ann will call the supplier." }]]);
+    const friday = () => new Date("2026-11-06T06:24:00.000Z");
+    const dueBy = (day: string) =>
+      withVerdicts([insight("Ann will call.", ["1"])], verdict(day), friday)[0]?.dueBy;
+    expect(dueBy("2026-11-06")).toBe("2026-11-06T23:59:59.999Z");
+    expect(dueBy("2026-11-13")).toBe("2026-11-13T00:00:00.000Z");
+    expect(dueBy("2026-11-05")).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from "typebox";
 import { Value } from "typebox/value";
+import { dueByOfDay } from "../dates.ts";
 import type { InsightItem, SummaryItem, TopicItem } from "../types.ts";
 import type { CandidateRef, ChapterRef, TranscriptPart } from "./prompts.ts";
 
@@ -147,13 +148,16 @@ export function withTitles(topics: TopicItem[], titles: Map<number, string>): To
   return topics.map((topic, index) => ({ ...topic, text: titles.get(index) ?? topic.text }));
 }
 
-/** A `YYYY-MM-DD` the model gave, as the start of that day in UTC (the API's dueBy); null otherwise. */
-function dueDate(value: string | null): string | null {
+/**
+ * A `YYYY-MM-DD` the model gave, as the API's dueBy for a task said at `saidAt` (dueByOfDay: never before
+ * it was said); null for anything else or a day already past.
+ */
+function dueDate(value: string | null, saidAt: Date): string | null {
   if (value === null || !/^\d{4}-\d{2}-\d{2}$/.test(value.trim())) return null;
   const date = new Date(`${value.trim()}T00:00:00.000Z`);
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value.trim()
     ? null
-    : date.toISOString();
+    : dueByOfDay(value.trim(), saidAt);
 }
 
 /**
@@ -161,7 +165,11 @@ function dueDate(value: string | null): string | null {
  * the model's wording, assignee and due date, each only when given (an empty one keeps the local value).
  * A new assignee name is resolved to a member when stored, so the local member link goes with the old name.
  */
-export function withVerdicts(insights: InsightItem[], verdicts: Map<number, Verdict>): InsightItem[] {
+export function withVerdicts(
+  insights: InsightItem[],
+  verdicts: Map<number, Verdict>,
+  saidAt: (insight: InsightItem) => Date,
+): InsightItem[] {
   return insights.flatMap((insight, index) => {
     const verdict = verdicts.get(index);
     if (!verdict) return [insight];
@@ -176,7 +184,7 @@ export function withVerdicts(insights: InsightItem[], verdicts: Map<number, Verd
         text: text.length > 0 && text.length <= 300 ? text : insight.text,
         assigneeName: assignee ?? insight.assigneeName,
         assigneeMemberId: sameAssignee ? insight.assigneeMemberId : null,
-        dueBy: dueDate(verdict.dueBy) ?? insight.dueBy,
+        dueBy: dueDate(verdict.dueBy, saidAt(insight)) ?? insight.dueBy,
       },
     ];
   });

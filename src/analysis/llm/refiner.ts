@@ -5,6 +5,7 @@ import type {
   AnalysisEngines,
   AnalysisInput,
   AnalysisResult,
+  InsightItem,
   RefinedAnalysis,
   Refiner,
   SummaryItem,
@@ -229,7 +230,12 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
     if (outcome.open("actionItems")) {
       const chosen = citedVerdicts(verdicts, refs.candidates);
       if (chosen.size === 0) outcome.fail("actionItems", "no verdict cited its candidate's line");
-      else result = { ...result, insights: withVerdicts(result.insights, chosen) };
+      else {
+        const startTimes = new Map(input.messages.map((message) => [message.id, message.startTime]));
+        const saidAt = (insight: InsightItem) =>
+          new Date(startTimes.get(insight.messageIds[0] ?? "") ?? input.conversationStartTime);
+        result = { ...result, insights: withVerdicts(result.insights, chosen, saidAt) };
+      }
     }
     return result;
   }
@@ -247,6 +253,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
       const engines = outcome.engines();
       return {
         result: {
+          languageCode: local.languageCode,
           summary: engines.summary === "llm" ? result.summary : local.summary,
           topics: engines.chapters === "llm" ? result.topics : local.topics,
           insights: engines.actionItems === "llm" ? result.insights : local.insights,

@@ -74,6 +74,7 @@ export function storeAnalysis(
       summary_engine: engines.summary,
       chapters_engine: engines.chapters,
       action_items_engine: engines.actionItems,
+      language_code: result.languageCode,
     });
     const members = await conversations.listMembers(conversationId);
     await conversations.replaceAnalysis(conversationId, {

@@ -1,3 +1,4 @@
+import { languageNotice } from "../../analysis/language.ts";
 import type { Engine } from "../../analysis/types.ts";
 import type {
   ConversationRow,
@@ -56,10 +57,14 @@ function presentFrom(member: MemberRow | undefined) {
 const engine = (stored: string | null): Engine => (stored === "llm" ? "llm" : "local");
 
 /**
- * A conversation as Symbl shaped it, plus Recap's `analysis.engines` once it has been analysed: which engine
- * wrote each part ("llm" or "local", docs/LLM.md). Symbl's clients ignore a field they do not know.
+ * A conversation as Symbl shaped it, with its `languageCode` once analysed, plus Recap's `analysis` then:
+ * which engine wrote each part ("llm" or "local", docs/LLM.md), and whether the analysis read the
+ * conversation's language (a notice when it did not). Symbl's clients ignore a field they do not know.
  */
 export function presentConversation(conversation: ConversationRow, members: MemberRow[]) {
+  // Null before the first analysis, and for one made before languages were told apart (migration 012).
+  const languageCode = conversation.language_code;
+  const notice = languageCode === null ? null : languageNotice(languageCode);
   return {
     id: conversation.id,
     type: "meeting" as const,
@@ -68,8 +73,11 @@ export function presentConversation(conversation: ConversationRow, members: Memb
     endTime: conversation.end_time ?? conversation.start_time,
     members: members.map(presentMember),
     metadata: JSON.parse(conversation.metadata) as Record<string, unknown>,
+    ...(languageCode !== null && { languageCode }),
     ...(conversation.summary_engine !== null && {
       analysis: {
+        status: notice === null ? ("analysed" as const) : ("language_not_supported" as const),
+        ...(notice !== null && { notice }),
         engines: {
           summary: engine(conversation.summary_engine),
           chapters: engine(conversation.chapters_engine),

@@ -52,11 +52,11 @@ export class ConversationsRepository {
     );
   }
 
-  /** A new conversation has no analysis yet, so no engines, and its content version starts at 0. */
+  /** A new conversation has no analysis yet, so no engines and no language, and its content version starts at 0. */
   async insert(
     row: Omit<
       ConversationsTable,
-      "summary_engine" | "chapters_engine" | "action_items_engine" | "content_version"
+      "summary_engine" | "chapters_engine" | "action_items_engine" | "content_version" | "language_code"
     >,
   ): Promise<void> {
     await this.db

@@ -33,13 +33,31 @@ export const Conversation = Type.Object({
   endTime: Type.String(),
   members: Type.Array(Member),
   metadata: Type.Record(Type.String(), Type.Unknown()),
+  languageCode: Type.Optional(
+    Type.String({
+      description:
+        'The conversation\'s language as a BCP 47 tag ("en-US", "es-ES"), as Symbl named it; present once analysed (detected from the lines)',
+    }),
+  ),
   /** Recap's own field (not Symbl's), present once the conversation has been analysed. */
   analysis: Type.Optional(
     Type.Object(
       {
+        status: Type.Union([Type.Literal("analysed"), Type.Literal("language_not_supported")], {
+          description:
+            '"language_not_supported": the analysis does not read the conversation\'s language, so it has no summary, topics or insights (docs/ANALYSIS.md, Language)',
+        }),
+        notice: Type.Optional(
+          Type.String({
+            description: "Why the conversation has no summary, topics or insights, for a reader",
+          }),
+        ),
         engines: Type.Object({ summary: Engine, chapters: Engine, actionItems: Engine }),
       },
-      { description: "Recap's addition: which engine wrote each part of the stored analysis (docs/LLM.md)" },
+      {
+        description:
+          "Recap's addition: whether the analysis read the conversation, and which engine wrote each part of the stored analysis (docs/LLM.md)",
+      },
     ),
   ),
 });
@@ -122,7 +140,7 @@ export const Insight = Type.Object({
       email: Type.Optional(Type.String()),
     }),
   ),
-  /** A full ISO-8601 date-time in UTC, as Symbl sent it (00:00 when the text states only a day). */
+  /** A full ISO-8601 date-time in UTC, as Symbl sent it (00:00 when the text states only a day, 23:59:59.999 when that day is the day it was said). */
   dueBy: Type.Optional(Type.String({ format: "date-time" })),
 });
 export const QuestionList = Type.Object({ questions: Type.Array(Insight) });

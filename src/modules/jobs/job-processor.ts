@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { isAnalysedLanguage } from "../../analysis/language.ts";
 import type { AnalysisEngines, Analyzer, Refiner } from "../../analysis/types.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
@@ -39,7 +40,10 @@ export function createJobProcessor(deps: {
     if (!input) return;
     const local = await deps.analyzer.analyze(input);
     const model = deps.languageModel;
-    if (!model) return storeAnalysis(fenced, job.conversation_id, local, LOCAL_ENGINES);
+    // The model's prompts and evidence checks are English, as is the local result they start from.
+    if (!model || !isAnalysedLanguage(local.languageCode)) {
+      return storeAnalysis(fenced, job.conversation_id, local, LOCAL_ENGINES);
+    }
     const { result, engines, fallbacks } = await model.refiner.refine(input, local);
     const context = { jobId: job.id, conversationId: job.conversation_id };
     for (const { part, reason } of fallbacks) {

@@ -7,6 +7,7 @@ import {
 import { INSIGHT_TYPES, type InsightType } from "../conversations/conversations.schemas.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
+import { languageNotice } from "../../analysis/language.ts";
 import type { TrackerDefinition } from "../../analysis/trackers.ts";
 import type { PageInsight, PageTopic, PageView } from "../../pages/view-model.ts";
 
@@ -130,6 +131,7 @@ export function pageViewOf(
       avatarUrl: settings.speakerAvatarURLs[member.id] ?? null,
     })),
     summary: rows.summaries.map((item) => ({ text: item.text, messageIds: idsOf(item.message_ids) })),
+    analysisNotice: conversation.language_code === null ? null : languageNotice(conversation.language_code),
     topics: pageTopics(rows),
     insights: byTypeAndScore(rows.insights, membersById, members),
     dismissedInsights: byTypeAndScore(rows.dismissedInsights, membersById, members),
