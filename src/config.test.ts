@@ -52,7 +52,9 @@ describe("loadConfig", () => {
 
   it("keeps speech models under the data directory unless RECAP_MODELS_DIR says where", () => {
     expect(loadConfig({ RECAP_DATA_DIR: "/srv/recap" }).media.modelsDir).toBe("/srv/recap/models");
-    expect(loadConfig({ RECAP_MODELS_DIR: "/var/lib/recap-models" }).media.modelsDir).toBe("/var/lib/recap-models");
+    expect(loadConfig({ RECAP_MODELS_DIR: "/var/lib/recap-models" }).media.modelsDir).toBe(
+      "/var/lib/recap-models",
+    );
     expect(loadConfig({ RECAP_DATA_DIR: "/srv/recap", RECAP_MODELS_DIR: "speech" }).media.modelsDir).toBe(
       "/srv/recap/speech",
     );

@@ -99,7 +99,9 @@ models
   .command("pull <name>")
   .description("Download a model from its official release, verify its SHA-256 and install it")
   .option("--force", "replace an installed copy")
-  .action(async (name: string, options: { force?: boolean }) => (await modelCommands()).pullCommand(name, options));
+  .action(async (name: string, options: { force?: boolean }) =>
+    (await modelCommands()).pullCommand(name, options),
+  );
 
 models
   .command("bench [name]")

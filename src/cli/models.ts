@@ -221,13 +221,18 @@ export async function pullCommand(name: string, options: { force?: boolean }): P
       ...(options.force !== undefined && { force: options.force }),
       signal: interrupted.signal,
     });
-    console.log(`Installed ${model.name} in ${join(modelsDir, model.name)} (SHA-256 ${model.source?.sha256})`);
+    console.log(
+      `Installed ${model.name} in ${join(modelsDir, model.name)} (SHA-256 ${model.source?.sha256})`,
+    );
   } finally {
     process.removeListener("SIGINT", stop);
   }
 }
 
-export async function benchCommand(name: string | undefined, options: { file?: string; json?: boolean }): Promise<void> {
+export async function benchCommand(
+  name: string | undefined,
+  options: { file?: string; json?: boolean },
+): Promise<void> {
   const result = await benchModel({
     modelsDir: modelsDirOf(),
     name: name ?? DEFAULT_MODELS.recogniser,

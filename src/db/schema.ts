@@ -36,6 +36,8 @@ export interface ConversationsTable {
   content_version: number;
   /** The conversation's language (BCP 47, "en-US") as its last analysis found or was given it; null before. */
   language_code: string | null;
+  /** The language a submission named (media's `languageCode`); the analysis takes it instead of detecting one. */
+  language_given: string | null;
 }
 
 export interface MembersTable {

@@ -183,6 +183,9 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     expect(first?.words.map((word) => word.word)).toEqual(["Welcome", "to", "the", "budget", "review"]);
     expect(Math.abs((first?.words[0]?.timeOffset ?? -1) - 0.3)).toBeLessThan(0.2);
     expect((await messagesOf(accepted.conversationId))[0]).not.toHaveProperty("words");
+    // The language the submission named is the conversation's, not one detected from the text.
+    const conversation = await read<{ languageCode: string }>(`/v1/conversations/${accepted.conversationId}`);
+    expect(conversation.languageCode).toBe("en-GB");
   });
 
   it.each(["whisper.cpp", "vllm", "localai"] as const)(

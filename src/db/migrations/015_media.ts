@@ -3,7 +3,8 @@ import type { Kysely } from "kysely";
 /**
  * Recorded media (docs/MEDIA.md). A job has a kind: "text" jobs analyse messages already stored, "media" jobs
  * first turn a file into messages, on runners of their own so a long recording never holds up text; `progress`
- * is how far a media job has got. A recognised message keeps its words' times. A `media` row is one submitted file and what its job has made of it so far:
+ * is how far a media job has got. A recognised message keeps its words' times; a conversation keeps the language
+ * its submission named (`languageCode`), which the analysis then takes instead of detecting one. A `media` row is one submitted file and what its job has made of it so far:
  * each step's result is kept, so a job taken up again after a crash resumes at the step it had reached.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -13,6 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.alterTable("jobs").addColumn("progress", "real").execute();
   await db.schema.alterTable("messages").addColumn("words", "text").execute();
+  await db.schema.alterTable("conversations").addColumn("language_given", "text").execute();
   await db.schema
     .createTable("media")
     .addColumn("id", "text", (c) => c.primaryKey())

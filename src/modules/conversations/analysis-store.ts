@@ -44,6 +44,7 @@ export function prepareAnalysis(
     const nameById = new Map(members.map((member) => [member.id, member.name]));
     return {
       conversationStartTime: start,
+      ...(conversation.language_given !== null && { languageCode: conversation.language_given }),
       messages: (await conversations.listMessages(conversationId))
         .filter((message) => message.hidden === 0)
         .map((message) => ({

@@ -42,6 +42,8 @@ export interface Submission {
   confidenceThreshold?: number | undefined;
   webhookUrl?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /** The language the submitter named (BCP-47); the analysis takes it instead of detecting one. */
+  languageCode?: string | undefined;
   /** Media to transcribe: the job is then a media job, and its messages come from the file. */
   media?: MediaAttachment | undefined;
 }
@@ -159,6 +161,7 @@ export class IngestionService {
           end_time: null,
           metadata: JSON.stringify(submission.metadata ?? {}),
           confidence_threshold: submission.confidenceThreshold ?? null,
+          language_given: submission.languageCode ?? null,
           created_at: now,
           updated_at: now,
         });
@@ -171,6 +174,7 @@ export class IngestionService {
           ...(submission.confidenceThreshold !== undefined && {
             confidence_threshold: submission.confidenceThreshold,
           }),
+          ...(submission.languageCode !== undefined && { language_given: submission.languageCode }),
           ...(submission.metadata !== undefined && {
             metadata: JSON.stringify({
               ...(JSON.parse(existing.metadata) as Record<string, unknown>),

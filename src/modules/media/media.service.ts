@@ -116,6 +116,7 @@ export class MediaService {
             name: query.name,
             webhookUrl: query.webhookUrl,
             confidenceThreshold: query.confidenceThreshold,
+            languageCode: query.languageCode,
             messages: [],
             media: {
               id,
@@ -155,6 +156,7 @@ export class MediaService {
         name: body.name,
         webhookUrl: body.webhookUrl,
         confidenceThreshold: body.confidenceThreshold,
+        languageCode: body.languageCode,
         metadata: body.metadata,
         messages: [],
         media: {
