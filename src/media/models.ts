@@ -125,7 +125,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     streaming: false,
     wordTimings: false,
     publishedWer: { mean: 10.0, ami: 17.5 },
-    note: "Useful Sensors Moonshine base, int8: small and fast, no word timings",
+    note: "Useful Sensors Moonshine base, int8: the default; small and fast on two cores, no word timings",
   },
   {
     name: "moonshine-tiny-en",
@@ -236,7 +236,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
 
 /** What a fresh install uses when no model is configured. */
 export const DEFAULT_MODELS = {
-  recogniser: "parakeet-tdt-0.6b-v2",
+  recogniser: "moonshine-base-en",
   vad: "silero-vad",
   segmentation: "pyannote-segmentation-3.0",
   embedding: "campplus-en-voxceleb",

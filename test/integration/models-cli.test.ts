@@ -63,14 +63,15 @@ describe("bin/recap models", { timeout: 90_000 }, () => {
 
     const byName = new Map(listing.map((model) => [model.name, model]));
     expect(byName.get("silero-vad")).toMatchObject({ kind: "vad", installed: true, default: true });
-    expect(byName.get("parakeet-tdt-0.6b-v2")).toMatchObject({
+    expect(byName.get("moonshine-base-en")).toMatchObject({
       kind: "recogniser",
       installed: false,
       default: true,
       catalogue: {
-        url: "https://github.com/k2-fsa/sherpa-onnx/releases/download/asr-models/sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8.tar.bz2",
+        url: "https://github.com/k2-fsa/sherpa-onnx/releases/download/asr-models/sherpa-onnx-moonshine-base-en-int8.tar.bz2",
       },
     });
+    expect(byName.get("parakeet-tdt-0.6b-v2")).toMatchObject({ installed: false, default: false });
     expect(byName.get("tone-ctc")).toEqual({
       name: "tone-ctc",
       kind: "recogniser",
@@ -115,7 +116,7 @@ describe("bin/recap models", { timeout: 90_000 }, () => {
 
     await expect(recap(["bench"], modelsDir)).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining("model parakeet-tdt-0.6b-v2 is not installed") as unknown,
+      stderr: expect.stringContaining("model moonshine-base-en is not installed") as unknown,
     });
   });
 });
