@@ -47,9 +47,10 @@ describe.each(await dialects())("fuzzing the API from /openapi.json on %s", (dia
         RECAP_TOKEN_RATE_LIMIT_PER_MINUTE: "10000000",
         // Schema-shaped webhook URLs point at a closed local port: admitted, so such bodies reach the service.
         RECAP_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
-        // A speech server on a closed local port: media submissions are checked and admitted (without an engine
-        // they are refused with 503, which is the operator's to fix, not the caller's).
+        // A speech server on a closed local port that would label speakers: media submissions are checked and
+        // admitted (without an engine, or a way to diarize, they are refused with 503: the operator's to fix).
         RECAP_ASR_URL: "http://127.0.0.1:9/v1",
+        RECAP_ASR_RESPONSE_FORMAT: "diarized_json",
         RECAP_MEDIA_ALLOW_HOSTS: "127.0.0.1",
       },
     });
