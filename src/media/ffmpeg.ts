@@ -98,7 +98,17 @@ export async function decodeToWav(
     args.push("-ac", "1", "-ar", String(SAMPLE_RATE), "-c:a", "pcm_s16le");
     args.push("-t", String(options.maxSeconds + 1), output.file);
   }
-  await run(paths.ffmpegPath, args, options.signal);
+  // ffmpeg decodes hundreds of times faster than real time: a decode that takes longer than this is stuck.
+  const limitMs = (60 + options.maxSeconds / 20) * 1000;
+  const deadline = AbortSignal.timeout(limitMs);
+  try {
+    await run(paths.ffmpegPath, args, AbortSignal.any([options.signal, deadline]));
+  } catch (error) {
+    if (deadline.aborted && !options.signal.aborted) {
+      throw new MediaProblem(`decoding took longer than ${Math.round(limitMs / 1000)} seconds`);
+    }
+    throw error;
+  }
   for (const output of outputs) {
     const seconds = (await stat(output.file)).size / (SAMPLE_RATE * 2);
     if (seconds > options.maxSeconds) {

@@ -285,6 +285,16 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     expect(members.members.map((member) => member.name).sort()).toEqual(["Agent", "Customer"]);
   }, 60_000);
 
+  it("transcribes what arrived of an MP3 cut short", async () => {
+    const mp3 = readFileSync(await kit.encode(oneVoice, "mp3"));
+    const cut = join(kit.dir, "cut.mp3");
+    writeFileSync(cut, mp3.subarray(0, Math.floor(mp3.length * 0.6)));
+    const accepted = await completed(await upload("/v1/process/audio", cut, "audio/mpeg"));
+    expect((await messagesOf(accepted.conversationId)).map((message) => message.text)).toEqual(
+      SAID.slice(0, 2).map((said) => said.text),
+    );
+  }, 60_000);
+
   it("appends a second file after the first, in order, with PUT", async () => {
     const first = await completed(await upload("/v1/process/audio", oneVoice, "audio/wav"));
     const second = await kit.speech([{ text: "Dana will send the numbers by Friday", atSeconds: 4 }], 6);
@@ -338,6 +348,22 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     expect(bombed.status).toBe(413);
     expect(((await bombed.json()) as { message: string }).message).toMatch(
       /7200 seconds long; the limit is 60/,
+    );
+
+    // An MP4 cut short loses its index (the moov box comes last): ffmpeg cannot read it.
+    const m4a = readFileSync(await kit.encode(oneVoice, "m4a"));
+    const cut = join(kit.dir, "cut.m4a");
+    writeFileSync(cut, m4a.subarray(0, Math.floor(m4a.length / 2)));
+    const truncated = await upload("/v1/process/audio", cut, "audio/mp4");
+    expect(truncated.status).toBe(400);
+
+    const credentials = await server.api(token, "/v1/process/audio/url", {
+      method: "POST",
+      body: { url: "http://user:secret@localhost/a.mp3" },
+    });
+    expect(credentials.status).toBe(400);
+    expect(((await credentials.json()) as { message: string }).message).toMatch(
+      /url must not contain user credentials/,
     );
 
     const wrongType = await upload("/v1/process/audio", oneVoice, "application/json");
