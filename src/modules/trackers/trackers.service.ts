@@ -16,7 +16,9 @@ function checkedName(name: string): string {
   return trimmed;
 }
 
+/** Throws conflict unless the app has room for `adding` more; the app stays locked until the transaction ends. */
 async function ensureRoom(trackers: TrackersRepository, appId: string, adding: number): Promise<void> {
+  await trackers.lockApp(appId);
   if ((await trackers.count(appId)) + adding > MAX_TRACKERS_PER_APP) {
     throw new DomainError("conflict", `An app has at most ${MAX_TRACKERS_PER_APP} trackers`);
   }
