@@ -11,7 +11,7 @@ import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/database.ts";
 import { requireAccessToken } from "./http/auth.ts";
 import { parseJsonBody } from "./http/json-body.ts";
-import { registerInputRules } from "./http/input-rules.ts";
+import { decodeUtf8, registerInputRules } from "./http/input-rules.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
 import { registerRateLimits } from "./http/rate-limit.ts";
 import { logDestination, OneLinePerRequest } from "./http/logging.ts";
@@ -99,9 +99,10 @@ export async function buildApp(deps: AppDeps) {
     }
   });
 
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+  // Read as bytes, so that a body that is not UTF-8 is refused (input rules) rather than decoded to U+FFFD.
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
+      done(null, parseJsonBody(decodeUtf8(body as Buffer, "body")));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -2,20 +2,19 @@ import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { Command, CommanderError } from "commander";
 import { pino } from "pino";
-import { Value } from "typebox/value";
 import type { Analyzer } from "../analysis/types.ts";
 import { systemClock } from "../clock.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { DomainError, invalid } from "../errors.ts";
-import { findInputProblem } from "../http/input-rules.ts";
+import { checkInput } from "../http/input-rules.ts";
 import type { App } from "../modules/apps/apps.service.ts";
-import { ProcessTextBody } from "../modules/ingestion/ingestion.schemas.ts";
 import {
   submissionFromText,
   submissionFromTranscript,
   type Submission,
 } from "../modules/ingestion/ingestion.service.ts";
+import { readTranscriptFile } from "../modules/ingestion/transcript-file.ts";
 import { parseTranscript } from "../modules/ingestion/transcript.ts";
 import { openRuntime } from "../runtime.ts";
 import { createServices, type Services } from "../services.ts";
@@ -58,34 +57,22 @@ function printApp(app: App, json: boolean, secret?: string): void {
 }
 
 /**
- * Reads a transcript file (WebVTT, SRT, or the JSON body of POST /v1/process/text) as the API would take it:
- * the same input rules (http/input-rules.ts: text a database can store, a bounded depth), then for JSON the
- * process/text schema. Throws invalid naming the file and the rule, before anything is stored.
+ * Reads a transcript file (WebVTT, SRT, or the JSON body of POST /v1/process/text) as the API would take it
+ * (readTranscriptFile: UTF-8, the input rules, the process/text schema), and `--name` by the same rules.
+ * Throws invalid naming the file and the rule, before anything is stored.
  */
 function readSubmission(file: string, name: string | undefined): Submission {
-  const source = readFileSync(file, "utf8");
-  const refuse = (value: unknown) => {
-    const problem = findInputProblem("body", value);
-    if (problem !== undefined) throw invalid(`${file}: ${problem}`);
-  };
-  if (extname(file).toLowerCase() === ".json") {
-    let body: unknown;
-    try {
-      body = JSON.parse(source);
-    } catch {
-      throw invalid(`${file} is not valid JSON`);
-    }
-    refuse(body);
-    if (!Value.Check(ProcessTextBody, body)) {
-      const first = Value.Errors(ProcessTextBody, body)[0];
-      throw invalid(
-        `${file} is not a process/text body: ${first ? `${first.instancePath || "body"} ${first.message}` : "invalid"}`,
-      );
-    }
-    return { ...submissionFromText(body), ...(name !== undefined && { name }) };
+  let read;
+  try {
+    if (name !== undefined) checkInput("body", { name });
+    read = readTranscriptFile(file, readFileSync(file));
+  } catch (error) {
+    if (error instanceof DomainError) throw invalid(`${file}: ${error.message}`);
+    throw error;
   }
-  refuse(source);
-  return submissionFromTranscript(parseTranscript(source), new Date(), {
+  if (read.format === "json")
+    return { ...submissionFromText(read.body), ...(name !== undefined && { name }) };
+  return submissionFromTranscript(parseTranscript(read.text), new Date(), {
     name: name ?? basename(file, extname(file)),
   });
 }

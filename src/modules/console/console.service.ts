@@ -1,11 +1,10 @@
 import type { Clock } from "../../clock.ts";
-import { DomainError, invalid } from "../../errors.ts";
+import { DomainError } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
-import { parseJsonBody } from "../../http/json-body.ts";
+import { checkInput, decodeUtf8 } from "../../http/input-rules.ts";
 import { UpdateAppBody } from "../apps/apps.schemas.ts";
 import type { App, AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
-import { ProcessTextBody } from "../ingestion/ingestion.schemas.ts";
 import {
   submissionFromText,
   submissionFromTranscript,
@@ -13,6 +12,7 @@ import {
   type IngestionService,
   type Submission,
 } from "../ingestion/ingestion.service.ts";
+import { readTranscriptFile } from "../ingestion/transcript-file.ts";
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import type { ConversationListPage, SettingsField, SettingsForm } from "../../pages/console/view-model.ts";
@@ -25,12 +25,11 @@ export const CONSOLE_PAGE_SIZE = 20;
 /** A transcript file as uploaded: its name decides how it is read. */
 export interface UploadedTranscript {
   fileName: string;
-  content: string;
+  bytes: Buffer;
 }
 
 const SETTINGS_FIELDS: readonly SettingsField[] = ["name", "customDomain", "frameAncestors"];
 
-const checkProcessText = formValidator(ProcessTextBody, "/console/import");
 const checkImportFields = formValidator(ImportFields, "/console/import");
 const checkAppSettings = formValidator(UpdateAppBody, "/console/settings");
 
@@ -84,9 +83,17 @@ export class ConsoleService {
 
   /**
    * Imports a WebVTT (.vtt), SRT (.srt) or `process/text` JSON (.json) file as a new conversation named
-   * `name` (else the JSON's name), read and validated as the API reads them. Throws FormRefused (`file` or `name`).
+   * `name` (the field's bytes, else the JSON's name), both read and validated as the API reads a body.
+   * Throws FormRefused (`file` or `name`).
    */
-  async importTranscript(appId: string, name: string, file: UploadedTranscript): Promise<Accepted> {
+  async importTranscript(appId: string, nameBytes: Buffer, file: UploadedTranscript): Promise<Accepted> {
+    let name: string;
+    try {
+      name = decodeUtf8(nameBytes, "name");
+      checkInput("body", { name });
+    } catch (error) {
+      throw new FormRefused("name", (error as Error).message, 400);
+    }
     if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
     const submission = await this.submissionOf(file);
     if (name.trim() !== "") submission.name = name;
@@ -118,22 +125,16 @@ export class ConsoleService {
     }
   }
 
+  /** The file's submission, read by readTranscriptFile (the API's rules). Throws FormRefused (`file`). */
   private async submissionOf(file: UploadedTranscript): Promise<Submission> {
-    const extension = /\.([a-z]+)$/i.exec(file.fileName)?.[1]?.toLowerCase();
     try {
-      if (extension === "vtt" || extension === "srt") {
-        const cues = await this.deps.transcripts.parse(file.content);
-        return submissionFromTranscript(cues, this.deps.clock.now(), {});
-      }
-      if (extension === "json") {
-        const body = parseJsonBody(file.content);
-        if (!checkProcessText(body)) throw invalid(messageOf(checkProcessText.errors));
-        return submissionFromText(body as ProcessTextBody);
-      }
+      const read = readTranscriptFile(file.fileName, file.bytes);
+      if (read.format === "json") return submissionFromText(read.body);
+      const cues = await this.deps.transcripts.parse(read.text);
+      return submissionFromTranscript(cues, this.deps.clock.now(), {});
     } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode ?? 400;
-      throw new FormRefused("file", (error as Error).message, status);
+      if (!(error instanceof DomainError)) throw error;
+      throw new FormRefused("file", error.message, statusOf(error));
     }
-    throw new FormRefused("file", "file must be a WebVTT (.vtt), SRT (.srt) or JSON (.json) transcript", 400);
   }
 }
