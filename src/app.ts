@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps) {
   registerInputRules(app);
 
   app.setValidatorCompiler(createValidatorCompiler());
-  registerErrorHandling(app);
+  registerErrorHandling(app, { discardBytes: Math.max(config.bodyLimitBytes, 16 * 1024 * 1024) });
   app.addSchema(ErrorBody);
 
   // Every answer of a kilobyte or more in a text type (HTML, JSON, Markdown, CSS, scripts, captions) is
