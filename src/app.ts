@@ -15,6 +15,7 @@ import { decodeUtf8, registerInputRules } from "./http/input-rules.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
 import { registerRateLimits } from "./http/rate-limit.ts";
 import { logDestination, OneLinePerRequest } from "./http/logging.ts";
+import { letConnectionsGoOnClose } from "./http/shutdown.ts";
 import {
   answerClientError,
   answerRouterError,
@@ -76,6 +77,9 @@ export async function buildApp(deps: AppDeps) {
       requireHostHeader: false,
     },
     clientErrorHandler: answerClientError(config.requestTimeoutSeconds, LINK_ERROR_HEADERS),
+    // A request read while the app closes is answered as any other (with `Connection: close`), not
+    // refused: it was sent before the server stopped listening (http/shutdown.ts).
+    return503OnClosing: false,
     logController: new OneLinePerRequest(),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
@@ -192,18 +196,7 @@ export async function buildApp(deps: AppDeps) {
       services.webhooks.start();
     });
   }
-  // close() ends the connections that are idle when it is called; one whose answer was still being made
-  // or sent then stays open after it, for Node's keep-alive timeout (72 s), so each is ended as its
-  // answer finishes.
-  let closing = false;
-  app.addHook("preClose", (done) => {
-    closing = true;
-    done();
-  });
-  app.addHook("onResponse", (_request, _reply, done) => {
-    if (closing) setImmediate(() => app.server.closeIdleConnections());
-    done();
-  });
+  letConnectionsGoOnClose(app);
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
     await services.webhooks.stop();
