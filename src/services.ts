@@ -119,6 +119,7 @@ export function createServices(deps: ServiceDeps) {
     trackers: repositories.trackers,
     transaction,
     conversations,
+    analyzer,
     clock,
   });
   return {

@@ -22,9 +22,13 @@ import { DEMO_APP_NAME, runDemo } from "./demo.ts";
 import { runJobUntilFinished } from "./run-job.ts";
 
 /** Commands that process no conversation never start the analysis worker (it loads an NLP model). */
+const refuse = () => Promise.reject(new Error("this command does not analyse conversations"));
 const noAnalysis: Analyzer = {
-  analyze: () => Promise.reject(new Error("this command does not analyse conversations")),
-  findEntities: () => Promise.reject(new Error("this command does not analyse conversations")),
+  analyze: refuse,
+  findEntities: refuse,
+  detectTrackers: refuse,
+  findIntents: refuse,
+  speakerAnalytics: refuse,
   close: () => Promise.resolve(),
 };
 

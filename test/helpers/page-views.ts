@@ -18,6 +18,7 @@ export function testPageView(overrides: Partial<PageView> = {}): PageView {
     dismissedInsights: [],
     messages: [],
     trackers: [],
+    trackerMatches: [],
     mediaUrl: null,
     branding: {
       background: null,

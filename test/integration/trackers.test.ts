@@ -157,13 +157,13 @@ describe.each(await dialects())("trackers on %s", (dialect) => {
           {
             type: "vocabulary",
             value: "pricing",
-            messageRefs: [{ id: messages[1]?.id, text: messages[1]?.text, offset: 11 }],
+            messageRefs: [{ id: messages[1]?.id, text: "PRICES", offset: 11 }],
             insightRefs: [],
           },
           {
             type: "vocabulary",
             value: "discounts",
-            messageRefs: [{ id: messages[2]?.id, text: messages[2]?.text, offset: 15 }],
+            messageRefs: [{ id: messages[2]?.id, text: "discount", offset: 15 }],
             insightRefs: [],
           },
         ],
