@@ -14,7 +14,7 @@ import {
   submissionFromTranscript,
   type Submission,
 } from "../modules/ingestion/ingestion.service.ts";
-import { readTranscriptFile } from "../modules/ingestion/transcript-file.ts";
+import { readTranscriptFile, type TranscriptFile } from "../modules/ingestion/transcript-file.ts";
 import { parseTranscript } from "../modules/ingestion/transcript.ts";
 import { openRuntime } from "../runtime.ts";
 import { createServices, type Services } from "../services.ts";
@@ -66,7 +66,7 @@ function printApp(app: App, json: boolean, secret?: string): void {
  * Throws invalid naming the file and the rule, before anything is stored.
  */
 function readSubmission(file: string, name: string | undefined): Submission {
-  let read;
+  let read: TranscriptFile;
   try {
     if (name !== undefined) checkInput("body", { name });
     read = readTranscriptFile(file, readFileSync(file));
