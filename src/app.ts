@@ -11,10 +11,11 @@ import type { Config } from "./config.ts";
 import type { DatabaseHandle } from "./db/database.ts";
 import { requireAccessToken } from "./http/auth.ts";
 import { parseJsonBody } from "./http/json-body.ts";
-import { registerInputRules } from "./http/input-rules.ts";
+import { decodeUtf8, registerInputRules } from "./http/input-rules.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
 import { registerRateLimits } from "./http/rate-limit.ts";
 import { logDestination, OneLinePerRequest } from "./http/logging.ts";
+import { letConnectionsGoOnClose } from "./http/shutdown.ts";
 import {
   answerClientError,
   answerRouterError,
@@ -79,6 +80,9 @@ export async function buildApp(deps: AppDeps) {
       requireHostHeader: false,
     },
     clientErrorHandler: answerClientError(config.requestTimeoutSeconds, LINK_ERROR_HEADERS),
+    // A request read while the app closes is answered as any other (with `Connection: close`), not
+    // refused: it was sent before the server stopped listening (http/shutdown.ts).
+    return503OnClosing: false,
     logController: new OneLinePerRequest(),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
@@ -102,9 +106,10 @@ export async function buildApp(deps: AppDeps) {
     }
   });
 
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+  // Read as bytes, so that a body that is not UTF-8 is refused (input rules) rather than decoded to U+FFFD.
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
+      done(null, parseJsonBody(decodeUtf8(body as Buffer, "body")));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -119,7 +124,7 @@ export async function buildApp(deps: AppDeps) {
   registerInputRules(app);
 
   app.setValidatorCompiler(createValidatorCompiler());
-  registerErrorHandling(app);
+  registerErrorHandling(app, { discardBytes: Math.max(config.bodyLimitBytes, 16 * 1024 * 1024) });
   app.addSchema(ErrorBody);
 
   // Every answer of a kilobyte or more in a text type (HTML, JSON, Markdown, CSS, scripts, captions) is
@@ -200,18 +205,7 @@ export async function buildApp(deps: AppDeps) {
       services.webhooks.start();
     });
   }
-  // close() ends the connections that are idle when it is called; one whose answer was still being made
-  // or sent then stays open after it, for Node's keep-alive timeout (72 s), so each is ended as its
-  // answer finishes.
-  let closing = false;
-  app.addHook("preClose", (done) => {
-    closing = true;
-    done();
-  });
-  app.addHook("onResponse", (_request, _reply, done) => {
-    if (closing) setImmediate(() => app.server.closeIdleConnections());
-    done();
-  });
+  letConnectionsGoOnClose(app);
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
     await services.webhooks.stop();

@@ -2,6 +2,7 @@ import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { connectRateLimitRedis } from "./http/rate-limit.ts";
+import { HANDLER_GRACE_MS } from "./http/shutdown.ts";
 import { openRuntime } from "./runtime.ts";
 
 /** The process entry: reads the environment, migrates, listens, and shuts down cleanly on signals. */
@@ -20,18 +21,26 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl) : null;
   const { app, services } = await buildApp({ ...runtime, clock: systemClock, redis });
 
+  // app.close() answers the requests in flight and cuts what outlasts its graces (http/shutdown.ts), so it
+  // ends within HANDLER_GRACE_MS unless a job or a close hangs; only then is the process ended unclosed.
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, "shutting down");
-    const forced = setTimeout(() => process.exit(1), 10_000);
+    const forced = setTimeout(() => {
+      app.log.error("shutdown did not finish; exiting without closing the runtime");
+      process.exit(1);
+    }, HANDLER_GRACE_MS + 5_000);
     forced.unref();
     void app
       .close()
       .then(() => redis?.disconnect())
       .then(() => runtime.close())
-      .then(() => process.exit(0));
+      .then(() => {
+        app.log.info("stopped");
+        process.exit(0);
+      });
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

@@ -155,6 +155,7 @@ export function createServices(deps: ServiceDeps) {
     trackers: repositories.trackers,
     transaction,
     conversations,
+    analyzer,
     clock,
   });
   return {

@@ -2,6 +2,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createAnalyzer } from "./pool.ts";
 import { analyzeConversation } from "./analyze.ts";
 import { findEntities } from "./entities.ts";
+import { findIntents } from "./intents.ts";
+import { speakerAnalytics } from "./speaker-analytics.ts";
+import { detectTrackers } from "./trackers.ts";
 import type { AnalysisInput } from "./types.ts";
 
 const input: AnalysisInput = {
@@ -44,6 +47,24 @@ describe("createAnalyzer", () => {
     const found = await analyzer.findEntities(entitiesInput);
     expect(found).toEqual(findEntities(entitiesInput.lines, entitiesInput.knownNames));
     expect(found.map((e) => [e.type, e.value])).toEqual(expect.arrayContaining([["person", "Bhaskara"]]));
+  });
+
+  it("matches trackers, finds intents and works out analytics in a worker thread, as in-process", async () => {
+    const lines = [
+      { id: "1", text: "Please take me off your calling list." },
+      { id: "2", text: "We will do the big show on Friday." },
+    ];
+    const trackers = [{ id: "t", name: "Shows", vocabulary: ["big shows"] }];
+    expect(await analyzer.detectTrackers({ trackers, lines, insights: [] })).toEqual(
+      detectTrackers(trackers, lines, []),
+    );
+    expect(await analyzer.findIntents(lines)).toEqual(findIntents(lines));
+    const analyticsInput = {
+      members: [{ id: "m1", name: "Ann" }],
+      lines: lines.map((line, i) => ({ ...line, memberId: "m1", start: i * 5, end: i * 5 + 4 })),
+      conversationEnd: 10,
+    };
+    expect(await analyzer.speakerAnalytics(analyticsInput)).toEqual(speakerAnalytics(analyticsInput));
   });
 
   it("handles concurrent jobs", async () => {

@@ -1,5 +1,8 @@
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 import type { EntityLine, FoundEntity } from "./entities.ts";
+import type { FoundIntent, IntentLine } from "./intents.ts";
+import type { AnalyticsInput, SpeakerAnalytics } from "./speaker-analytics.ts";
+import type { DetectedTrackers, TrackedText, TrackerDefinition } from "./trackers.ts";
 
 /** The contract between the job pipeline and the analysis: plain data in, plain data out. */
 export interface AnalysisMessage {
@@ -67,10 +70,25 @@ export interface EntitiesInput {
   knownNames: string[];
 }
 
+/** The app's trackers and the texts to match them in (docs/SYMBL-COMPAT.md, Trackers). */
+export interface TrackersInput {
+  trackers: TrackerDefinition[];
+  lines: TrackedText[];
+  insights: TrackedText[];
+}
+
+/**
+ * The analysis and the work done on read whose time grows with a conversation, each off the event loop, so
+ * that no request for one conversation holds every other request (docs/ARCHITECTURE.md, Performance).
+ */
 export interface Analyzer {
   analyze(input: AnalysisInput): Promise<AnalysisResult>;
-  /** findEntities, off the event loop (it reads every line with wink-nlp). */
+  /** findEntities (it reads every line with wink-nlp). */
   findEntities(input: EntitiesInput): Promise<FoundEntity[]>;
+  /** detectTrackers, within its limits. */
+  detectTrackers(input: TrackersInput): Promise<DetectedTrackers>;
+  findIntents(lines: IntentLine[]): Promise<FoundIntent[]>;
+  speakerAnalytics(input: AnalyticsInput): Promise<SpeakerAnalytics>;
   close(): Promise<void>;
 }
 

@@ -3,16 +3,15 @@
 import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { pino } from "pino";
-import { Value } from "typebox/value";
 import type { Analyzer } from "../analysis/types.ts";
 import { systemClock } from "../clock.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { DomainError, invalid } from "../errors.ts";
-import { findInputProblem } from "../http/input-rules.ts";
+import { checkInput } from "../http/input-rules.ts";
 import type { App } from "../modules/apps/apps.service.ts";
-import { ProcessTextBody } from "../modules/ingestion/ingestion.schemas.ts";
 import { submissionFromText, type Submission } from "../modules/ingestion/ingestion.service.ts";
+import { readTranscriptFile } from "../modules/ingestion/transcript-file.ts";
 import { parseTranscript, type TranscriptCue } from "../modules/ingestion/transcript.ts";
 import { openRuntime } from "../runtime.ts";
 import { createServices, type Services } from "../services.ts";
@@ -20,9 +19,13 @@ import { DEMO_APP_NAME, runDemo } from "./demo.ts";
 import { runJobUntilFinished } from "./run-job.ts";
 
 /** Commands that process no conversation never start the analysis worker (it loads an NLP model). */
+const refuse = () => Promise.reject(new Error("this command does not analyse conversations"));
 const noAnalysis: Analyzer = {
-  analyze: () => Promise.reject(new Error("this command does not analyse conversations")),
-  findEntities: () => Promise.reject(new Error("this command does not analyse conversations")),
+  analyze: refuse,
+  findEntities: refuse,
+  detectTrackers: refuse,
+  findIntents: refuse,
+  speakerAnalytics: refuse,
   close: () => Promise.resolve(),
 };
 
@@ -58,36 +61,19 @@ function printApp(app: App, json: boolean, secret?: string): void {
 type ImportFile = { cues: TranscriptCue[]; name: string } | { submission: Submission };
 
 /**
- * Reads a transcript file (WebVTT, SRT, or the JSON body of POST /v1/process/text) as the API would take it:
- * the same input rules (http/input-rules.ts: text a database can store, a bounded depth), then for JSON the
- * process/text schema, for WebVTT and SRT the transcript parser's rules. Throws invalid naming the file and
- * the rule, before anything is stored.
+ * Reads a transcript file (WebVTT, SRT, or the JSON body of POST /v1/process/text) as the API would take it
+ * (readTranscriptFile: UTF-8, the input rules, the process/text schema; for WebVTT and SRT the transcript
+ * parser's rules), and `--name` by the same rules. Throws invalid naming the file and the rule, before anything
+ * is stored.
  */
 function readImportFile(file: string, name: string | undefined): ImportFile {
-  const source = readFileSync(file, "utf8");
-  const refuse = (value: unknown) => {
-    const problem = findInputProblem("body", value);
-    if (problem !== undefined) throw invalid(`${file}: ${problem}`);
-  };
-  if (extname(file).toLowerCase() === ".json") {
-    let body: unknown;
-    try {
-      body = JSON.parse(source);
-    } catch {
-      throw invalid(`${file} is not valid JSON`);
-    }
-    refuse(body);
-    if (!Value.Check(ProcessTextBody, body)) {
-      const first = Value.Errors(ProcessTextBody, body)[0];
-      throw invalid(
-        `${file} is not a process/text body: ${first ? `${first.instancePath || "body"} ${first.message}` : "invalid"}`,
-      );
-    }
-    return { submission: { ...submissionFromText(body), ...(name !== undefined && { name }) } };
-  }
-  refuse(source);
   try {
-    return { cues: parseTranscript(source), name: name ?? basename(file, extname(file)) };
+    if (name !== undefined) checkInput("body", { name });
+    const read = readTranscriptFile(file, readFileSync(file));
+    if (read.format === "json") {
+      return { submission: { ...submissionFromText(read.body), ...(name !== undefined && { name }) } };
+    }
+    return { cues: parseTranscript(read.text), name: name ?? basename(file, extname(file)) };
   } catch (error) {
     if (error instanceof DomainError) throw invalid(`${file}: ${error.message}`);
     throw error;

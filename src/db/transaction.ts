@@ -28,10 +28,19 @@ const CONFLICT_CODES = new Set([
   "SQLITE_CONSTRAINT_FOREIGNKEY",
 ]);
 
+const codeOf = (error: unknown): unknown =>
+  typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+
 /** True for a database error that a concurrent writer caused; the one place that knows both dialects' codes. */
 function isWriteConflict(error: unknown): boolean {
-  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  const code = codeOf(error);
   return typeof code === "string" && CONFLICT_CODES.has(code);
+}
+
+/** True when a write was refused by a unique index (PostgreSQL's 23505, SQLite's constraint). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }
 
 /**

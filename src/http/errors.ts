@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
@@ -112,9 +112,37 @@ function send(reply: FastifyReply, status: number, message: string): FastifyRepl
   return reply.status(status).type("application/json; charset=utf-8").send({ message });
 }
 
-/** Installs the error and not-found handlers: every failure answers `{"message"}` with the right status. */
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+/**
+ * Reads and discards what is left of a refused body, up to `limit` bytes, before the answer is sent: a
+ * client that writes its body whole before reading (as simple clients do) would otherwise have the
+ * connection reset under it, the body still arriving, and never read the answer. Resolves at the body's
+ * end, past `limit` (at once when the declared length is past it), or when the connection ends; the request
+ * timeout bounds the wait. Nothing is kept, so a refusal costs no memory.
+ */
+function discardBody(raw: IncomingMessage, limit: number): Promise<void> {
+  if (raw.complete || raw.destroyed || Number(raw.headers["content-length"]) > limit)
+    return Promise.resolve();
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const finish = () => {
+      raw.off("data", onData).off("end", finish).off("close", finish).off("error", finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > limit) finish();
+    };
+    raw.on("data", onData).once("end", finish).once("close", finish).once("error", finish);
+    raw.resume();
+  });
+}
+
+/**
+ * Installs the error and not-found handlers: every failure answers `{"message"}` with the right status.
+ * A body over the limit is answered 413 once up to `discardBytes` more of it has been read and dropped.
+ */
+export function registerErrorHandling(app: FastifyInstance, options: { discardBytes: number }): void {
+  app.setErrorHandler(async (error: FastifyError | DomainError, request, reply) => {
     if (error instanceof DomainError) return send(reply, statusOf(error), error.message);
     if (error.validation) return send(reply, 400, error.message);
     const status = error.statusCode ?? 500;
@@ -127,6 +155,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         );
       }
       if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+        await discardBody(request.raw, options.discardBytes);
         return send(reply, 413, "Request body is larger than the server accepts");
       }
       return send(reply, status, error.message);

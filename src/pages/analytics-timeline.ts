@@ -1,4 +1,3 @@
-import { detectTrackers } from "../analysis/trackers.ts";
 import { durationSeconds, type PageMessage, type PageView } from "./view-model.ts";
 
 // The analytics page's timeline as plain data: who spoke when, chapters and tracker hits, each placed as a
@@ -99,13 +98,8 @@ export function timelineOf(view: PageView): Timeline | null {
 export function trackerSummaries(view: PageView): TrackerSummary[] {
   const lines = countedLines(view);
   const offsetOf = new Map(lines.map((line) => [line.id, line.offset]));
-  const detected = detectTrackers(
-    view.trackers,
-    lines.map(({ id, text }) => ({ id, text })),
-    [],
-  );
   const order = new Map(lines.map((line, i) => [line.id, i]));
-  return detected.map((tracker) => {
+  return view.trackerMatches.map((tracker) => {
     const ids = [...new Set(tracker.matches.flatMap((match) => match.messageRefs.map((ref) => ref.id)))];
     ids.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { detectTrackers } from "../analysis/trackers.ts";
 import { renderPage } from "./render-page.ts";
 import { testPageView } from "../../test/helpers/page-views.ts";
 import type { PageMessage, PageView } from "./view-model.ts";
@@ -25,7 +26,7 @@ const line = (id: string, speaker: "a" | "b", text: string, at: number | null): 
 
 function audioView(timed: boolean): PageView {
   const at = (seconds: number) => (timed ? seconds : null);
-  return testPageView({
+  const view = testPageView({
     kind: "audio-summary",
     title: "Budget review",
     endTime: "2026-11-02T15:00:40.000Z",
@@ -49,6 +50,8 @@ function audioView(timed: boolean): PageView {
     mediaUrl: "https://media.example/meeting.mp3",
     readOnly: true,
   });
+  // As SummaryPageService matches them, in the analysis worker.
+  return { ...view, trackerMatches: detectTrackers(view.trackers, view.messages, []).trackers };
 }
 
 const text = (page: string) =>

@@ -1,7 +1,7 @@
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 import type { ExperienceKind } from "../modules/experiences/experiences.schemas.ts";
 import type { TopicKind } from "../analysis/types.ts";
-import type { TrackerDefinition } from "../analysis/trackers.ts";
+import type { DetectedTracker, TrackerDefinition } from "../analysis/trackers.ts";
 
 /** Everything the summary page shows, as plain data: built by the summary-page module, rendered here. */
 
@@ -84,6 +84,8 @@ export interface PageView {
   messages: PageMessage[];
   /** The app's trackers, matched against the lines on the analytics page (empty on other kinds). */
   trackers: TrackerDefinition[];
+  /** Those of them mentioned in the visible lines, matched off the event loop when the view is made. */
+  trackerMatches: DetectedTracker[];
   /** The media file of a video or audio page, already checked as http(s). */
   mediaUrl: string | null;
   branding: PageBranding;

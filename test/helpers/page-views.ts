@@ -19,6 +19,7 @@ export function testPageView(overrides: Partial<PageView> = {}): PageView {
     messages: [],
     analysisNotice: null,
     trackers: [],
+    trackerMatches: [],
     mediaUrl: null,
     branding: {
       background: null,

@@ -130,6 +130,8 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
     expect(rotated.status, rotated.text).toBe(200);
     expect(rotated.body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(rotated.body.webhookSecret).not.toBe(before);
+    // The one answer that carries the secret is kept by no cache, a browser's or a proxy's.
+    expect(rotated.headers.get("cache-control")).toBe("no-store");
     expect(await suite.server.services.apps.webhookSecret(mine.appId)).toBe(rotated.body.webhookSecret);
     expect((await mine.api.get<Body.AppSettings>("/v1/app")).body.webhookSecret).toBeUndefined();
     expect(await suite.server.services.apps.webhookSecret(other.appId)).toBe(otherBefore);

@@ -22,6 +22,8 @@ describe.each(await dialects())("tokens on %s", (dialect) => {
 
     const ok = await generate({ type: "application", appId, appSecret, extra: "ignored" });
     expect(ok.status).toBe(200);
+    // RFC 6749 §5.1: an answer carrying a token is not cached.
+    expect(ok.headers.get("cache-control")).toBe("no-store");
     const { body } = ok;
     expect(body.expiresIn).toBe(86400);
     const claims = JSON.parse(Buffer.from(body.accessToken.split(".")[1] ?? "", "base64url").toString()) as {

@@ -1,6 +1,6 @@
 import { Migrator, type Kysely, type Migration } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
+import { migrations, openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
 import * as initial from "../../src/db/migrations/001_initial.ts";
 import * as insightEdits from "../../src/db/migrations/002_insight_edits.ts";
 import * as webhooksAndRotation from "../../src/db/migrations/003_webhooks_and_rotation.ts";
@@ -254,5 +254,71 @@ describe.each(await dialects())("migration 007_analysis_engines on %s", (dialect
       { id: "analysed", summary_engine: "local", chapters_engine: "local", action_items_engine: "local" },
       { id: "waiting", summary_engine: null, chapters_engine: null, action_items_engine: null },
     ]);
+  });
+});
+
+describe.each(await dialects())("migration 014_unique_custom_domain on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    handle = openDatabase(database.target);
+  });
+  afterAll(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it("takes a domain two apps share from both, keeps the others, and refuses a second holder from then on", async () => {
+    const before = Object.fromEntries(
+      Object.entries(migrations).filter(([name]) => name < "014_unique_custom_domain"),
+    );
+    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
+    expect((await old.migrateToLatest()).error).toBeUndefined();
+    const now = "2026-11-02T15:00:00.000Z";
+    const app = (id: string, customDomain: string | null) => ({
+      id,
+      secret_hash: "x",
+      secret_generation: 0,
+      webhook_secret: "whsec_x",
+      name: id,
+      custom_domain: customDomain,
+      frame_ancestors: "[]",
+      created_at: now,
+      updated_at: now,
+    });
+    await handle.db
+      .insertInto("apps")
+      .values([
+        app("first", "shared.example.com"),
+        app("second", "shared.example.com"),
+        app("alone", "alone.example.com"),
+        app("none", null),
+        app("none-either", null),
+      ])
+      .execute();
+
+    expect(await handle.migrate()).toEqual(["014_unique_custom_domain"]);
+
+    const rows = await handle.db.selectFrom("apps").select(["id", "custom_domain"]).orderBy("id").execute();
+    expect(rows).toEqual([
+      { id: "alone", custom_domain: "alone.example.com" },
+      { id: "first", custom_domain: null },
+      { id: "none", custom_domain: null },
+      { id: "none-either", custom_domain: null },
+      { id: "second", custom_domain: null },
+    ]);
+    await handle.db
+      .updateTable("apps")
+      .set({ custom_domain: "shared.example.com" })
+      .where("id", "=", "first")
+      .execute();
+    await expect(
+      handle.db
+        .updateTable("apps")
+        .set({ custom_domain: "shared.example.com" })
+        .where("id", "=", "second")
+        .execute(),
+    ).rejects.toThrow();
   });
 });

@@ -318,6 +318,51 @@ describe.each(await dialects())("summary pages on %s", (dialect) => {
     }
   });
 
+  it("serves a custom-domain link on its domain only while no other app holds that domain", async () => {
+    const first = await server.newApp({ customDomain: "sum.moved.test" });
+    const branded = pathOf(
+      (
+        await createLink(
+          server,
+          first.token,
+          await planningMeeting(server, first.token, "First app's meeting"),
+          {
+            name: "verbose-text-summary",
+            enableCustomDomain: true,
+          },
+        )
+      ).url,
+    );
+    expect((await getWithHost(server.url + branded, "sum.moved.test")).status).toBe(200);
+    await server.services.apps.updateApp(first.appId, { customDomain: "new.moved.test" });
+    const second = await server.newApp({ customDomain: "sum.moved.test" });
+    const taken = await getWithHost(server.url + branded, "sum.moved.test");
+    expect(taken.status).toBe(404);
+    expect(taken.body).not.toContain("First app's meeting");
+    await server.services.apps.updateApp(second.appId, { customDomain: null });
+    expect((await getWithHost(server.url + branded, "sum.moved.test")).status).toBe(200);
+  });
+
+  it("grants a domain to one app only when two claim it at once", async () => {
+    for (let trial = 0; trial < 10; trial++) {
+      const claimants = [await server.newApp(), await server.newApp()];
+      const domain = `race${trial}.claim.test`;
+      const answers = await Promise.all(
+        claimants.map(({ token }) =>
+          server.api(token, "/v1/app", { method: "PATCH", body: { customDomain: domain } }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status).sort(), domain).toEqual([200, 409]);
+      const holders = await Promise.all(
+        claimants.map(async ({ appId }) => (await server.services.apps.getApp(appId)).customDomain),
+      );
+      expect(
+        holders.filter((holder) => holder === domain),
+        domain,
+      ).toHaveLength(1);
+    }
+  });
+
   it("sends the page security headers on every answer under /s/, errors from the router and the HTTP parser included", async () => {
     const { token } = await server.newApp();
     const link = await createLink(server, token, await planningMeeting(server, token), {

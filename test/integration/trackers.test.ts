@@ -90,6 +90,28 @@ describe.each(await dialects())("trackers on %s", (dialect) => {
     expect(otherId.body.message).toContain("id must equal the trackerId");
   });
 
+  it("holds an app to 500 trackers when creates race each other", async () => {
+    const api = await newApp();
+    const trackers = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({ name: `T${from + i}`, vocabulary: ["price"] }));
+    for (const from of [0, 100, 200, 300, 400]) {
+      const batch = await api.post("/v1/manage/trackers", trackers(from, from === 400 ? 95 : 100));
+      expect(batch.status, batch.text).toBe(201);
+    }
+    const racing = await Promise.all(
+      trackers(495, 30).map((body) => api.post<Body.ErrorBody>("/v1/manage/tracker", body)),
+    );
+    const statuses = racing.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.filter((status) => status !== 201)).toEqual(Array(25).fill(409));
+    expect((await api.get<Body.TrackerList>("/v1/manage/trackers")).body.trackers).toHaveLength(500);
+    const full = await api.post<Body.ErrorBody>("/v1/manage/tracker", {
+      name: "One more",
+      vocabulary: ["x"],
+    });
+    expect([full.status, full.body.message]).toEqual([409, "An app has at most 500 trackers"]);
+  });
+
   it("keeps each app's trackers to itself: another app's tracker is a 404", async () => {
     const mine = await newApp();
     const { body } = await mine.post<Body.TrackerAnswer>("/v1/manage/tracker", {
@@ -135,13 +157,13 @@ describe.each(await dialects())("trackers on %s", (dialect) => {
           {
             type: "vocabulary",
             value: "pricing",
-            messageRefs: [{ id: messages[1]?.id, text: messages[1]?.text, offset: 11 }],
+            messageRefs: [{ id: messages[1]?.id, text: "PRICES", offset: 11 }],
             insightRefs: [],
           },
           {
             type: "vocabulary",
             value: "discounts",
-            messageRefs: [{ id: messages[2]?.id, text: messages[2]?.text, offset: 15 }],
+            messageRefs: [{ id: messages[2]?.id, text: "discount", offset: 15 }],
             insightRefs: [],
           },
         ],

@@ -45,9 +45,11 @@ export function appRoutes(app: Server, deps: { apps: AppsService }): void {
         response: { 200: AppSettingsResponse, ...errorResponses(400, 401, 409, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { rotateWebhookSecret, ...settings } = request.body;
       const updated = await apps.updateSettings(request.appId, settings, rotateWebhookSecret ?? false);
+      // The new secret is shown this once: no browser or proxy may keep the answer.
+      if (updated.webhookSecret) reply.header("cache-control", "no-store");
       return {
         ...presentApp(updated.app),
         ...(updated.webhookSecret && { webhookSecret: updated.webhookSecret }),

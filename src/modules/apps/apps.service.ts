@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto
 import type { Clock } from "../../clock.ts";
 import { DomainError, invalid, notFound } from "../../errors.ts";
 import type { AppRow } from "../../db/schema.ts";
+import { isUniqueViolation } from "../../db/transaction.ts";
 import { canonicalHost } from "../../urls.ts";
 import type { AppsRepository } from "./apps.repository.ts";
 
@@ -43,6 +44,9 @@ function hashSecret(secret: string): string {
 function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
+
+const domainTaken = (host: string) =>
+  new DomainError("conflict", `customDomain ${host} is already another app's custom domain`);
 
 function toApp(row: AppRow): App {
   return {
@@ -120,8 +124,19 @@ export class AppsService {
       throw new DomainError("conflict", `customDomain ${host} is this server's own host (RECAP_PUBLIC_URL)`);
     }
     const holder = await this.apps.findByCustomDomain(host);
-    if (holder !== undefined && holder.id !== appId) {
-      throw new DomainError("conflict", `customDomain ${host} is already another app's custom domain`);
+    if (holder !== undefined && holder.id !== appId) throw domainTaken(host);
+  }
+
+  /**
+   * Runs a write of the app's row. The apps' only unique index besides the random id is the custom domain's,
+   * so a unique violation is another app taking `host` between assertDomainFree and the write: conflict.
+   */
+  private async writeHolding<T>(host: string | null | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (host && isUniqueViolation(error)) throw domainTaken(host);
+      throw error;
     }
   }
 
@@ -147,7 +162,7 @@ export class AppsService {
       created_at: now,
       updated_at: now,
     };
-    await this.apps.insert(row);
+    await this.writeHolding(clean.customDomain, () => this.apps.insert(row));
     return { ...toApp(row), appSecret, webhookSecret: row.webhook_secret };
   }
 
@@ -181,7 +196,9 @@ export class AppsService {
       ...(clean.frameAncestors !== undefined && { frame_ancestors: JSON.stringify(clean.frameAncestors) }),
       updated_at: this.clock.now().toISOString(),
     };
-    if (!(await this.apps.update(appId, changes))) throw notFound("app");
+    if (!(await this.writeHolding(clean.customDomain, () => this.apps.update(appId, changes)))) {
+      throw notFound("app");
+    }
     return this.getApp(appId);
   }
 

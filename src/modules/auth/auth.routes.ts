@@ -16,10 +16,12 @@ export function authRoutes(app: Server, deps: { apps: AppsService; tokens: Token
         response: { 200: TokenResponse, ...errorResponses(400, 401, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { appId, appSecret } = request.body;
       const verified = await deps.apps.verifyCredentials(appId, appSecret);
       if (!verified) throw unauthenticated("appId or appSecret is wrong");
+      // RFC 6749 §5.1: an answer carrying a token must not be cached.
+      reply.header("cache-control", "no-store");
       return deps.tokens.issue(appId, verified.secretGeneration);
     },
   );

@@ -72,7 +72,10 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
   };
   await app.register(cookie, { secret: deriveKey(deps.secret, "console-session") });
   await app.register(formbody);
-  await app.register(multipart, { limits: { files: 1, fields: 4, fileSize: deps.bodyLimitBytes } });
+  await app.register(multipart, {
+    limits: { files: 1, fields: 4, fileSize: deps.bodyLimitBytes },
+    defCharset: "latin1",
+  });
   app.decorateRequest("appId", "");
 
   const cookieOptions = (request: FastifyRequest) => ({
@@ -163,13 +166,15 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
 
   app.get("/console/import", { schema: hidden }, (_request, reply) => sendPage(reply, renderImport(assets)));
   app.post("/console/import", { schema: hidden }, async (request, reply) => {
-    let name = "";
-    let file: UploadedTranscript = { fileName: "", content: "" };
+    // The fields' bytes as sent (the parser reads them as Latin-1, one character a byte), so the import
+    // decodes them by the input rules rather than the parser replacing what is not UTF-8.
+    let name = Buffer.alloc(0);
+    let file: UploadedTranscript = { fileName: "", bytes: Buffer.alloc(0) };
     for await (const part of request.parts()) {
       if (part.type === "file") {
-        file = { fileName: part.filename, content: (await part.toBuffer()).toString("utf8") };
+        file = { fileName: part.filename, bytes: await part.toBuffer() };
       } else if (part.fieldname === "name") {
-        name = String(part.value);
+        name = Buffer.from(String(part.value), "latin1");
       }
     }
     try {
@@ -177,7 +182,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       return await reply.redirect(`/console/jobs/${jobId}`, 303);
     } catch (error) {
       if (!(error instanceof FormRefused)) throw error;
-      const form = { name, errors: { [error.field]: error.message } };
+      const form = { name: name.toString("utf8"), errors: { [error.field]: error.message } };
       return sendPage(reply, renderImport(assets, form), error.status);
     }
   });

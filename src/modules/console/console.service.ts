@@ -1,16 +1,16 @@
-import { DomainError, invalid } from "../../errors.ts";
+import { DomainError } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
-import { parseJsonBody } from "../../http/json-body.ts";
+import { checkInput, decodeUtf8 } from "../../http/input-rules.ts";
 import { UpdateAppBody } from "../apps/apps.schemas.ts";
 import type { App, AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
-import { ProcessTextBody } from "../ingestion/ingestion.schemas.ts";
 import {
   submissionFromText,
   type Accepted,
   type IngestionService,
   type Submission,
 } from "../ingestion/ingestion.service.ts";
+import { readTranscriptFile } from "../ingestion/transcript-file.ts";
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
 import type { TranscriptCue } from "../ingestion/transcript.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
@@ -24,12 +24,11 @@ export const CONSOLE_PAGE_SIZE = 20;
 /** A transcript file as uploaded: its name decides how it is read. */
 export interface UploadedTranscript {
   fileName: string;
-  content: string;
+  bytes: Buffer;
 }
 
 const SETTINGS_FIELDS: readonly SettingsField[] = ["name", "customDomain", "frameAncestors"];
 
-const checkProcessText = formValidator(ProcessTextBody, "/console/import");
 const checkImportFields = formValidator(ImportFields, "/console/import");
 const checkAppSettings = formValidator(UpdateAppBody, "/console/settings");
 
@@ -82,9 +81,17 @@ export class ConsoleService {
 
   /**
    * Imports a WebVTT (.vtt), SRT (.srt) or `process/text` JSON (.json) file as a new conversation named
-   * `name` (else the JSON's name), read and validated as the API reads them. Throws FormRefused (`file` or `name`).
+   * `name` (the field's bytes, else the JSON's name), both read and validated as the API reads a body.
+   * Throws FormRefused (`file` or `name`).
    */
-  async importTranscript(appId: string, name: string, file: UploadedTranscript): Promise<Accepted> {
+  async importTranscript(appId: string, nameBytes: Buffer, file: UploadedTranscript): Promise<Accepted> {
+    let name: string;
+    try {
+      name = decodeUtf8(nameBytes, "name");
+      checkInput("body", { name });
+    } catch (error) {
+      throw new FormRefused("name", (error as Error).message, 400);
+    }
     if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
     const named = name.trim() === "" ? {} : { name };
     const read = await this.read(file);
@@ -118,23 +125,17 @@ export class ConsoleService {
     }
   }
 
-  /** The file's cues (WebVTT, SRT) or its submission (JSON), by its name. Throws FormRefused (`file`). */
+  /** The file's cues (WebVTT, SRT) or its submission (JSON), read by readTranscriptFile (the API's rules). Throws FormRefused (`file`). */
   private async read(
     file: UploadedTranscript,
   ): Promise<{ cues: TranscriptCue[] } | { submission: Submission }> {
-    const extension = /\.([a-z]+)$/i.exec(file.fileName)?.[1]?.toLowerCase();
     try {
-      if (extension === "vtt" || extension === "srt")
-        return { cues: await this.deps.transcripts.parse(file.content) };
-      if (extension === "json") {
-        const body = parseJsonBody(file.content);
-        if (!checkProcessText(body)) throw invalid(messageOf(checkProcessText.errors));
-        return { submission: submissionFromText(body as ProcessTextBody) };
-      }
+      const read = readTranscriptFile(file.fileName, file.bytes);
+      if (read.format === "json") return { submission: submissionFromText(read.body) };
+      return { cues: await this.deps.transcripts.parse(read.text) };
     } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode ?? 400;
-      throw new FormRefused("file", (error as Error).message, status);
+      if (!(error instanceof DomainError)) throw error;
+      throw new FormRefused("file", error.message, statusOf(error));
     }
-    throw new FormRefused("file", "file must be a WebVTT (.vtt), SRT (.srt) or JSON (.json) transcript", 400);
   }
 }

@@ -1,5 +1,3 @@
-import { findIntents } from "../../analysis/intents.ts";
-import { speakerAnalytics } from "../../analysis/speaker-analytics.ts";
 import type { Analyzer } from "../../analysis/types.ts";
 import { DomainError } from "../../errors.ts";
 import { captionCues, cuesToSrt, cuesToWebVtt } from "../../pages/exports.ts";
@@ -17,8 +15,12 @@ import type { ConversationsService } from "./conversations.service.ts";
 export class ConversationIntelligenceService {
   constructor(
     private readonly conversations: Pick<ConversationsService, "readInFull">,
-    /** Finds entities in a worker thread: wink-nlp takes ~0.1–0.5 s on a 1,300-line meeting. */
-    private readonly analyzer: Pick<Analyzer, "findEntities">,
+    /**
+     * Entities, intents and analytics are worked out in a worker thread: their time grows with the
+     * conversation (wink-nlp takes ~0.1–0.5 s on a 1,300-line meeting; intents and analytics took 1.4 s
+     * on 20,000 lines), which on the event loop would hold every other request.
+     */
+    private readonly analyzer: Pick<Analyzer, "findEntities" | "findIntents" | "speakerAnalytics">,
   ) {}
 
   private async read(appId: string, conversationId: string) {
@@ -29,7 +31,8 @@ export class ConversationIntelligenceService {
   /** The lines that state a call intent; each intent's id is its line's. Throws not_found. */
   async getIntents(appId: string, conversationId: string) {
     const { messages } = await this.read(appId, conversationId);
-    return findIntents(messages).map((found) => ({
+    const found = await this.analyzer.findIntents(messages.map(({ id, text }) => ({ id, text })));
+    return found.map((found) => ({
       id: found.messageIds[0] ?? "",
       text: found.text,
       type: "intent" as const,
@@ -58,7 +61,7 @@ export class ConversationIntelligenceService {
   async getAnalytics(appId: string, conversationId: string) {
     const { conversation, members, messages } = await this.read(appId, conversationId);
     const end = conversation.end_time ?? conversation.start_time;
-    return speakerAnalytics({
+    return this.analyzer.speakerAnalytics({
       members: members.map((member) => ({
         id: member.id,
         name: member.name,

@@ -238,14 +238,14 @@ export class ExperiencesService {
     if (!row) throw notFound("link");
     // Hosts compare in one spelling (case, trailing dot, port, IDN): any other spelling of another app's
     // domain is that domain. A Host that is no host at all could be anyone's, so it opens nothing.
+    // A link made for a custom domain opens on that domain alone, and on none while another app holds it
+    // (its app may have moved to another domain since, and the old one been taken).
     const requestHost = canonicalHost(host ?? "");
     if (requestHost === null) throw notFound("link");
-    if (row.custom_domain !== null) {
-      if (requestHost !== canonicalHost(row.custom_domain)) throw notFound("link");
-    } else {
-      const hostApp = await this.deps.apps.findAppByCustomDomain(requestHost);
-      if (hostApp !== null && hostApp.appId !== row.app_id) throw notFound("link");
-    }
+    if (row.custom_domain !== null && requestHost !== canonicalHost(row.custom_domain))
+      throw notFound("link");
+    const hostApp = await this.deps.apps.findAppByCustomDomain(requestHost);
+    if (hostApp !== null && hostApp.appId !== row.app_id) throw notFound("link");
     const status = linkStatus(row, this.deps.clock.now());
     if (status !== "active") throw new SummaryLinkGone(status);
     return { ...row, settings: settingsOf(row) };

@@ -1,4 +1,5 @@
 import { DomainError } from "../../errors.ts";
+import { decodeUtf8 } from "../../http/input-rules.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import type { Server } from "../../http/types.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
@@ -78,9 +79,13 @@ function transcriptImportRoute(
   deps: { ingestion: IngestionService; transcripts: TranscriptParser },
 ): void {
   const { ingestion, transcripts } = deps;
-  app.addContentTypeParser(TRANSCRIPT_TYPES, { parseAs: "string" }, (_request, body, done) =>
-    done(null, body),
-  );
+  app.addContentTypeParser(TRANSCRIPT_TYPES, { parseAs: "buffer" }, (_request, body, done) => {
+    try {
+      done(null, decodeUtf8(body as Buffer, "body"));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.post(
     "/v1/process/transcript",
     {

@@ -8,7 +8,7 @@ import { INSIGHT_TYPES, type InsightType } from "../conversations/conversations.
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
 import { languageNotice } from "../../analysis/language.ts";
-import type { TrackerDefinition } from "../../analysis/trackers.ts";
+import type { DetectedTracker, TrackerDefinition } from "../../analysis/trackers.ts";
 import type { PageInsight, PageTopic, PageView } from "../../pages/view-model.ts";
 
 const idsOf = (json: string) => JSON.parse(json) as string[];
@@ -114,6 +114,7 @@ export function pageViewOf(
   rows: ConversationInFull,
   settings: ExperienceSettings,
   trackers: TrackerDefinition[],
+  trackerMatches: DetectedTracker[],
 ): PageView {
   const { conversation, members } = rows;
   const membersById = new Map(members.map((member) => [member.id, member]));
@@ -137,6 +138,7 @@ export function pageViewOf(
     dismissedInsights: byTypeAndScore(rows.dismissedInsights, membersById, members),
     messages: rows.messages.map((message) => transcriptLineOf(message, conversation, membersById)),
     trackers,
+    trackerMatches,
     mediaUrl:
       settings.name === "video-summary"
         ? (settings.videoUrl ?? null)

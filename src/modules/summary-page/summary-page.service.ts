@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { DomainError, notFound } from "../../errors.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
-import type { ConversationsService } from "../conversations/conversations.service.ts";
-import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { TrackerDefinition } from "../../analysis/trackers.ts";
+import type { ConversationInFull, ConversationsService } from "../conversations/conversations.service.ts";
+import type { ExperiencesService, OpenLink } from "../experiences/experiences.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
 
@@ -40,7 +41,7 @@ export class SummaryPageService {
       experiences: Pick<ExperiencesService, "openLink">;
       conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
       apps: Pick<AppsService, "getApp">;
-      trackers: Pick<TrackersService, "list">;
+      trackers: Pick<TrackersService, "list" | "matchLines">;
     },
   ) {}
 
@@ -63,14 +64,23 @@ export class SummaryPageService {
       contentKey: `${contentVersion}:${trackersDigest}`,
       fontFamily: link.settings.font.family ?? null,
       frameAncestors: app.frameAncestors,
-      view: async () =>
-        pageViewOf(await this.readRows(link.app_id, link.conversation_id), link.settings, trackers),
+      view: async () => this.viewOf(await this.readRows(link.app_id, link.conversation_id), link, trackers),
     };
   }
 
-  /** Only the analytics page (audio-summary) shows tracker hits; they are matched when it renders. */
+  /** Only the analytics page (audio-summary) shows tracker hits; they are matched when its view is made. */
   private async trackersShownBy(link: { app_id: string; settings: { name: string } }) {
     return link.settings.name === "audio-summary" ? await this.deps.trackers.list(link.app_id) : [];
+  }
+
+  /** The page's view, with the trackers' matches in the visible lines (found in the analysis worker). */
+  private async viewOf(rows: ConversationInFull, link: OpenLink, trackers: TrackerDefinition[]) {
+    const visible = rows.messages.filter((message) => message.hidden === 0);
+    const matched = await this.deps.trackers.matchLines(
+      trackers,
+      visible.map(({ id, text }) => ({ id, text })),
+    );
+    return pageViewOf(rows, link.settings, trackers, matched.trackers);
   }
 
   private async readRows(appId: string, conversationId: string) {
@@ -92,6 +102,6 @@ export class SummaryPageService {
     const rows = await this.readRows(link.app_id, link.conversation_id);
     const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
     const trackers = await this.trackersShownBy(link);
-    return { linkId: link.id, view: pageViewOf(rows, link.settings, trackers), frameAncestors };
+    return { linkId: link.id, view: await this.viewOf(rows, link, trackers), frameAncestors };
   }
 }

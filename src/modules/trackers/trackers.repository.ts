@@ -22,6 +22,18 @@ export class TrackersRepository {
     return query.orderBy("created_at").orderBy("name").execute();
   }
 
+  /**
+   * Locks the app's row until the transaction ends (a no-op update), so that transactions adding trackers to
+   * one app take turns: each counts what the one before it committed.
+   */
+  async lockApp(appId: string): Promise<void> {
+    await this.db
+      .updateTable("apps")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", appId)
+      .execute();
+  }
+
   async count(appId: string): Promise<number> {
     const row = await this.db
       .selectFrom("trackers")

@@ -1,3 +1,4 @@
+import { DETECTION_LIMITS } from "../../analysis/trackers.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import type { Server } from "../../http/types.ts";
 import { ConversationParams } from "../conversations/conversations.schemas.ts";
@@ -117,11 +118,20 @@ export function trackerRoutes(app: Server, deps: { trackers: TrackersService }):
       {
         schema: {
           tags,
+          description:
+            "Each tracker's matches, each a reference to a line or insight (its id, the words that matched, " +
+            `their offset). At most ${DETECTION_LIMITS.maxRefs.toLocaleString("en")} references in all: past ` +
+            "that, or past the work one answer may take, the texts after are not searched and the answer " +
+            "carries `Recap-Truncated: true` (docs/SYMBL-COMPAT.md).",
           params: ConversationParams,
           response: { 200: DetectedTrackers, ...errorResponses(401, 404) },
         },
       },
-      (request) => trackers.detect(request.appId, request.params.conversationId),
+      async (request, reply) => {
+        const detected = await trackers.detect(request.appId, request.params.conversationId);
+        if (detected.truncated) reply.header("recap-truncated", "true");
+        return detected.trackers;
+      },
     );
   }
 }

@@ -1,4 +1,5 @@
-import { detectTrackers } from "../../analysis/trackers.ts";
+import type { DetectedTrackers, TrackedText, TrackerDefinition } from "../../analysis/trackers.ts";
+import type { Analyzer } from "../../analysis/types.ts";
 import type { Clock } from "../../clock.ts";
 import type { TrackerRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
@@ -16,7 +17,9 @@ function checkedName(name: string): string {
   return trimmed;
 }
 
+/** Throws conflict unless the app has room for `adding` more; the app stays locked until the transaction ends. */
 async function ensureRoom(trackers: TrackersRepository, appId: string, adding: number): Promise<void> {
+  await trackers.lockApp(appId);
   if ((await trackers.count(appId)) + adding > MAX_TRACKERS_PER_APP) {
     throw new DomainError("conflict", `An app has at most ${MAX_TRACKERS_PER_APP} trackers`);
   }
@@ -33,6 +36,8 @@ export class TrackersService {
       trackers: TrackersRepository;
       transaction: Transaction<{ trackers: TrackersRepository }>;
       conversations: Pick<ConversationsService, "readInFull">;
+      /** Matches in a worker thread: the work grows with the conversation and the vocabulary. */
+      analyzer: Pick<Analyzer, "detectTrackers">;
       clock: Clock;
     },
   ) {}
@@ -123,17 +128,24 @@ export class TrackersService {
 
   /**
    * The app's trackers, as they are now, matched against the conversation's visible lines and shown
-   * insights. Throws not_found for a conversation the app cannot see.
+   * insights, within detectTrackers' limits. Throws not_found for a conversation the app cannot see.
    */
-  async detect(appId: string, conversationId: string) {
+  async detect(appId: string, conversationId: string): Promise<DetectedTrackers> {
     const [rows, trackers] = await Promise.all([
       this.deps.conversations.readInFull(appId, conversationId),
       this.deps.trackers.list(appId),
     ]);
-    return detectTrackers(
-      trackers.map(presentTracker),
-      rows.messages.filter((message) => message.hidden === 0).map(({ id, text }) => ({ id, text })),
-      rows.insights.map(({ id, text, type }) => ({ id, text, type })),
-    );
+    if (trackers.length === 0) return { trackers: [], truncated: false };
+    return this.deps.analyzer.detectTrackers({
+      trackers: trackers.map(presentTracker),
+      lines: rows.messages.filter((message) => message.hidden === 0).map(({ id, text }) => ({ id, text })),
+      insights: rows.insights.map(({ id, text, type }) => ({ id, text, type })),
+    });
+  }
+
+  /** Trackers (as `list` gives them) matched against lines alone, as the analytics page shows them. */
+  async matchLines(trackers: TrackerDefinition[], lines: TrackedText[]): Promise<DetectedTrackers> {
+    if (trackers.length === 0) return { trackers: [], truncated: false };
+    return this.deps.analyzer.detectTrackers({ trackers, lines, insights: [] });
   }
 }
