@@ -187,7 +187,6 @@ export async function buildApp(deps: AppDeps) {
     consoleRoutes(scope as Server, {
       ...services,
       console: new ConsoleService({ ...services, transcripts, clock }),
-      secret: deps.secret,
       bodyLimitBytes: config.bodyLimitBytes,
     }),
   );

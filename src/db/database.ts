@@ -23,6 +23,7 @@ import * as trackers from "./migrations/008_trackers.ts";
 import * as linkLabels from "./migrations/009_link_labels.ts";
 import * as linkViews from "./migrations/010_link_views.ts";
 import * as contentVersion from "./migrations/011_content_version.ts";
+import * as consoleSessionsAndBrand from "./migrations/013_console_sessions_and_brand.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   "009_link_labels": linkLabels,
   "010_link_views": linkViews,
   "011_content_version": contentVersion,
+  "013_console_sessions_and_brand": consoleSessionsAndBrand,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -5,6 +5,7 @@ import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { generateToken } from "../helpers/api.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 
 const STANDUP_VTT = readFileSync(join(import.meta.dirname, "..", "..", "examples", "standup.vtt"), "utf8");
 
@@ -31,7 +32,7 @@ async function signedIn(server: TestServer): Promise<{ client: ConsoleClient; to
 }
 
 describe.each(await dialects())("the console on %s", (dialect) => {
-  it("leads / to sign-in, and signs in with a strict, HttpOnly, expiring session cookie", async () => {
+  it("leads / to sign-in, and signs in with a strict, HttpOnly, expiring __Host- session cookie", async () => {
     await withServer(dialect, async (server) => {
       const root = await fetch(`${server.url}/`, { redirect: "manual" });
       expect(root.status).toBe(303);
@@ -45,22 +46,80 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       expect(answer.status).toBe(303);
       expect(answer.headers.get("location")).toBe("/console/conversations");
       const cookie = answer.headers.get("set-cookie") ?? "";
-      expect(cookie).toMatch(/^recap_console=/);
+      // A loopback host over plain HTTP: browsers keep Secure cookies from it, so the __Host- form applies.
+      expect(cookie).toMatch(/^__Host-recap_console=[\w-]{43};/);
       expect(cookie).toMatch(/; HttpOnly/);
       expect(cookie).toMatch(/; SameSite=Strict/);
       expect(cookie).toMatch(/; Max-Age=43200/);
-      expect(cookie).toMatch(/; Path=\/console/);
-      expect(cookie).not.toMatch(/; Secure/); // served over plain HTTP here
+      expect(cookie).toMatch(/; Path=\/(;|$)/);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).not.toMatch(/Domain=/i);
       const list = await client.request("/console/conversations");
       expect(list.status).toBe(200);
       expect(list.headers.get("content-security-policy")).toContain("script-src 'self'");
-      expect(await list.text()).toContain("No conversations yet");
+      const html = await list.text();
+      expect(html).toContain("No conversations yet");
+      expect(html).toContain("App: <strong>Test app</strong>");
+    });
+  });
 
+  it("ends the session on the server at sign-out: the same cookie sent again opens nothing", async () => {
+    await withServer(dialect, async (server) => {
+      const { client } = await signedIn(server);
+      const session = client.cookie;
       const out = await client.request("/console/sign-out", { method: "POST" });
-      expect(out.headers.get("set-cookie")).toMatch(/recap_console=;/);
-      expect((await client.request("/console/conversations")).headers.get("location")).toBe(
-        "/console/sign-in",
+      expect(out.status).toBe(303);
+      expect(out.headers.get("location")).toBe("/console/sign-in");
+      for (const path of ["/console/conversations", "/console/settings", "/console/import"]) {
+        const replayed = await fetch(server.url + path, { redirect: "manual", headers: { cookie: session } });
+        expect(replayed.status, path).toBe(303);
+        expect(replayed.headers.get("location")).toBe("/console/sign-in");
+      }
+      expect(out.headers.get("set-cookie")).toMatch(/^__Host-recap_console=;.*Path=\/;.*Secure/);
+    });
+  });
+
+  it("opens nothing for a request carrying two session cookies, one planted beside the owner's", async () => {
+    await withServer(dialect, async (server) => {
+      const owner = await signedIn(server);
+      const planter = await signedIn(server);
+      for (const cookie of [
+        `${planter.client.cookie}; ${owner.client.cookie}`,
+        `${owner.client.cookie}; ${planter.client.cookie}`,
+      ]) {
+        const answer = await fetch(`${server.url}/console/import`, {
+          redirect: "manual",
+          headers: { cookie },
+        });
+        expect(answer.status).toBe(303);
+        expect(answer.headers.get("location")).toBe("/console/sign-in");
+      }
+      expect((await owner.client.request("/console/import")).status).toBe(200);
+    });
+  });
+
+  it("uses a plain recap_console cookie over plain HTTP to another host, where no browser keeps a Secure one", async () => {
+    await withServer(dialect, async (server) => {
+      const { appId, appSecret } = await server.newApp();
+      const host = `recap.example:${new URL(server.url).port}`;
+      const body = new URLSearchParams({ appId, appSecret }).toString();
+      const answer = await rawRequest(
+        server.url,
+        `POST /console/sign-in HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
       );
+      expect(answer.status).toBe(303);
+      const cookie = answer.headers.get("set-cookie") ?? "";
+      expect(cookie).toMatch(/^recap_console=[\w-]{43};/);
+      expect(cookie).toMatch(/; Path=\/(;|$)/);
+      expect(cookie).not.toMatch(/Secure/);
+      const list = await rawRequest(
+        server.url,
+        `GET /console/conversations HTTP/1.1\r\nHost: ${host}\r\nCookie: ${cookie.split(";")[0]}\r\n` +
+          "Connection: close\r\n\r\n",
+      );
+      expect(list.status).toBe(200);
     });
   });
 

@@ -144,6 +144,7 @@ export class AppsService {
       name: clean.name ?? settings.name,
       custom_domain: clean.customDomain ?? null,
       frame_ancestors: JSON.stringify(clean.frameAncestors ?? []),
+      brand: "{}",
       created_at: now,
       updated_at: now,
     };

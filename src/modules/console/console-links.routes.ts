@@ -1,8 +1,8 @@
-import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
-import type { ConsoleAssets } from "../../pages/console/layout.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ConsoleFrame } from "../../pages/console/layout.ts";
 import type { LinkForm } from "../../pages/console/view-model.ts";
 import {
   EMPTY_LINK_FORM,
@@ -59,14 +59,19 @@ function editFormOf(body: Record<string, string>): LinkEditForm {
  */
 export function consoleLinkRoutes(
   app: Server,
-  deps: { links: ConsoleLinks; conversations: ConversationsService; assets: ConsoleAssets },
+  deps: {
+    links: ConsoleLinks;
+    conversations: ConversationsService;
+    frameOf: (request: FastifyRequest) => ConsoleFrame;
+  },
 ): void {
-  const { links, conversations, assets } = deps;
+  const { links, conversations, frameOf } = deps;
   /**
    * The create form's page, with a picture field for each member: its preview's brand is one inline
    * stylesheet, allowed by a fresh nonce.
    */
   const formPage = (
+    request: FastifyRequest,
     reply: FastifyReply,
     conversation: { id: string; name: string; members: { id: string; name: string }[] },
     form: LinkForm,
@@ -77,7 +82,7 @@ export function consoleLinkRoutes(
     const nonce = styleNonce();
     setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors: [] });
     const view = { conversation, members, form, errors, styleNonce: nonce };
-    return sendPage(reply, renderLinkForm(assets, view), status);
+    return sendPage(reply, renderLinkForm(frameOf(request), view), status);
   };
 
   app.get(
@@ -85,7 +90,7 @@ export function consoleLinkRoutes(
     { schema: { ...hidden, params: ConversationParams } },
     async (request, reply) => {
       const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
-      return formPage(reply, conversation, EMPTY_LINK_FORM);
+      return formPage(request, reply, conversation, EMPTY_LINK_FORM);
     },
   );
   app.post(
@@ -94,18 +99,18 @@ export function consoleLinkRoutes(
     async (request, reply) => {
       const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
       const form = linkFormOf(request.body);
-      if (request.body.action === "preview") return formPage(reply, conversation, form);
+      if (request.body.action === "preview") return formPage(request, reply, conversation, form);
       try {
         const created = await links.create(request.appId, conversation.id, form);
         return await sendPage(
           reply,
-          renderLinkCreated(assets, { url: created.url, conversationName: conversation.name }),
+          renderLinkCreated(frameOf(request), { url: created.url, conversationName: conversation.name }),
           201,
         );
       } catch (error) {
         if (!(error instanceof FormRefused)) throw error;
         const errors = { [error.field]: error.message };
-        return formPage(reply, conversation, form, errors, error.status);
+        return formPage(request, reply, conversation, form, errors, error.status);
       }
     },
   );
@@ -114,14 +119,14 @@ export function consoleLinkRoutes(
     const state = request.query.state || null;
     return sendPage(
       reply,
-      renderLinks(assets, await links.list(request.appId, state, request.query.page ?? 1)),
+      renderLinks(frameOf(request), await links.list(request.appId, state, request.query.page ?? 1)),
     );
   });
   app.get(
     "/console/links/:conversationId/:experienceId",
     { schema: { ...hidden, params: ExperienceItemParams } },
     async (request, reply) =>
-      sendPage(reply, renderLinkManage(assets, await links.find(request.appId, request.params))),
+      sendPage(reply, renderLinkManage(frameOf(request), await links.find(request.appId, request.params))),
   );
   app.post(
     "/console/links/:conversationId/:experienceId",
@@ -136,7 +141,7 @@ export function consoleLinkRoutes(
         if (!(error instanceof FormRefused)) throw error;
         const link = await links.find(request.appId, request.params);
         const state = { ...form, errors: { [error.field]: error.message } };
-        return sendPage(reply, renderLinkManage(assets, link, state), error.status);
+        return sendPage(reply, renderLinkManage(frameOf(request), link, state), error.status);
       }
     },
   );
@@ -144,7 +149,10 @@ export function consoleLinkRoutes(
     "/console/links/:conversationId/:experienceId/revoke",
     { schema: { ...hidden, params: ExperienceItemParams } },
     async (request, reply) =>
-      sendPage(reply, renderRevokeConfirmation(assets, await links.find(request.appId, request.params))),
+      sendPage(
+        reply,
+        renderRevokeConfirmation(frameOf(request), await links.find(request.appId, request.params)),
+      ),
   );
   app.post(
     "/console/links/:conversationId/:experienceId/revoke",

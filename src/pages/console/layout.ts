@@ -7,11 +7,16 @@ export interface ConsoleAssets {
   scriptUrl: string | null;
 }
 
+/** What frames every console page: the assets, and the name of the app signed in to (null: signed out). */
+export interface ConsoleFrame {
+  assets: ConsoleAssets;
+  /** Shown in the header with the navigation and the sign-out button, so the owner sees which app this is. */
+  appName: string | null;
+}
+
 export interface ConsolePage {
   title: string;
-  assets: ConsoleAssets;
-  /** Shows the navigation and the sign-out button. */
-  signedIn: boolean;
+  frame: ConsoleFrame;
   /** Reloads the page every few seconds when the script cannot (a job still running). */
   refreshWithoutScript?: boolean;
   body: Raw;
@@ -58,7 +63,7 @@ export function field(options: {
 
 /** Every console page: the same head, navigation and landmarks. */
 export function renderConsolePage(page: ConsolePage): string {
-  const { assets } = page;
+  const { assets, appName } = page.frame;
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -78,14 +83,15 @@ export function renderConsolePage(page: ConsolePage): string {
         <header class="console-header">
           <a class="brand" href="/console">Recap console</a>
           ${
-            page.signedIn &&
+            appName !== null &&
             html`<nav aria-label="Console">
                 <a href="/console/conversations">Conversations</a>
                 <a href="/console/import">Import</a>
                 <a href="/console/links">Links</a>
                 <a href="/console/settings">Settings</a>
               </nav>
-              <form method="post" action="/console/sign-out">
+              <form method="post" action="/console/sign-out" class="session">
+                <span class="signed-in-as">App: <strong>${appName}</strong></span>
                 <button type="submit" class="secondary">Sign out</button>
               </form>`
           }
@@ -99,11 +105,10 @@ export function renderConsolePage(page: ConsolePage): string {
 }
 
 /** A refusal or failure as a console page, with the way back. */
-export function renderConsoleError(message: string, assets: ConsoleAssets, signedIn: boolean): string {
+export function renderConsoleError(message: string, frame: ConsoleFrame): string {
   return renderConsolePage({
     title: "Something went wrong",
-    assets,
-    signedIn,
+    frame,
     body: html`<p class="notice" role="alert">${message}</p>
       <p><a href="/console">Back to the console</a></p>`,
   });

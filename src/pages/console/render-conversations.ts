@@ -1,5 +1,5 @@
 import { html, type Raw } from "../escape.ts";
-import { renderConsolePage, type ConsoleAssets } from "./layout.ts";
+import { renderConsolePage, type ConsoleFrame } from "./layout.ts";
 import type { ConversationListItem, ConversationListPage, JobState } from "./view-model.ts";
 
 const started = new Intl.DateTimeFormat("en-GB", {
@@ -51,7 +51,7 @@ function pageLink(page: number, search: string, text: string, rel: string): Raw 
 
 /** The app's conversations, newest first, with a search by name and previous/next pages. */
 export function renderConversations(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   listed: ConversationListPage,
   search: string,
 ): string {
@@ -78,8 +78,7 @@ export function renderConversations(
     : html`<p>No conversations yet. <a href="/console/import">Import a transcript</a>.</p>`;
   return renderConsolePage({
     title: "Conversations",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<form method="get" action="/console/conversations" class="search" role="search">
         <label for="search">Search by name</label>
         <input id="search" name="q" type="search" value="${search}" maxlength="200" />
@@ -95,13 +94,12 @@ export function renderConversations(
 
 /** Asks before deleting: a form of its own, so it works without the script. */
 export function renderDeleteConfirmation(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   conversation: { id: string; name: string },
 ): string {
   return renderConsolePage({
     title: "Delete this conversation?",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
       <p>
         “<strong>${conversation.name}</strong>” will be deleted with its messages, its analysis and every

@@ -1,6 +1,6 @@
 import type { ExperienceKind, LinkState } from "../../modules/experiences/experiences.schemas.ts";
 import { html, safeHttpUrl, type Raw } from "../escape.ts";
-import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
+import { field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
 import { previewCss } from "./link-preview.ts";
 import type { ConsoleLink, LinkForm, LinkListPage } from "./view-model.ts";
 
@@ -151,7 +151,7 @@ function preview(form: LinkForm, conversationName: string): Raw {
 
 /** The create-link form for one conversation, with the brand's preview; `errors` are the API's messages by field. */
 export function renderLinkForm(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   page: {
     conversation: { id: string; name: string };
     members: { id: string; name: string }[];
@@ -168,8 +168,7 @@ export function renderLinkForm(
   }
   return renderConsolePage({
     title: "Create a link",
-    assets,
-    signedIn: true,
+    frame,
     style: { nonce: page.styleNonce, css: previewCss(form) },
     body: html`<p>To the summary of “<strong>${conversation.name}</strong>”.</p>
       <div class="link-create">
@@ -222,13 +221,12 @@ export function renderLinkForm(
 
 /** The new link's URL, to copy: selectable without the script, a Copy button with it. */
 export function renderLinkCreated(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   link: { url: string; conversationName: string },
 ): string {
   return renderConsolePage({
     title: "Link created",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
       <p>Anyone with this link can open the summary of “<strong>${link.conversationName}</strong>”.</p>
       <div class="field">
@@ -268,7 +266,7 @@ function linksPageLink(state: LinkState | null, page: number, label: string, rel
 }
 
 /** The app's links, newest first, filtered by state, with their views. */
-export function renderLinks(assets: ConsoleAssets, listed: LinkListPage): string {
+export function renderLinks(frame: ConsoleFrame, listed: LinkListPage): string {
   const table = html`<div class="table-scroll">
     <table class="links">
       <caption class="visually-hidden">
@@ -300,8 +298,7 @@ export function renderLinks(assets: ConsoleAssets, listed: LinkListPage): string
       </p>`;
   return renderConsolePage({
     title: "Links",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<form method="get" action="/console/links" class="search">
         <label for="state">Show</label>
         <select id="state" name="state">
@@ -332,11 +329,7 @@ export interface LinkEditState {
 }
 
 /** One link: its facts, its label and expiry to change, and the way to revoke it. */
-export function renderLinkManage(
-  assets: ConsoleAssets,
-  link: ConsoleLink,
-  state: LinkEditState = {},
-): string {
+export function renderLinkManage(frame: ConsoleFrame, link: ConsoleLink, state: LinkEditState = {}): string {
   const errors = state.errors ?? {};
   const base = `/console/links/${link.conversationId}/${link.id}`;
   const expiry = state.expiry ?? "keep";
@@ -354,8 +347,7 @@ export function renderLinkManage(
   const editable = link.state !== "revoked";
   return renderConsolePage({
     title: link.label ?? "Link",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
         <dl class="facts">
           <dt>State</dt>
@@ -411,12 +403,11 @@ export function renderLinkManage(
 }
 
 /** Asks before revoking: a form of its own, so it works without the script. */
-export function renderRevokeConfirmation(assets: ConsoleAssets, link: ConsoleLink): string {
+export function renderRevokeConfirmation(frame: ConsoleFrame, link: ConsoleLink): string {
   const name = link.label ?? `the link ending …${link.hint ?? ""}`;
   return renderConsolePage({
     title: "Revoke this link?",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
       <p>
         “<strong>${name}</strong>” to “${link.conversationName}” will stop opening for everyone who has it

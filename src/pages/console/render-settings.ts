@@ -1,5 +1,5 @@
 import { html } from "../escape.ts";
-import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
+import { field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
 import type { AppSettingsView, SettingsField, SettingsForm } from "./view-model.ts";
 
 /** Which secret a rotation replaces: the app secret (tokens, console sessions) or the webhook signing secret. */
@@ -28,7 +28,7 @@ const ROTATION = {
 
 /** The app's settings and the form changing them; `form` and `errors` are a refused post's values and messages. */
 export function renderSettings(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   app: AppSettingsView,
   options: { form?: SettingsForm; errors?: Partial<Record<SettingsField, string>>; saved?: boolean } = {},
 ): string {
@@ -39,8 +39,7 @@ export function renderSettings(
   };
   return renderConsolePage({
     title: "Settings",
-    assets,
-    signedIn: true,
+    frame,
     body: html`${options.saved && html`<p class="notice" role="status">Settings saved.</p>`}
       <dl class="card facts">
         <dt>App id</dt>
@@ -98,12 +97,11 @@ export function renderSettings(
 }
 
 /** The confirmation before a rotation: what it ends, and the button doing it. */
-export function renderRotateConfirmation(assets: ConsoleAssets, secret: RotatedSecret): string {
+export function renderRotateConfirmation(frame: ConsoleFrame, secret: RotatedSecret): string {
   const rotation = ROTATION[secret];
   return renderConsolePage({
     title: rotation.title,
-    assets,
-    signedIn: true,
+    frame,
     body: html`<form method="post" action="${rotation.path}" class="card">
       <p>${rotation.effect}</p>
       <p>The new secret is shown once, on the next page.</p>
@@ -116,12 +114,11 @@ export function renderRotateConfirmation(assets: ConsoleAssets, secret: RotatedS
 }
 
 /** The new secret, shown this once (the answer is not stored: Cache-Control: no-store). */
-export function renderNewSecret(assets: ConsoleAssets, secret: RotatedSecret, value: string): string {
+export function renderNewSecret(frame: ConsoleFrame, secret: RotatedSecret, value: string): string {
   const rotation = ROTATION[secret];
   return renderConsolePage({
     title: rotation.shownTitle,
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
       <p class="notice" role="status">
         Copy it now and keep it somewhere safe: it is shown only this once and cannot be shown again.
