@@ -44,7 +44,7 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
     await page.getByRole("button", { name: "Import" }).click();
     await page.getByText("Completed: the conversation is analysed.").waitFor({ timeout: 60_000 });
     await page.getByRole("link", { name: "See it in your conversations" }).click();
-    await page.getByRole("link", { name: "Create a link to Remote control design" }).click();
+    await page.getByRole("link", { name: "Create link to Remote control design" }).click();
     await page.getByRole("heading", { name: "Create a link" }).waitFor();
     await accessible(page);
 

@@ -32,13 +32,11 @@ function row(conversation: ConversationListItem): Raw {
     </td>
     <td>${conversation.analysedBy ? ANALYSED_BY[conversation.analysedBy] : "Not analysed yet"}</td>
     <td class="row-actions">
-      <a
-        href="/console/conversations/${conversation.id}/links/new"
-        aria-label="Create a link to ${conversation.name}"
-        >Create link</a
+      <a href="/console/conversations/${conversation.id}/links/new"
+        >Create link<span class="visually-hidden"> to ${conversation.name}</span></a
       >
-      <a href="/console/conversations/${conversation.id}/delete" aria-label="Delete ${conversation.name}"
-        >Delete</a
+      <a href="/console/conversations/${conversation.id}/delete"
+        >Delete<span class="visually-hidden"> ${conversation.name}</span></a
       >
     </td>
   </tr>`;

@@ -255,7 +255,9 @@ function linkRow(link: ConsoleLink): Raw {
     <td>${when(link.lastViewedAt, "Never")}</td>
     <td>${when(link.expiresAt, "Never")}</td>
     <td>
-      <a href="/console/links/${link.conversationId}/${link.id}" aria-label="Manage ${name}">Manage</a>
+      <a href="/console/links/${link.conversationId}/${link.id}"
+        >Manage<span class="visually-hidden"> ${name}</span></a
+      >
     </td>
   </tr>`;
 }
