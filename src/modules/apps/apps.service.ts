@@ -3,6 +3,8 @@ import type { Clock } from "../../clock.ts";
 import { DomainError, invalid, notFound } from "../../errors.ts";
 import type { AppRow } from "../../db/schema.ts";
 import { canonicalHost } from "../../urls.ts";
+import { normalBrand } from "../experiences/brand.ts";
+import type { Brand } from "../experiences/experiences.schemas.ts";
 import type { AppsRepository } from "./apps.repository.ts";
 
 export interface App {
@@ -10,6 +12,8 @@ export interface App {
   name: string;
   customDomain: string | null;
   frameAncestors: string[];
+  /** What a summary page takes for the logo, favicon, colours and font its link does not set. */
+  brand: Brand;
   createdAt: string;
   /** Counts secret rotations; tokens carry it, so a rotation ends every earlier token. */
   secretGeneration: number;
@@ -19,6 +23,8 @@ export interface AppSettings {
   name?: string;
   customDomain?: string | null;
   frameAncestors?: string[];
+  /** Schema-checked (Brand); replaces the app's brand. */
+  brand?: Brand;
 }
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -50,6 +56,7 @@ function toApp(row: AppRow): App {
     name: row.name,
     customDomain: row.custom_domain,
     frameAncestors: JSON.parse(row.frame_ancestors) as string[],
+    brand: JSON.parse(row.brand) as Brand,
     createdAt: row.created_at,
     secretGeneration: row.secret_generation,
   };
@@ -99,6 +106,7 @@ function normaliseSettings(settings: AppSettings): AppSettings {
       return url.origin;
     });
   }
+  if (settings.brand !== undefined) out.brand = normalBrand(settings.brand);
   return out;
 }
 
@@ -144,7 +152,7 @@ export class AppsService {
       name: clean.name ?? settings.name,
       custom_domain: clean.customDomain ?? null,
       frame_ancestors: JSON.stringify(clean.frameAncestors ?? []),
-      brand: "{}",
+      brand: JSON.stringify(clean.brand ?? {}),
       created_at: now,
       updated_at: now,
     };
@@ -180,6 +188,7 @@ export class AppsService {
       ...(clean.name !== undefined && { name: clean.name }),
       ...(clean.customDomain !== undefined && { custom_domain: clean.customDomain }),
       ...(clean.frameAncestors !== undefined && { frame_ancestors: JSON.stringify(clean.frameAncestors) }),
+      ...(clean.brand !== undefined && { brand: JSON.stringify(clean.brand) }),
       updated_at: this.clock.now().toISOString(),
     };
     if (!(await this.apps.update(appId, changes))) throw notFound("app");
@@ -197,7 +206,7 @@ export class AppsService {
   ): Promise<{ app: App; webhookSecret?: string }> {
     const changes = Object.values(settings).some((value) => value !== undefined);
     if (!changes && !rotateWebhookSecret) {
-      throw invalid("body must set name, customDomain, frameAncestors or rotateWebhookSecret");
+      throw invalid("body must set name, customDomain, frameAncestors, brand or rotateWebhookSecret");
     }
     const app = changes ? await this.updateApp(appId, settings) : await this.getApp(appId);
     if (!rotateWebhookSecret) return { app };

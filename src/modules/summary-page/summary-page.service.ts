@@ -3,6 +3,7 @@ import { DomainError, notFound } from "../../errors.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { withBrandDefaults } from "../experiences/brand.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
@@ -21,8 +22,8 @@ export interface VersionedPage {
   linkId: string;
   /**
    * Names what the page shows now: the conversation's content version, which changes with every committed
-   * write to it, and on the analytics page a digest of the app's trackers (docs/PAGES.md, Compression and
-   * caching).
+   * write to it, on the analytics page a digest of the app's trackers, and a digest of the app's brand
+   * (docs/PAGES.md, Compression and caching).
    */
   contentKey: string;
   /** The font family the link asked for, if any. */
@@ -31,6 +32,12 @@ export interface VersionedPage {
   frameAncestors: string[];
   /** Reads the conversation's rows and builds the view. */
   view(): Promise<PageView>;
+}
+
+/** A short digest of what a page is made of besides the conversation (trackers, the app's brand); "" for nothing. */
+function digestOf(value: object): string {
+  const text = JSON.stringify(value);
+  return text === "[]" || text === "{}" ? "" : createHash("sha256").update(text).digest("base64url");
 }
 
 /** The summary page a link opens: every request checks the link and reads the conversation's current version. */
@@ -56,15 +63,15 @@ export class SummaryPageService {
     ]);
     if (contentVersion === undefined) throw notFound("link");
     const trackers = await this.trackersShownBy(link);
-    const trackersDigest =
-      trackers.length === 0 ? "" : createHash("sha256").update(JSON.stringify(trackers)).digest("base64url");
+    const settings = withBrandDefaults(link.settings, app.brand);
     return {
       linkId: link.id,
-      contentKey: `${contentVersion}:${trackersDigest}`,
-      fontFamily: link.settings.font.family ?? null,
+      // The app's brand is part of what the page shows: a change to it makes the page anew.
+      contentKey: `${contentVersion}:${digestOf(trackers)}:${digestOf(app.brand)}`,
+      fontFamily: settings.font.family ?? null,
       frameAncestors: app.frameAncestors,
       view: async () =>
-        pageViewOf(await this.readRows(link.app_id, link.conversation_id), link.settings, trackers),
+        pageViewOf(await this.readRows(link.app_id, link.conversation_id), settings, trackers),
     };
   }
 
@@ -90,8 +97,9 @@ export class SummaryPageService {
   async open(token: string, host: string | undefined): Promise<OpenedPage> {
     const link = await this.deps.experiences.openLink(token, host);
     const rows = await this.readRows(link.app_id, link.conversation_id);
-    const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
+    const { frameAncestors, brand } = await this.deps.apps.getApp(link.app_id);
     const trackers = await this.trackersShownBy(link);
-    return { linkId: link.id, view: pageViewOf(rows, link.settings, trackers), frameAncestors };
+    const settings = withBrandDefaults(link.settings, brand);
+    return { linkId: link.id, view: pageViewOf(rows, settings, trackers), frameAncestors };
   }
 }
