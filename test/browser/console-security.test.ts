@@ -88,7 +88,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     const domain = page.getByLabel("Custom domain");
     await expect.poll(() => domain.getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#field-customDomain-error").textContent()).toMatch(
-      /^customDomain must be a host name/,
+      /^Custom domain must be a host name/,
     );
     expect(await domain.getAttribute("aria-describedby")).toContain("field-customDomain-error");
     expect(await page.getByLabel("Name").inputValue()).toBe("Team recaps");

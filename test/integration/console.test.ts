@@ -163,7 +163,8 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       expect(unknown.status).toBe(404);
       expect(unknown.headers.get("content-type")).toMatch(/^text\/html/);
       const html = await unknown.text();
-      expect(html).toContain("There is no such page in the console.");
+      expect(html).toContain("<title>Page not found · Recap console</title>");
+      expect(html).toContain("There is no such page in the console");
       expect(html).toContain("Sign out");
       const stranger = await fetch(`${server.url}/console/nope`, { redirect: "manual" });
       expect(stranger.status).toBe(303);
@@ -229,6 +230,11 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       await server.services.jobRunner.runUntilIdle();
       const job = await (await client.request(jobPath)).text();
       expect(job).toContain("Completed");
+      // The ways on once it has ended: the conversation's page, a link to it, another import.
+      const conversationPath = /href="(\/console\/conversations\/\d+)">Open the conversation</.exec(job)?.[1];
+      expect(conversationPath).toBeDefined();
+      expect(job).toContain(`href="${conversationPath}/links/new">Create a link</a>`);
+      expect(job).toContain('href="/console/import">Import another transcript</a>');
 
       const list = await (await client.request("/console/conversations?q=STANDUP")).text();
       expect(list).toContain("Daily standup");
@@ -288,8 +294,10 @@ describe.each(await dialects())("the console on %s", (dialect) => {
         frameAncestors: "https://intranet.example\r\n\r\nhttps://wiki.example/\n",
       });
       expect(saved.status).toBe(303);
-      expect(saved.headers.get("location")).toBe("/console/settings?saved=1");
-      expect(await (await client.request("/console/settings?saved=1")).text()).toContain("Settings saved.");
+      expect(saved.headers.get("location")).toBe("/console/settings?saved=settings");
+      expect(await (await client.request("/console/settings?saved=settings")).text()).toContain(
+        "Settings saved.",
+      );
       const app = (await (await server.api(token, "/v1/app")).json()) as Record<string, unknown>;
       expect(app).toMatchObject({
         name: "Team recaps",
@@ -320,13 +328,13 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       };
       const ownHost = new URL(server.config.publicUrl).hostname;
       const refusals: [Partial<typeof good>, number, string, string][] = [
-        [{ name: " " }, 400, "name", "name must be 1 to 200 characters"],
-        [{ name: "x".repeat(201) }, 400, "name", "name must be 1 to 200 characters"],
+        [{ name: " " }, 400, "name", "Name must be 1 to 200 characters"],
+        [{ name: "x".repeat(201) }, 400, "name", "Name must be 1 to 200 characters"],
         [
           { customDomain: "https://bad.example/path" },
           400,
           "customDomain",
-          "customDomain must be a host name",
+          "Custom domain must be a host name",
         ],
         [
           { customDomain: "taken.example.com" },
@@ -339,19 +347,19 @@ describe.each(await dialects())("the console on %s", (dialect) => {
           { frameAncestors: "https://ok.example\nftp://files.example" },
           400,
           "frameAncestors",
-          "frameAncestors must be http(s) origins",
+          "Frame ancestors must be http(s) origins",
         ],
         [
           { frameAncestors: "https://ok.example/page" },
           400,
           "frameAncestors",
-          "frameAncestors must be http(s) origins",
+          "Frame ancestors must be http(s) origins",
         ],
         [
           { frameAncestors: Array.from({ length: 101 }, (_, i) => `https://s${i}.example`).join("\n") },
           400,
           "frameAncestors",
-          "frameAncestors must NOT have more than 100 items",
+          "Frame ancestors must NOT have more than 100 items",
         ],
       ];
       for (const [change, status, name, message] of refusals) {
@@ -448,6 +456,48 @@ describe.each(await dialects())("the console on %s", (dialect) => {
         expect(forged.status).toBe(403);
       }
       expect(await (await server.api(token, "/v1/app")).text()).toBe(before);
+    });
+  });
+
+  it("shows a conversation's page: members, job, what the analysis found and its links", async () => {
+    await withServer(dialect, async (server) => {
+      const { client, token } = await signedIn(server);
+      const { conversationId } = await server.ingest(token, {
+        name: "Roadmap sync",
+        messages: [
+          { payload: { content: "We need to ship the beta in May." }, from: { name: "Ana" } },
+          { payload: { content: "I will write the release notes by Friday." }, from: { name: "Ben" } },
+        ],
+      });
+      await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
+        method: "POST",
+        body: { name: "verbose-text-summary", label: "For the team" },
+      });
+      const list = await (await client.request("/console/conversations")).text();
+      expect(list).toContain(`<a href="/console/conversations/${conversationId}">Roadmap sync</a>`);
+
+      const answer = await client.request(`/console/conversations/${conversationId}`);
+      expect(answer.status).toBe(200);
+      const page = await answer.text();
+      expect(page).toContain("<h1>Roadmap sync</h1>");
+      expect(page).toContain("Ana, Ben");
+      expect(page).toContain("Completed");
+      expect(page).toContain("Analysed (local)");
+      expect(page).toMatch(/<ul class="summary">\s*<li>Ben: I will write the release notes by Friday.<\/li>/);
+      expect(page).toMatch(/<ul class="chips">\s*<li>release notes<\/li>/);
+      expect(page).toMatch(/Action items: [1-9]/);
+      expect(page).toContain("Links (1)");
+      expect(page).toMatch(
+        /<th scope="row">For the team<\/th>[\s\S]*Manage<span class="visually-hidden"> For the team/,
+      );
+      expect(page).toContain(`href="/console/conversations/${conversationId}/links/new"`);
+      expect(page).toContain(`href="/console/conversations/${conversationId}/delete"`);
+
+      const stranger = await signedIn(server);
+      expect((await stranger.client.request(`/console/conversations/${conversationId}`)).status).toBe(404);
+      const missing = await client.request("/console/conversations/9999999999999999");
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toContain("<title>Not found · Recap console</title>");
     });
   });
 });

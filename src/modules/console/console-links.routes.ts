@@ -15,13 +15,13 @@ import {
 import { FormRefused } from "./console-forms.ts";
 import { hidden, sendPage } from "./console-reply.ts";
 import { ConversationParams } from "../conversations/conversations.schemas.ts";
-import type { ConversationsService } from "../conversations/conversations.service.ts";
 import { ExperienceItemParams, LINK_STATES } from "../experiences/experiences.schemas.ts";
 import {
   LINK_FORM_CHECKBOXES,
   LINK_FORM_FIELDS,
   type ConsoleLinks,
   type LinkEditForm,
+  type LinkFormContext,
 } from "./console-links.ts";
 
 const LinksQuery = Type.Object({
@@ -61,27 +61,25 @@ export function consoleLinkRoutes(
   app: Server,
   deps: {
     links: ConsoleLinks;
-    conversations: ConversationsService;
     frameOf: (request: FastifyRequest) => ConsoleFrame;
   },
 ): void {
-  const { links, conversations, frameOf } = deps;
+  const { links, frameOf } = deps;
   /**
-   * The create form's page, with a picture field for each member: its preview's brand is one inline
-   * stylesheet, allowed by a fresh nonce.
+   * The create form's page, with a picture field for each member and this conversation's preview: its
+   * brand is one inline stylesheet, allowed by a fresh nonce.
    */
   const formPage = (
     request: FastifyRequest,
     reply: FastifyReply,
-    conversation: { id: string; name: string; members: { id: string; name: string }[] },
+    context: LinkFormContext,
     form: LinkForm,
     errors: Record<string, string> = {},
     status = 200,
   ) => {
-    const { members } = conversation;
     const nonce = styleNonce();
     setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors: [] });
-    const view = { conversation, members, form, errors, styleNonce: nonce };
+    const view = { ...context, form, errors, styleNonce: nonce };
     return sendPage(reply, renderLinkForm(frameOf(request), view), status);
   };
 
@@ -89,28 +87,30 @@ export function consoleLinkRoutes(
     "/console/conversations/:conversationId/links/new",
     { schema: { ...hidden, params: ConversationParams } },
     async (request, reply) => {
-      const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
-      return formPage(request, reply, conversation, EMPTY_LINK_FORM);
+      const context = await links.formContext(request.appId, request.params.conversationId);
+      return formPage(request, reply, context, EMPTY_LINK_FORM);
     },
   );
   app.post(
     "/console/conversations/:conversationId/links",
     { schema: { ...hidden, params: ConversationParams, body: LinkFormBody } },
     async (request, reply) => {
-      const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
+      const context = await links.formContext(request.appId, request.params.conversationId);
+      const { conversation } = context;
       const form = linkFormOf(request.body);
-      if (request.body.action === "preview") return formPage(request, reply, conversation, form);
+      if (request.body.action === "preview") return formPage(request, reply, context, form);
       try {
         const created = await links.create(request.appId, conversation.id, form);
-        return await sendPage(
-          reply,
-          renderLinkCreated(frameOf(request), { url: created.url, conversationName: conversation.name }),
-          201,
-        );
+        const shown = {
+          url: created.url,
+          conversationId: conversation.id,
+          conversationName: conversation.name,
+        };
+        return await sendPage(reply, renderLinkCreated(frameOf(request), shown), 201);
       } catch (error) {
         if (!(error instanceof FormRefused)) throw error;
         const errors = { [error.field]: error.message };
-        return formPage(request, reply, conversation, form, errors, error.status);
+        return formPage(request, reply, context, form, errors, error.status);
       }
     },
   );

@@ -6,8 +6,17 @@ import { DomainError, forbidden } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
 import { setPageSecurityHeaders } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
-import { renderConsoleError, type ConsoleAssets, type ConsoleFrame } from "../../pages/console/layout.ts";
-import { renderConversations, renderDeleteConfirmation } from "../../pages/console/render-conversations.ts";
+import {
+  renderConsoleError,
+  renderNotFound,
+  type ConsoleAssets,
+  type ConsoleFrame,
+} from "../../pages/console/layout.ts";
+import {
+  renderConversation,
+  renderConversations,
+  renderDeleteConfirmation,
+} from "../../pages/console/render-conversations.ts";
 import { renderImport, renderJob } from "../../pages/console/render-import.ts";
 import {
   renderNewSecret,
@@ -23,12 +32,19 @@ import { ConversationParams } from "../conversations/conversations.schemas.ts";
 import { JobParams } from "../ingestion/ingestion.schemas.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import type { PageAssets } from "../summary-page/page-assets.ts";
+import type { SummaryPageService } from "../summary-page/summary-page.service.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import { consoleLinkRoutes } from "./console-links.routes.ts";
 import { ConsoleLinks } from "./console-links.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
 import { type ConsoleService, type UploadedTranscript } from "./console.service.ts";
-import { ConversationsQuery, SettingsFormBody, SettingsQuery, SignInBody } from "./console.schemas.ts";
+import {
+  BrandFormBody,
+  ConversationsQuery,
+  SettingsFormBody,
+  SettingsQuery,
+  SignInBody,
+} from "./console.schemas.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -44,6 +60,7 @@ export interface ConsoleRouteDeps {
   conversations: ConversationsService;
   jobs: JobsService;
   experiences: ExperiencesService;
+  summaryPage: SummaryPageService;
   pageAssets: PageAssets;
   bodyLimitBytes: number;
 }
@@ -138,7 +155,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     const status = error instanceof DomainError ? statusOf(error) : (error.statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     const message = status >= 500 ? "Something failed on the server; try again." : error.message;
-    return sendPage(reply, renderConsoleError(message, frameOf(request)), status);
+    return sendPage(reply, renderConsoleError(message, frameOf(request), status), status);
   });
 
   app.get("/", { schema: hidden }, (_request, reply) => reply.redirect("/console", 303));
@@ -146,9 +163,9 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     reply.redirect(request.appId ? "/console/conversations" : "/console/sign-in", 303),
   );
 
-  // Any other console address: a console page saying so (signed out, the hook above leads to sign-in).
+  // Any other console address: the console's 404 page (signed out, the hook above leads to sign-in).
   app.get("/console/*", { schema: hidden }, (request, reply) =>
-    sendPage(reply, renderConsoleError("There is no such page in the console.", frameOf(request)), 404),
+    sendPage(reply, renderNotFound(frameOf(request)), 404),
   );
   app.get("/console/sign-in", { schema: hidden }, (request, reply) =>
     sendPage(reply, renderSignIn(frameOf(request))),
@@ -184,6 +201,17 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       const search = request.query.q?.trim() ?? "";
       const listed = await consoleService.listConversations(request.appId, request.query.page ?? 1, search);
       return sendPage(reply, renderConversations(frameOf(request), listed, search));
+    },
+  );
+  app.get(
+    "/console/conversations/:conversationId",
+    { schema: { ...hidden, params: ConversationParams } },
+    async (request, reply) => {
+      const overview = await consoleService.conversationOverview(
+        request.appId,
+        request.params.conversationId,
+      );
+      return sendPage(reply, renderConversation(frameOf(request), overview));
     },
   );
   app.get(
@@ -225,9 +253,11 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       return sendPage(reply, renderImport(frameOf(request), form), error.status);
     }
   });
-  app.get("/console/jobs/:jobId", { schema: { ...hidden, params: JobParams } }, async (request, reply) =>
-    sendPage(reply, renderJob(frameOf(request), await jobs.getJob(request.appId, request.params.jobId))),
-  );
+  app.get("/console/jobs/:jobId", { schema: { ...hidden, params: JobParams } }, async (request, reply) => {
+    const job = await jobs.getJob(request.appId, request.params.jobId);
+    const names = await conversations.namesOf(request.appId, [job.conversationId]);
+    return sendPage(reply, renderJob(frameOf(request), job, names.get(job.conversationId) ?? null));
+  });
 
   // Settings: PATCH /v1/app's rules, and the rotation of the app's secrets, shown once (every console
   // answer is `Cache-Control: private, no-store`, set by the hook above).
@@ -238,14 +268,14 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       sendPage(
         reply,
         renderSettings(frameOf(request), await apps.getApp(request.appId), {
-          saved: request.query.saved === "1",
+          ...(request.query.saved !== undefined && { saved: request.query.saved }),
         }),
       ),
   );
   app.post("/console/settings", { schema: { ...hidden, body: SettingsFormBody } }, async (request, reply) => {
     try {
       await consoleService.updateSettings(request.appId, request.body);
-      return await reply.redirect("/console/settings?saved=1", 303);
+      return await reply.redirect("/console/settings?saved=settings", 303);
     } catch (error) {
       if (!(error instanceof FormRefused)) throw error;
       const form = { form: request.body, errors: { [error.field]: error.message } };
@@ -256,6 +286,22 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       );
     }
   });
+  // The brand every link's page takes for what the link does not set: PATCH /v1/app's `brand`.
+  app.post(
+    "/console/settings/brand",
+    { schema: { ...hidden, body: BrandFormBody } },
+    async (request, reply) => {
+      try {
+        await consoleService.updateBrand(request.appId, request.body);
+        return await reply.redirect("/console/settings?saved=brand#brand", 303);
+      } catch (error) {
+        if (!(error instanceof FormRefused)) throw error;
+        const form = { brandForm: request.body, errors: { [error.field]: error.message } };
+        const app = await apps.getApp(request.appId);
+        return sendPage(reply, renderSettings(frameOf(request), app, form), error.status);
+      }
+    },
+  );
   app.get("/console/settings/rotate-secret", { schema: hidden }, (request, reply) =>
     sendPage(reply, renderRotateConfirmation(frameOf(request), "app")),
   );
@@ -276,8 +322,12 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
 
   // Summary links: their own routes (console-links.routes.ts), under the hook above.
   consoleLinkRoutes(app, {
-    links: new ConsoleLinks({ experiences: deps.experiences, conversations }),
-    conversations,
+    links: new ConsoleLinks({
+      experiences: deps.experiences,
+      conversations,
+      summaryPage: deps.summaryPage,
+      apps,
+    }),
     frameOf,
   });
 }

@@ -29,11 +29,14 @@ export class JobsService {
     private readonly events: JobEvents,
   ) {}
 
-  /** Throws not_found when the app cannot see the job. */
-  async getJob(appId: string, jobId: string): Promise<{ id: string; status: JobStatus }> {
+  /** The job, its status and its conversation. Throws not_found for a job the app cannot see. */
+  async getJob(
+    appId: string,
+    jobId: string,
+  ): Promise<{ id: string; status: JobStatus; conversationId: string }> {
     const job = await this.jobs.find(appId, jobId);
     if (!job) throw notFound("job");
-    return { id: job.id, status: job.status as JobStatus };
+    return { id: job.id, status: job.status as JobStatus, conversationId: job.conversation_id };
   }
 
   /** The status of the latest job of each conversation given that has one. */

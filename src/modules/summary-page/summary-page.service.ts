@@ -4,6 +4,7 @@ import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import { withBrandDefaults } from "../experiences/brand.ts";
+import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
@@ -33,6 +34,18 @@ export interface VersionedPage {
   /** Reads the conversation's rows and builds the view. */
   view(): Promise<PageView>;
 }
+
+/** A text summary with no brand or options: the settings of no link in particular. */
+const PLAIN_SETTINGS: ExperienceSettings = {
+  name: "verbose-text-summary",
+  color: {},
+  font: {},
+  summaryURLExpiresIn: 0,
+  readOnly: true,
+  enableCustomDomain: false,
+  speakerAvatarURLs: {},
+  hideShareButton: false,
+};
 
 /** A short digest of what a page is made of besides the conversation (trackers, the app's brand); "" for nothing. */
 function digestOf(value: object): string {
@@ -87,6 +100,14 @@ export class SummaryPageService {
       if (error instanceof DomainError && error.code === "not_found") throw notFound("link");
       throw error;
     }
+  }
+
+  /**
+   * The page's view of a conversation as a plain text summary, without a link: what the console shows of it
+   * (its page, a new link's preview). Throws not_found when the app cannot see the conversation.
+   */
+  async conversationView(appId: string, conversationId: string): Promise<PageView> {
+    return pageViewOf(await this.deps.conversations.readInFull(appId, conversationId), PLAIN_SETTINGS, []);
   }
 
   /**

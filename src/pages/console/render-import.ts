@@ -42,16 +42,35 @@ const STATUS_TEXT: Record<JobState, string> = {
   failed: "Failed: the conversation could not be processed.",
 };
 
-/** A job's progress; while it runs the page reloads itself (the script, or a refresh without it). */
-export function renderJob(frame: ConsoleFrame, job: { id: string; status: JobState }): string {
+/**
+ * A job's progress; while it runs the page reloads itself (the script, or a refresh without it). Once it
+ * has ended, the ways on: the conversation's page, a link to it, another import.
+ */
+export function renderJob(
+  frame: ConsoleFrame,
+  job: { id: string; status: JobState; conversationId: string },
+  conversationName: string | null,
+): string {
   const finished = job.status === "completed" || job.status === "failed";
+  const conversation = `/console/conversations/${job.conversationId}`;
+  const next =
+    conversationName === null
+      ? html`<p>
+          Its conversation has been deleted. <a href="/console/import">Import another transcript</a>
+        </p>`
+      : html`<p>“<strong>${conversationName}</strong>”</p>
+          <div class="actions">
+            ${job.status === "completed" && html`<a class="button" href="${conversation}/links/new">Create a link</a>`}
+            <a href="${conversation}">Open the conversation</a>
+            <a href="/console/import">Import another transcript</a>
+          </div>`;
   return renderConsolePage({
     title: "Import",
     frame,
     refreshWithoutScript: !finished,
     body: html`<div class="card" data-job-status="${job.status}" role="status" aria-live="polite">
       <p class="state state-${job.status}">${STATUS_TEXT[job.status]}</p>
-      ${finished && html`<p><a href="/console/conversations">See it in your conversations</a></p>`}
+      ${finished && next}
     </div>`,
   });
 }
