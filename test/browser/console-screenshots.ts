@@ -18,7 +18,10 @@ const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
 const catalogue = await startFontCatalogue();
-const server = await startTestServer("sqlite", { env: catalogue.env });
+// Links as a deployment shows them (nothing here opens one).
+const server = await startTestServer("sqlite", {
+  env: { ...catalogue.env, RECAP_PUBLIC_URL: "https://recap.example.com" },
+});
 const browser = await launchChromium();
 
 /** Both sizes of the page as it is now, from its top. */
