@@ -7,7 +7,7 @@ import Fastify, { errorCodes, type FastifyReply, type FastifyRequest } from "fas
 import type { Redis } from "ioredis";
 import type { Analyzer } from "./analysis/types.ts";
 import type { Clock } from "./clock.ts";
-import type { Config } from "./config.ts";
+import type { Config, TrustProxy } from "./config.ts";
 import type { DatabaseHandle } from "./db/database.ts";
 import { requireAccessToken } from "./http/auth.ts";
 import { parseJsonBody } from "./http/json-body.ts";
@@ -63,12 +63,23 @@ function beginResponse(request: FastifyRequest, reply: FastifyReply): void {
   if (isUnderLinks(request.url)) reply.headers(LINK_ERROR_HEADERS);
 }
 
+/**
+ * Fastify's trustProxy for the setting. Fastify itself now trusts no forwarded header for a bare number
+ * (a client reaching the server directly could add hops of its own); a number set here is the operator
+ * saying the server is reachable only through that many proxies, so the nearest `hops` are believed.
+ */
+function trustProxyOption(setting: TrustProxy) {
+  return typeof setting === "number" ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 /** Builds the HTTP app: routes, hooks, error handling and the job runner's lifecycle. Never listens. */
 export async function buildApp(deps: AppDeps) {
   const { config, database } = deps;
   const app: Server = Fastify({
     logger: { level: config.logLevel, stream: logDestination() },
     bodyLimit: config.bodyLimitBytes,
+    // Behind a proxy: the client's address (rate limits, view counts), protocol (Secure cookies) and host.
+    trustProxy: trustProxyOption(config.trustProxy),
     // A slow client holds a socket only this long (Node checks every second), headers included.
     requestTimeout: config.requestTimeoutSeconds * 1000,
     http: {
@@ -190,7 +201,6 @@ export async function buildApp(deps: AppDeps) {
     consoleRoutes(scope as Server, {
       ...services,
       console: new ConsoleService({ ...services, transcripts }),
-      secret: deps.secret,
       bodyLimitBytes: config.bodyLimitBytes,
     }),
   );

@@ -90,6 +90,21 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads RECAP_TRUST_PROXY as Fastify's trustProxy: true, false, hops, or addresses and ranges", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ RECAP_TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ RECAP_TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ RECAP_TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(
+      loadConfig({ RECAP_TRUST_PROXY: " 10.0.0.0/8, 192.168.1.10 ,fd00::/8,::1,loopback" }).trustProxy,
+    ).toEqual(["10.0.0.0/8", "192.168.1.10", "fd00::/8", "::1", "loopback"]);
+    for (const bad of ["0", "101", "yes", "10.0.0.0/33", "proxy.internal", "10.0.0.1,", "1.2.3", "::1/129"]) {
+      expect(() => loadConfig({ RECAP_TRUST_PROXY: bad }), bad).toThrow(
+        `RECAP_TRUST_PROXY must be true, false, a number of proxy hops from 1 to 100, or proxy addresses and CIDR ranges separated by commas (got "${bad}")`,
+      );
+    }
+  });
+
   it("reports every problem at once", () => {
     let error: unknown;
     try {

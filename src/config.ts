@@ -24,6 +24,11 @@ export interface Config {
   redisUrl: string | null;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
+  /**
+   * Which proxies' X-Forwarded-For/-Proto/-Host to believe (RECAP_TRUST_PROXY, Fastify's trustProxy): every
+   * one (true), none (false), the nearest `n` hops, or the proxies at these addresses and CIDR ranges.
+   */
+  trustProxy: TrustProxy;
   /** Hosts a webhook may reach although they are (or resolve to) internal addresses. */
   webhookAllowHosts: string[];
   /** The web font catalogue (its CSS2 API) fonts are fetched from; null: pages use a system font. */
@@ -80,6 +85,8 @@ export interface LanguageModelSettings {
   /** The model's context window in tokens; a request's transcript takes at most half of it. */
   contextTokens: number;
 }
+
+export type TrustProxy = boolean | number | string[];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -160,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
   }
   const llm = languageModelSettings(env, integer, problems);
   const media = mediaSettings(env, dataDir, integer, problems);
+  const trustProxy = trustProxyOf(env.RECAP_TRUST_PROXY ?? "", problems);
 
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
@@ -180,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     redisUrl,
     rateLimitPerMinute: integer("RECAP_RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
     tokenRateLimitPerMinute: integer("RECAP_TOKEN_RATE_LIMIT_PER_MINUTE", 60, 0, 10_000_000),
+    trustProxy,
     webhookAllowHosts,
     fontCatalogueUrl,
     fontCacheDir: resolve(dataDir, env.RECAP_FONT_CACHE_DIR || "fonts"),
@@ -266,6 +275,40 @@ function mediaSettings(
     asrModel: env.RECAP_ASR_MODEL || null,
     asrRemote,
   };
+}
+
+/** proxy-addr's names for address ranges, which Fastify's trustProxy takes beside addresses. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** An address, or a CIDR range of them (`10.0.0.0/8`, `fd00::/8`), as proxy-addr reads them. */
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * RECAP_TRUST_PROXY with Fastify's meanings: `true`/`false`, a number of hops (1 to 100), or addresses and
+ * CIDR ranges separated by commas. Unset: false, so no client can choose its own address by a header.
+ */
+function trustProxyOf(raw: string, problems: string[]): TrustProxy {
+  const value = raw.trim();
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops >= 1 && hops <= 100) return hops;
+  } else {
+    const entries = value.split(",").map((entry) => entry.trim());
+    if (entries.every(isAddressOrRange)) return entries;
+  }
+  problems.push(
+    `RECAP_TRUST_PROXY must be true, false, a number of proxy hops from 1 to 100, or proxy addresses and CIDR ranges separated by commas (got "${raw}")`,
+  );
+  return false;
 }
 
 /**

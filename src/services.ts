@@ -11,6 +11,7 @@ import { AppsRepository } from "./modules/apps/apps.repository.ts";
 import { AppsService } from "./modules/apps/apps.service.ts";
 import { TokenService } from "./modules/auth/tokens.ts";
 import { ConsoleSessions } from "./modules/console/console-sessions.ts";
+import { ConsoleSessionsRepository } from "./modules/console/console-sessions.repository.ts";
 import { ConversationsRepository } from "./modules/conversations/conversations.repository.ts";
 import { ConversationIntelligenceService } from "./modules/conversations/conversation-intelligence.service.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
@@ -56,6 +57,7 @@ const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 export function repositoriesOf(db: Kysely<Database>) {
   return {
     apps: new AppsRepository(db),
+    consoleSessions: new ConsoleSessionsRepository(db),
     conversations: new ConversationsRepository(db),
     experiences: new ExperiencesRepository(db),
     linkViews: new LinkViewsRepository(db),
@@ -161,7 +163,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
-    consoleSessions: new ConsoleSessions(apps, clock),
+    consoleSessions: new ConsoleSessions({ sessions: repositories.consoleSessions, apps, clock }),
     conversations,
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
     trackers,

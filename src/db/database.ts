@@ -24,6 +24,7 @@ import * as linkLabels from "./migrations/009_link_labels.ts";
 import * as linkViews from "./migrations/010_link_views.ts";
 import * as contentVersion from "./migrations/011_content_version.ts";
 import * as language from "./migrations/012_language.ts";
+import * as consoleSessionsAndBrand from "./migrations/013_console_sessions_and_brand.ts";
 import * as uniqueCustomDomain from "./migrations/014_unique_custom_domain.ts";
 import * as media from "./migrations/015_media.ts";
 import type { Database } from "./schema.ts";
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   "010_link_views": linkViews,
   "011_content_version": contentVersion,
   "012_language": language,
+  "013_console_sessions_and_brand": consoleSessionsAndBrand,
   "014_unique_custom_domain": uniqueCustomDomain,
   "015_media": media,
 };

@@ -14,8 +14,19 @@ export interface AppsTable {
   name: string;
   custom_domain: string | null;
   frame_ancestors: string;
+  /** JSON: the logo, favicon, colours and font a summary page takes when its link does not set them. */
+  brand: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A console session: the SHA-256 of its cookie's token, the app, the secret generation it began under, its end. */
+export interface ConsoleSessionsTable {
+  id: string;
+  app_id: string;
+  secret_generation: number;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface ConversationsTable {
@@ -221,6 +232,7 @@ export interface TrackersTable {
 
 export interface Database {
   apps: AppsTable;
+  console_sessions: ConsoleSessionsTable;
   conversations: ConversationsTable;
   members: MembersTable;
   member_identities: MemberIdentitiesTable;

@@ -5,6 +5,12 @@ import type { PageBranding, PageView } from "./view-model.ts";
 const DEFAULT_BACKGROUND = "#f5f6f8";
 const DEFAULT_TOPIC = "#1d5fbf";
 const DEFAULT_INSIGHT = "#7a3db8";
+/** The page's colours when neither the link nor its app sets them (the console's colour pickers start there). */
+export const DEFAULT_COLOURS = {
+  background: DEFAULT_BACKGROUND,
+  topicsFilter: DEFAULT_TOPIC,
+  insightsFilter: DEFAULT_INSIGHT,
+} as const;
 /** Speakers' colours, given in the order attendees are listed (distinct hues, after Okabe and Ito). */
 const SPEAKER_COLOURS = [
   "#0072b2",

@@ -73,14 +73,18 @@ export function ensureClientBuilt(): void {
     execFileSync("node", [join(ROOT, "scripts/build-client.mjs")]);
 }
 
-/** Fails the test when axe-core finds a serious or critical violation on the page as it is now. */
-export async function accessible(page: Page): Promise<void> {
-  expect(await seriousViolations(page), page.url()).toEqual([]);
+/**
+ * Fails the test when axe-core finds a serious or critical violation on the page as it is now; `experimental`
+ * names axe's experimental rules to run too (off by default), such as `label-content-name-mismatch`.
+ */
+export async function accessible(page: Page, experimental: string[] = []): Promise<void> {
+  expect(await seriousViolations(page, experimental), page.url()).toEqual([]);
 }
 
 /** axe-core's serious and critical violations on the page as it is now, one line each (none: an empty list). */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+export async function seriousViolations(page: Page, experimental: string[] = []): Promise<string[]> {
+  const rules = Object.fromEntries(experimental.map((rule) => [rule, { enabled: true }]));
+  const results = await new AxeBuilder({ page }).options({ rules }).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(" ")})`);

@@ -43,10 +43,12 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
     });
     await page.getByRole("button", { name: "Import" }).click();
     await page.getByText("Completed: the conversation is analysed.").waitFor({ timeout: 60_000 });
-    await page.getByRole("link", { name: "See it in your conversations" }).click();
-    await page.getByRole("link", { name: "Create a link to Remote control design" }).click();
+    await page.getByRole("link", { name: "Create a link" }).click();
     await page.getByRole("heading", { name: "Create a link" }).waitFor();
     await accessible(page);
+    // The preview shows the meeting's own first line (its speaker), and each colour has a picker beside its text.
+    const [first] = toProcessTextBody(loadMeeting("val", "ES2006a.json")).messages;
+    expect(await page.locator(".preview-line .preview-speaker").first().textContent()).toBe(first?.from.name);
 
     // The preview follows the brand as it is typed, before anything is sent.
     const preview = page.locator("[data-link-preview]");
@@ -59,8 +61,10 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
     expect(await background()).toBe("rgb(245, 246, 248)");
     const requests: string[] = [];
     page.on("request", (request) => requests.push(request.url()));
-    await page.getByLabel("Background colour").fill("#10243e");
-    await page.getByLabel("Topics colour").fill("#2f9e8f");
+    await page.getByLabel("Background colour", { exact: true }).fill("#10243e");
+    expect(await page.getByLabel("Background colour: pick").inputValue()).toBe("#10243e");
+    await page.getByLabel("Topics colour: pick").fill("#2f9e8f");
+    expect(await page.getByLabel("Topics colour", { exact: true }).inputValue()).toBe("#2f9e8f");
     await expect.poll(background).toBe("rgb(16, 36, 62)");
     await expect.poll(topic).toBe("rgb(47, 158, 143)");
     expect(await preview.locator(".preview-title").evaluate((e) => getComputedStyle(e).color)).toBe(
@@ -69,26 +73,30 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
     expect(requests).toEqual([]);
 
     // A refused value comes back next to its field, the rest kept as typed.
-    await page.getByLabel("Insights colour").fill("orange");
+    await page.getByLabel("Insights colour", { exact: true }).fill("orange");
     await page.getByLabel("Label (only you see it)").fill("For the board");
     await page.getByRole("button", { name: "Create link" }).click();
     await page.locator("#field-insightsFilter-error").waitFor();
     expect(await page.locator("#field-insightsFilter-error").textContent()).toBe(
-      "color.insightsFilter must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+      "Insights colour must be a colour written exactly as #RRGGBB, such as #1A2B3C",
     );
-    expect(await page.getByLabel("Insights colour").getAttribute("aria-invalid")).toBe("true");
-    expect(await page.getByLabel("Background colour").inputValue()).toBe("#10243e");
+    expect(await page.getByLabel("Insights colour", { exact: true }).getAttribute("aria-invalid")).toBe(
+      "true",
+    );
+    expect(await page.getByLabel("Background colour", { exact: true }).inputValue()).toBe("#10243e");
     expect(await background()).toBe("rgb(16, 36, 62)");
     await accessible(page);
 
-    await page.getByLabel("Insights colour").fill("#f2a541");
+    await page.getByLabel("Insights colour", { exact: true }).fill("#f2a541");
     await page.getByRole("button", { name: "Create link" }).click();
     await page.getByRole("heading", { name: "Link created" }).waitFor();
+    await page.getByText("this page is the only time it can be shown").waitFor();
     await accessible(page);
     const url = await page.getByLabel("Link").inputValue();
     await page.getByRole("button", { name: "Copy" }).click();
     await page.getByText("Copied.").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    expect(await page.getByRole("link", { name: "Open the page" }).getAttribute("href")).toBe(url);
 
     // The link opens the summary page in the brand (the test server answers the link's path).
     const { pathname } = new URL(url);
@@ -109,7 +117,7 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
     expect(await cells.nth(1).textContent()).toBe("Remote control design");
     expect(Number(await cells.nth(4).textContent())).toBeGreaterThanOrEqual(1);
     expect(await cells.nth(6).locator("time").count()).toBe(1);
-    await accessible(page);
+    await accessible(page, ["label-content-name-mismatch"]);
 
     await row.getByRole("link", { name: "Manage For the board" }).click();
     await page.getByLabel("Label (empty: no label)").fill("Board, March");
@@ -127,9 +135,53 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
 
     const unknown = await page.goto(`${server.url}/console/no-such-page`);
     expect(unknown?.status()).toBe(404);
-    await page.getByText("There is no such page in the console.").waitFor();
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
     await accessible(page);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it("fits the lists on a phone, each row's actions on the screen", async () => {
+    const { appId, appSecret, token } = await server.newApp();
+    let conversationId = "";
+    for (const name of ["Quarterly planning with the regional sales leads", "Design review"]) {
+      ({ conversationId } = await server.ingest(token, {
+        name,
+        messages: [
+          { payload: { content: "We agreed on the plan for the spring." }, from: { name: "Ana Lopez" } },
+          { payload: { content: "I will send the notes tomorrow." }, from: { name: "Benjamin Okafor" } },
+        ],
+      }));
+      await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
+        method: "POST",
+        body: { name: "verbose-text-summary", label: `Notes of ${name}` },
+      });
+    }
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/console/sign-in`);
+    await page.getByLabel("App id").fill(appId);
+    await page.getByLabel("App secret").fill(appSecret);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Conversations" }).waitFor();
+    // The last page is one conversation's own, with its links.
+    for (const path of [
+      "/console/conversations",
+      "/console/links",
+      `/console/conversations/${conversationId}`,
+    ]) {
+      await page.goto(server.url + path);
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        table: document.querySelector("table")?.getBoundingClientRect().width ?? 0,
+        actions: [...document.querySelectorAll(".row-actions a")].map((a) => a.getBoundingClientRect().right),
+      }));
+      expect(widths.page, path).toBeLessThanOrEqual(390);
+      expect(widths.table, path).toBeLessThanOrEqual(390);
+      expect(widths.actions.length, path).toBeGreaterThan(0);
+      for (const right of widths.actions) expect(right, path).toBeLessThanOrEqual(390);
+      await accessible(page, ["label-content-name-mismatch"]);
+    }
+    await context.close();
+  });
 });

@@ -24,6 +24,17 @@ async function serveForgery(host: string, action: string, fields: Record<string,
   return forgery;
 }
 
+/** A page of another port of the console's host that sets these cookies (Set-Cookie lines) when opened. */
+async function servePlanter(cookies: string[]): Promise<Server> {
+  const planter = createServer((_request, response) => {
+    response.setHeader("set-cookie", cookies);
+    response.setHeader("content-type", "text/html; charset=utf-8");
+    response.end("<!doctype html><title>Nothing to see</title><p>Nothing to see here.");
+  });
+  await new Promise<void>((resolve) => planter.listen(0, "127.0.0.1", resolve));
+  return planter;
+}
+
 describe.skipIf(!available)("the console's settings and defences in Chromium", () => {
   let server: TestServer;
   let limited: TestServer;
@@ -77,7 +88,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     const domain = page.getByLabel("Custom domain");
     await expect.poll(() => domain.getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#field-customDomain-error").textContent()).toMatch(
-      /^customDomain must be a host name/,
+      /^Custom domain must be a host name/,
     );
     expect(await domain.getAttribute("aria-describedby")).toContain("field-customDomain-error");
     expect(await page.getByLabel("Name").inputValue()).toBe("Team recaps");
@@ -188,6 +199,79 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     // The owner is still signed in: nothing ended the session.
     await page.goto(`${server.url}/console/settings`);
     await page.getByRole("heading", { name: "Settings", exact: true }).waitFor();
+    await context.close();
+  });
+
+  it("signs in over plain HTTP on localhost and 127.0.0.1, and signs out for good", async () => {
+    const { appId, appSecret } = await server.newApp();
+    const { port } = new URL(server.url);
+    for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${origin}/console/sign-in`);
+      await page.getByLabel("App id").fill(appId);
+      await page.getByLabel("App secret").fill(appSecret);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "Conversations" }).waitFor();
+      const [session] = await context.cookies(origin);
+      expect(session).toMatchObject({
+        name: "__Host-recap_console",
+        path: "/",
+        secure: true,
+        httpOnly: true,
+      });
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("heading", { name: "Sign in" }).waitFor();
+      // The cookie sent again, as a copy kept by anyone, opens nothing.
+      await context.addCookies([{ ...session!, sameSite: "Strict" }]);
+      await page.goto(`${origin}/console/settings`);
+      await page.getByRole("heading", { name: "Sign in" }).waitFor();
+      await context.close();
+    }
+  });
+
+  it("keeps an import in the owner's app when a page on another port plants a session cookie for the import", async () => {
+    const victim = await server.newApp();
+    const attacker = await server.newApp();
+    await server.services.apps.updateApp(attacker.appId, { name: "Attacker app" });
+    // The attacker's own valid session, as their browser got it.
+    const attackerSignIn = await fetch(`${server.url}/console/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: server.url },
+      body: new URLSearchParams({ appId: attacker.appId, appSecret: attacker.appSecret }),
+    });
+    const [cookie = ""] = (attackerSignIn.headers.get("set-cookie") ?? "").split(";");
+    const secure = cookie.startsWith("__Host-") ? "; Secure" : "";
+    const planter = await servePlanter([`${cookie}; Path=/console/import${secure}`]);
+
+    const { context, page } = await signIn(server, victim.appId, victim.appSecret);
+    await page.goto(`http://127.0.0.1:${(planter.address() as AddressInfo).port}/`);
+    await page.goto(`${server.url}/console/import`);
+    await page.getByRole("heading", { name: "Import a transcript" }).waitFor();
+    await page.getByLabel("Name").fill("Board meeting");
+    await page.getByLabel(/Transcript file/).setInputFiles({
+      name: "board.vtt",
+      mimeType: "text/vtt",
+      buffer: Buffer.from("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Ana>The budget is final.\n"),
+    });
+    await page.getByRole("button", { name: "Import" }).click();
+    await page.waitForURL(/\/console\/jobs\//);
+    const names = async (token: string) =>
+      (
+        (await (await server.api(token, "/v1/conversations")).json()) as { conversations: { name: string }[] }
+      ).conversations.map((conversation) => conversation.name);
+    expect(await names(victim.token)).toEqual(["Board meeting"]);
+    expect(await names(attacker.token)).toEqual([]);
+    await new Promise<void>((resolve) => planter.close(() => resolve()));
+
+    // Cookies are not kept apart by port: a page there can still replace the whole session (Path=/), and
+    // then the header names the other app on every page.
+    const replacer = await servePlanter([`${cookie}; Path=/${secure}`]);
+    await page.goto(`http://127.0.0.1:${(replacer.address() as AddressInfo).port}/`);
+    await page.goto(`${server.url}/console/import`);
+    expect(await page.locator(".signed-in-as").textContent()).toBe("App: Attacker app");
+    await new Promise<void>((resolve) => replacer.close(() => resolve()));
     await context.close();
   });
 });

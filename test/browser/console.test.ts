@@ -67,15 +67,25 @@ describe.skipIf(!available)("the console in Chromium", () => {
     expect(new URL(page.url()).pathname).toMatch(/^\/console\/jobs\//);
     await accessible(page);
 
-    await page.getByRole("link", { name: "See it in your conversations" }).click();
+    // The ways on: the conversation's own page, then the list.
+    await page.getByRole("link", { name: "Open the conversation" }).click();
+    await page.getByRole("heading", { name: "Remote control design", level: 1 }).waitFor();
+    expect(await page.locator(".facts").textContent()).toMatch(/Completed/);
+    await accessible(page);
+    await page
+      .getByRole("navigation", { name: "Console" })
+      .getByRole("link", { name: "Conversations" })
+      .click();
     const row = page.getByRole("row", { name: /Remote control design/ });
     await expect.poll(() => row.textContent()).toMatch(/Completed/);
     expect(await row.textContent()).toMatch(/Analysed/);
+    // A row's actions are named by their visible text, then the conversation (voice control users say what they see).
+    await accessible(page, ["label-content-name-mismatch"]);
     await page.getByLabel("Search by name").fill("remote CONTROL");
     await page.getByRole("button", { name: "Search" }).click();
     await row.waitFor();
 
-    await row.getByRole("link", { name: /Delete/ }).click();
+    await row.getByRole("link", { name: "Delete Remote control design", exact: true }).click();
     await page.getByRole("heading", { name: "Delete this conversation?" }).waitFor();
     await accessible(page);
     await page.getByRole("button", { name: "Delete" }).click();

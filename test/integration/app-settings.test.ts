@@ -22,6 +22,7 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
       name: "Test app",
       customDomain: "show.example.com",
       frameAncestors: [],
+      brand: {},
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
     });
     expect(answer.text).not.toMatch(/whsec_|secret/i);
@@ -55,10 +56,10 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
     const { api } = await owner({ customDomain: "before.example.com" });
     const before = (await api.get<Body.AppSettings>("/v1/app")).body;
     const cases: [unknown, string][] = [
-      [{}, "body must set name, customDomain, frameAncestors or rotateWebhookSecret"],
+      [{}, "body must set name, customDomain, frameAncestors, brand or rotateWebhookSecret"],
       [
         { rotateWebhookSecret: false },
-        "body must set name, customDomain, frameAncestors or rotateWebhookSecret",
+        "body must set name, customDomain, frameAncestors, brand or rotateWebhookSecret",
       ],
       [{ name: "   " }, "name must be 1 to 200 characters"],
       [{ name: "x".repeat(201) }, "name must be 1 to 200 characters"],
@@ -85,6 +86,15 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
         'frameAncestors must be http(s) origins (got "nope")',
       ],
       [{ rotateWebhookSecret: "yes" }, "rotateWebhookSecret must be boolean"],
+      [
+        { brand: { color: { background: "red" } } },
+        "brand.color.background must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+      ],
+      [{ brand: { logo: "javascript:alert(1)" } }, "brand.logo must be an absolute http(s) URL"],
+      [
+        { brand: { font: { family: "Comic; Sans" } } },
+        "brand.font.family must be a web-font family name of letters, digits, spaces and hyphens (at most 64)",
+      ],
       [{ name: "Bad\u0000" }, "name must not contain the NUL character (U+0000)"],
     ];
     for (const [body, message] of cases) {
@@ -140,5 +150,58 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
     const refused = await mine.api.patch<Body.ErrorBody>("/v1/app", { rotateWebhookSecret: true, name: "" });
     expect(refused.status).toBe(400);
     expect(await suite.server.services.apps.webhookSecret(mine.appId)).toBe(rotated.body.webhookSecret);
+  });
+
+  it("keeps a brand that summary pages take for what their link does not set, earlier links included", async () => {
+    const { api, token } = await owner();
+    const { conversationId } = await suite.server.ingest(token, {
+      name: "Quarterly review",
+      messages: [{ payload: { content: "The budget is final." }, from: { name: "Ana" } }],
+    });
+    const link = async (body: object) => {
+      const created = await api.post<Body.ExperienceCreated>(
+        `/v1/conversations/${conversationId}/experiences`,
+        { name: "verbose-text-summary", ...body },
+      );
+      return new URL(created.body.url).pathname;
+    };
+    const page = async (path: string) => (await fetch(suite.server.url + path)).text();
+    const plain = await link({});
+    const own = await link({ color: { background: "#203040" }, logo: "https://own.example/logo.png" });
+
+    const brand = {
+      logo: "https://acme.example/logo.png",
+      favicon: "https://acme.example/favicon.ico",
+      color: { background: "#10243E", topicsFilter: "#2f9e8f" },
+      font: { family: "Source Sans 3" },
+    };
+    const changed = await api.patch<Body.AppSettings>("/v1/app", { brand });
+    expect(changed.status, changed.text).toBe(200);
+    const kept = { ...brand, color: { background: "#10243e", topicsFilter: "#2f9e8f" } };
+    expect(changed.body.brand).toEqual(kept);
+    expect((await api.get<Body.AppSettings>("/v1/app")).body.brand).toEqual(kept);
+
+    const branded = await page(plain);
+    expect(branded).toContain("--bg:#10243e;");
+    expect(branded).toContain('<img class="logo" src="https://acme.example/logo.png"');
+    expect(branded).toContain('<link rel="icon" href="https://acme.example/favicon.ico"');
+    expect(branded).toContain("Source Sans 3");
+    const ownPage = await page(own);
+    expect(ownPage).toContain("--bg:#203040;");
+    expect(ownPage).toContain('src="https://own.example/logo.png"');
+    expect(ownPage).toContain('href="https://acme.example/favicon.ico"');
+    // The API's list shows each link's own settings, not the app's.
+    const listed = await api.get<{ experiences: { settings: { color: object } }[] }>(
+      `/v1/conversations/${conversationId}/experiences`,
+    );
+    expect(listed.body.experiences.map((experience) => experience.settings.color)).toEqual([
+      { background: "#203040" },
+      {},
+    ]);
+
+    expect((await api.patch<Body.AppSettings>("/v1/app", { brand: {} })).body.brand).toEqual({});
+    const unbranded = await page(plain);
+    expect(unbranded).toContain("--bg:#f5f6f8;");
+    expect(unbranded).not.toContain("acme.example");
   });
 });

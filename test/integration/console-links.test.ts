@@ -56,7 +56,7 @@ function open(server: TestServer, url: string): Promise<Response> {
 /** The field's input carries aria-invalid and points at the message shown next to it. */
 function expectRefused(page: string, field: string, message: string): void {
   const input = new RegExp(
-    `id="field-${field}"[^>]*aria-invalid="true"\\s+aria-describedby="field-${field}-error"`,
+    `id="field-${field}"[^>]*aria-invalid="true"\\s+aria-describedby="[^"]*field-${field}-error"`,
   );
   expect(page).toMatch(input);
   expect(page).toContain(`<p class="field-error" id="field-${field}-error">${message}</p>`);
@@ -99,6 +99,11 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       const url = /id="link-url" type="text" readonly value="([^"]+)"/.exec(page)?.[1] ?? "";
       expect(new URL(url).pathname).toMatch(/^\/s\/./);
       expect(page).toContain('data-copy="link-url"');
+      // Said once, with the way to open it: only the token's hash is kept.
+      expect(page).toContain("this page is the only time it can be shown");
+      expect(page).toMatch(
+        new RegExp(`<a class="button" href="${url}" target="_blank" rel="noopener">Open the page</a>`),
+      );
 
       const [link] = await storedLinks(server, token);
       expect(link).toMatchObject({ label: "For the board", state: "active", expiresAt: null });
@@ -133,42 +138,42 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
         [
           { name: "slides" },
           "name",
-          "name must be one of: verbose-text-summary, video-summary, audio-summary",
+          "Kind of page must be one of: verbose-text-summary, video-summary, audio-summary",
         ],
-        [{ label: "x".repeat(101) }, "label", "label must NOT have more than 100 characters"],
+        [{ label: "x".repeat(101) }, "label", "Label must NOT have more than 100 characters"],
         [
           { background: "blue" },
           "background",
-          "color.background must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+          "Background colour must be a colour written exactly as #RRGGBB, such as #1A2B3C",
         ],
         [
           { topicsFilter: "#12345" },
           "topicsFilter",
-          "color.topicsFilter must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+          "Topics colour must be a colour written exactly as #RRGGBB, such as #1A2B3C",
         ],
         [
           { insightsFilter: "#zzzzzz" },
           "insightsFilter",
-          "color.insightsFilter must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+          "Insights colour must be a colour written exactly as #RRGGBB, such as #1A2B3C",
         ],
         [
           { fontFamily: "Comic; Sans" },
           "fontFamily",
-          "font.family must be a web-font family name of letters, digits, spaces and hyphens (at most 64)",
+          "Font family must be a web-font family name of letters, digits, spaces and hyphens (at most 64)",
         ],
-        [{ logo: "javascript:alert(1)" }, "logo", "logo must be an absolute http(s) URL"],
-        [{ favicon: "/favicon.ico" }, "favicon", "favicon must be an absolute http(s) URL"],
-        [{ summaryURLExpiresIn: "-5" }, "summaryURLExpiresIn", "summaryURLExpiresIn must be &gt;= 0"],
-        [{ summaryURLExpiresIn: "soon" }, "summaryURLExpiresIn", "summaryURLExpiresIn must be integer"],
+        [{ logo: "javascript:alert(1)" }, "logo", "Logo URL must be an absolute http(s) URL"],
+        [{ favicon: "/favicon.ico" }, "favicon", "Favicon URL must be an absolute http(s) URL"],
+        [{ summaryURLExpiresIn: "-5" }, "summaryURLExpiresIn", "Expires must be &gt;= 0"],
+        [{ summaryURLExpiresIn: "soon" }, "summaryURLExpiresIn", "Expires must be integer"],
         [
           { name: "video-summary" },
           "videoUrl",
-          "videoUrl is required for video-summary: an absolute http(s) URL of the video",
+          "Video URL is required for video-summary: an absolute http(s) URL of the video",
         ],
         [
           { name: "audio-summary", audioUrl: "ftp://x/y.mp3" },
           "audioUrl",
-          "audioUrl must be an absolute http(s) URL",
+          "Audio URL must be an absolute http(s) URL",
         ],
         [
           { enableCustomDomain: "on" },
@@ -245,7 +250,9 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       expect(firstRow).toContain("Revoked");
       expect(firstRow).toContain("Budget review");
       expect(firstRow).toContain("Text summary");
-      expect(firstRow).toMatch(/<td>1<\/td>\s*<td>1<\/td>\s*<td><time datetime=/); // views, viewers, last view
+      expect(firstRow).toMatch(
+        /<td>1<\/td>\s*<td class="wide-only">1<\/td>\s*<td class="wide-only"><time datetime=/,
+      ); // views, viewers, last view
 
       const revoked = await (await client.request("/console/links?state=revoked")).text();
       expect(revoked.match(/<tr>/g)?.length).toBe(2);
@@ -286,14 +293,14 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       expectRefused(
         await past.text(),
         "expiresAt",
-        "expiresAt must be later than now; to end a link now, revoke it (DELETE)",
+        "Expires at must be later than now; to end a link now, revoke it (DELETE)",
       );
       const typo = await post(client, path, { label: "Kept?", expiry: "at", expiresAt: "tomorrow" });
       expect(typo.status).toBe(400);
-      expect(await typo.text()).toContain('id="field-expiresAt-error">expiresAt must be');
+      expect(await typo.text()).toContain('id="field-expiresAt-error">Expires at must be');
       const long = await post(client, path, { label: "x".repeat(101), expiry: "keep" });
       expect(long.status).toBe(400);
-      expectRefused(await long.text(), "label", "label must NOT have more than 100 characters");
+      expectRefused(await long.text(), "label", "Label must NOT have more than 100 characters");
       expect(await storedLinks(server, token)).toMatchObject([{ label: null, expiresAt: null }]);
     });
   });
@@ -329,6 +336,104 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
       expect(relabel.status).toBe(410);
       expect(await relabel.text()).toContain("This summary link was revoked");
       expect((await client.request(`/console/links/${conversationId}/nope`)).status).toBe(404);
+    });
+  });
+
+  it("previews this conversation's own first lines, topics and action item, not made-up ones", async () => {
+    await withServer(dialect, async (server) => {
+      const { appId, appSecret, token } = await server.newApp();
+      const client = new ConsoleClient(server);
+      await client.signIn(appId, appSecret);
+      const { conversationId } = await server.ingest(token, {
+        name: "Launch plan",
+        messages: [
+          { payload: { content: "Good morning, let us look at the launch dates." }, from: { name: "Priya" } },
+          { payload: { content: "The printer vendor needs the artwork by Monday." }, from: { name: "Tom" } },
+          {
+            payload: { content: "I will send the artwork to the vendor tomorrow." },
+            from: { name: "Priya" },
+          },
+          { payload: { content: "This fourth line stays out of the preview." }, from: { name: "Tom" } },
+        ],
+      });
+      const page = await (await client.request(`/console/conversations/${conversationId}/links/new`)).text();
+      const preview = /<section class="link-preview"[\s\S]*?<\/section>/.exec(page)?.[0] ?? "";
+      expect(preview).toContain("Launch plan");
+      expect(preview).toMatch(
+        /preview-speaker">Priya<\/span>\s*Good morning, let us look at the launch dates\./,
+      );
+      expect(preview).toMatch(
+        /preview-speaker">Tom<\/span>\s*The printer vendor needs the artwork by Monday\./,
+      );
+      expect(preview).toContain("I will send the artwork to the vendor tomorrow.");
+      expect(preview).not.toContain("fourth line");
+      expect(preview).not.toContain("Shall we start with the budget?");
+      expect(preview).not.toContain("Alex");
+      expect(preview).toContain("preview-insight");
+    });
+  });
+
+  it("takes the app's brand where the form leaves a field empty: hints, the preview and the link's page", async () => {
+    await withServer(dialect, async (server) => {
+      const { client, token, conversationId } = await signedInWithConversation(server);
+      const saved = await post(client, "/console/settings/brand", {
+        background: "#10243E",
+        topicsFilter: "",
+        insightsFilter: "",
+        fontFamily: "Source Sans 3",
+        logo: "https://acme.example/logo.png",
+        favicon: "",
+      });
+      expect(saved.status).toBe(303);
+      expect(saved.headers.get("location")).toBe("/console/settings?saved=brand#brand");
+      const app = (await (await server.api(token, "/v1/app")).json()) as { brand: unknown };
+      expect(app.brand).toEqual({
+        logo: "https://acme.example/logo.png",
+        color: { background: "#10243e" },
+        font: { family: "Source Sans 3" },
+      });
+
+      const form = await (await client.request(`/console/conversations/${conversationId}/links/new`)).text();
+      expect(form).toContain("Empty: the app&#39;s, #10243e.");
+      expect(form).toMatch(/<style nonce="[^"]+">\s*\.link-preview\{--bg:#10243e;/);
+      expect(form).toContain('src="https://acme.example/logo.png"');
+      expect(form).toMatch(/id="field-background-picker"[^>]*value="#10243e"/);
+
+      const created = await post(client, `/console/conversations/${conversationId}/links`, {
+        name: "verbose-text-summary",
+        topicsFilter: "#2f9e8f",
+        summaryURLExpiresIn: "2592000",
+      });
+      expect(created.status).toBe(201);
+      const url = /id="link-url" type="text" readonly value="([^"]+)"/.exec(await created.text())?.[1] ?? "";
+      const opened = await (await open(server, url)).text();
+      expect(opened).toContain("--bg:#10243e;");
+      expect(opened).toContain("--topic:#2f9e8f;");
+      expect(opened).toContain('<img class="logo" src="https://acme.example/logo.png"');
+    });
+  });
+
+  it("refuses a bad brand colour by the form's label, next to its field, and stores nothing", async () => {
+    await withServer(dialect, async (server) => {
+      const { client, token } = await signedInWithConversation(server);
+      const refused = await post(client, "/console/settings/brand", {
+        background: "red",
+        topicsFilter: "",
+        insightsFilter: "",
+        fontFamily: "",
+        logo: "",
+        favicon: "",
+      });
+      expect(refused.status).toBe(400);
+      const page = await refused.text();
+      expectRefused(
+        page,
+        "background",
+        "Background colour must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+      );
+      expect(page).toContain('value="red"');
+      const app = (await (await server.api(token, "/v1/app")).json()) as { brand: unknown };
+      expect(app.brand).toEqual({});
     });
   });
 });

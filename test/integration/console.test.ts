@@ -5,6 +5,7 @@ import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { generateToken } from "../helpers/api.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 
 const STANDUP_VTT = readFileSync(join(import.meta.dirname, "..", "..", "examples", "standup.vtt"), "utf8");
 
@@ -31,7 +32,7 @@ async function signedIn(server: TestServer): Promise<{ client: ConsoleClient; to
 }
 
 describe.each(await dialects())("the console on %s", (dialect) => {
-  it("leads / to sign-in, and signs in with a strict, HttpOnly, expiring session cookie", async () => {
+  it("leads / to sign-in, and signs in with a strict, HttpOnly, expiring __Host- session cookie", async () => {
     await withServer(dialect, async (server) => {
       const root = await fetch(`${server.url}/`, { redirect: "manual" });
       expect(root.status).toBe(303);
@@ -45,22 +46,80 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       expect(answer.status).toBe(303);
       expect(answer.headers.get("location")).toBe("/console/conversations");
       const cookie = answer.headers.get("set-cookie") ?? "";
-      expect(cookie).toMatch(/^recap_console=/);
+      // A loopback host over plain HTTP: browsers keep Secure cookies from it, so the __Host- form applies.
+      expect(cookie).toMatch(/^__Host-recap_console=[\w-]{43};/);
       expect(cookie).toMatch(/; HttpOnly/);
       expect(cookie).toMatch(/; SameSite=Strict/);
       expect(cookie).toMatch(/; Max-Age=43200/);
-      expect(cookie).toMatch(/; Path=\/console/);
-      expect(cookie).not.toMatch(/; Secure/); // served over plain HTTP here
+      expect(cookie).toMatch(/; Path=\/(;|$)/);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).not.toMatch(/Domain=/i);
       const list = await client.request("/console/conversations");
       expect(list.status).toBe(200);
       expect(list.headers.get("content-security-policy")).toContain("script-src 'self'");
-      expect(await list.text()).toContain("No conversations yet");
+      const html = await list.text();
+      expect(html).toContain("No conversations yet");
+      expect(html).toContain("App: <strong>Test app</strong>");
+    });
+  });
 
+  it("ends the session on the server at sign-out: the same cookie sent again opens nothing", async () => {
+    await withServer(dialect, async (server) => {
+      const { client } = await signedIn(server);
+      const session = client.cookie;
       const out = await client.request("/console/sign-out", { method: "POST" });
-      expect(out.headers.get("set-cookie")).toMatch(/recap_console=;/);
-      expect((await client.request("/console/conversations")).headers.get("location")).toBe(
-        "/console/sign-in",
+      expect(out.status).toBe(303);
+      expect(out.headers.get("location")).toBe("/console/sign-in");
+      for (const path of ["/console/conversations", "/console/settings", "/console/import"]) {
+        const replayed = await fetch(server.url + path, { redirect: "manual", headers: { cookie: session } });
+        expect(replayed.status, path).toBe(303);
+        expect(replayed.headers.get("location")).toBe("/console/sign-in");
+      }
+      expect(out.headers.get("set-cookie")).toMatch(/^__Host-recap_console=;.*Path=\/;.*Secure/);
+    });
+  });
+
+  it("opens nothing for a request carrying two session cookies, one planted beside the owner's", async () => {
+    await withServer(dialect, async (server) => {
+      const owner = await signedIn(server);
+      const planter = await signedIn(server);
+      for (const cookie of [
+        `${planter.client.cookie}; ${owner.client.cookie}`,
+        `${owner.client.cookie}; ${planter.client.cookie}`,
+      ]) {
+        const answer = await fetch(`${server.url}/console/import`, {
+          redirect: "manual",
+          headers: { cookie },
+        });
+        expect(answer.status).toBe(303);
+        expect(answer.headers.get("location")).toBe("/console/sign-in");
+      }
+      expect((await owner.client.request("/console/import")).status).toBe(200);
+    });
+  });
+
+  it("uses a plain recap_console cookie over plain HTTP to another host, where no browser keeps a Secure one", async () => {
+    await withServer(dialect, async (server) => {
+      const { appId, appSecret } = await server.newApp();
+      const host = `recap.example:${new URL(server.url).port}`;
+      const body = new URLSearchParams({ appId, appSecret }).toString();
+      const answer = await rawRequest(
+        server.url,
+        `POST /console/sign-in HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
       );
+      expect(answer.status).toBe(303);
+      const cookie = answer.headers.get("set-cookie") ?? "";
+      expect(cookie).toMatch(/^recap_console=[\w-]{43};/);
+      expect(cookie).toMatch(/; Path=\/(;|$)/);
+      expect(cookie).not.toMatch(/Secure/);
+      const list = await rawRequest(
+        server.url,
+        `GET /console/conversations HTTP/1.1\r\nHost: ${host}\r\nCookie: ${cookie.split(";")[0]}\r\n` +
+          "Connection: close\r\n\r\n",
+      );
+      expect(list.status).toBe(200);
     });
   });
 
@@ -104,7 +163,8 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       expect(unknown.status).toBe(404);
       expect(unknown.headers.get("content-type")).toMatch(/^text\/html/);
       const html = await unknown.text();
-      expect(html).toContain("There is no such page in the console.");
+      expect(html).toContain("<title>Page not found · Recap console</title>");
+      expect(html).toContain("There is no such page in the console");
       expect(html).toContain("Sign out");
       const stranger = await fetch(`${server.url}/console/nope`, { redirect: "manual" });
       expect(stranger.status).toBe(303);
@@ -170,6 +230,11 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       await server.services.jobRunner.runUntilIdle();
       const job = await (await client.request(jobPath)).text();
       expect(job).toContain("Completed");
+      // The ways on once it has ended: the conversation's page, a link to it, another import.
+      const conversationPath = /href="(\/console\/conversations\/\d+)">Open the conversation</.exec(job)?.[1];
+      expect(conversationPath).toBeDefined();
+      expect(job).toContain(`href="${conversationPath}/links/new">Create a link</a>`);
+      expect(job).toContain('href="/console/import">Import another transcript</a>');
 
       const list = await (await client.request("/console/conversations?q=STANDUP")).text();
       expect(list).toContain("Daily standup");
@@ -238,8 +303,10 @@ describe.each(await dialects())("the console on %s", (dialect) => {
         frameAncestors: "https://intranet.example\r\n\r\nhttps://wiki.example/\n",
       });
       expect(saved.status).toBe(303);
-      expect(saved.headers.get("location")).toBe("/console/settings?saved=1");
-      expect(await (await client.request("/console/settings?saved=1")).text()).toContain("Settings saved.");
+      expect(saved.headers.get("location")).toBe("/console/settings?saved=settings");
+      expect(await (await client.request("/console/settings?saved=settings")).text()).toContain(
+        "Settings saved.",
+      );
       const app = (await (await server.api(token, "/v1/app")).json()) as Record<string, unknown>;
       expect(app).toMatchObject({
         name: "Team recaps",
@@ -270,13 +337,13 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       };
       const ownHost = new URL(server.config.publicUrl).hostname;
       const refusals: [Partial<typeof good>, number, string, string][] = [
-        [{ name: " " }, 400, "name", "name must be 1 to 200 characters"],
-        [{ name: "x".repeat(201) }, 400, "name", "name must be 1 to 200 characters"],
+        [{ name: " " }, 400, "name", "Name must be 1 to 200 characters"],
+        [{ name: "x".repeat(201) }, 400, "name", "Name must be 1 to 200 characters"],
         [
           { customDomain: "https://bad.example/path" },
           400,
           "customDomain",
-          "customDomain must be a host name",
+          "Custom domain must be a host name",
         ],
         [
           { customDomain: "taken.example.com" },
@@ -289,19 +356,19 @@ describe.each(await dialects())("the console on %s", (dialect) => {
           { frameAncestors: "https://ok.example\nftp://files.example" },
           400,
           "frameAncestors",
-          "frameAncestors must be http(s) origins",
+          "Frame ancestors must be http(s) origins",
         ],
         [
           { frameAncestors: "https://ok.example/page" },
           400,
           "frameAncestors",
-          "frameAncestors must be http(s) origins",
+          "Frame ancestors must be http(s) origins",
         ],
         [
           { frameAncestors: Array.from({ length: 101 }, (_, i) => `https://s${i}.example`).join("\n") },
           400,
           "frameAncestors",
-          "frameAncestors must NOT have more than 100 items",
+          "Frame ancestors must NOT have more than 100 items",
         ],
       ];
       for (const [change, status, name, message] of refusals) {
@@ -398,6 +465,48 @@ describe.each(await dialects())("the console on %s", (dialect) => {
         expect(forged.status).toBe(403);
       }
       expect(await (await server.api(token, "/v1/app")).text()).toBe(before);
+    });
+  });
+
+  it("shows a conversation's page: members, job, what the analysis found and its links", async () => {
+    await withServer(dialect, async (server) => {
+      const { client, token } = await signedIn(server);
+      const { conversationId } = await server.ingest(token, {
+        name: "Roadmap sync",
+        messages: [
+          { payload: { content: "We need to ship the beta in May." }, from: { name: "Ana" } },
+          { payload: { content: "I will write the release notes by Friday." }, from: { name: "Ben" } },
+        ],
+      });
+      await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
+        method: "POST",
+        body: { name: "verbose-text-summary", label: "For the team" },
+      });
+      const list = await (await client.request("/console/conversations")).text();
+      expect(list).toContain(`<a href="/console/conversations/${conversationId}">Roadmap sync</a>`);
+
+      const answer = await client.request(`/console/conversations/${conversationId}`);
+      expect(answer.status).toBe(200);
+      const page = await answer.text();
+      expect(page).toContain("<h1>Roadmap sync</h1>");
+      expect(page).toContain("Ana, Ben");
+      expect(page).toContain("Completed");
+      expect(page).toContain("Analysed (local)");
+      expect(page).toMatch(/<ul class="summary">\s*<li>Ben: I will write the release notes by Friday.<\/li>/);
+      expect(page).toMatch(/<ul class="chips">\s*<li>release notes<\/li>/);
+      expect(page).toMatch(/Action items: [1-9]/);
+      expect(page).toContain("Links (1)");
+      expect(page).toMatch(
+        /<th scope="row">For the team<\/th>[\s\S]*Manage<span class="visually-hidden"> For the team/,
+      );
+      expect(page).toContain(`href="/console/conversations/${conversationId}/links/new"`);
+      expect(page).toContain(`href="/console/conversations/${conversationId}/delete"`);
+
+      const stranger = await signedIn(server);
+      expect((await stranger.client.request(`/console/conversations/${conversationId}`)).status).toBe(404);
+      const missing = await client.request("/console/conversations/9999999999999999");
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toContain("<title>Not found · Recap console</title>");
     });
   });
 });

@@ -36,7 +36,11 @@ describe.each(await dialects())("the job pipeline on %s", (dialect) => {
 
     const jobs = new JobsRepository(first.database.db);
     const now = new Date();
-    const claimed = await jobs.claimNext("text", now.toISOString(), new Date(now.getTime() + HOUR).toISOString());
+    const claimed = await jobs.claimNext(
+      "text",
+      now.toISOString(),
+      new Date(now.getTime() + HOUR).toISOString(),
+    );
     expect(claimed?.id).toBe(created.jobId);
     // While the first is in progress, the later submissions to the same conversation must wait.
     expect(await jobs.claimNext("text", now.toISOString(), now.toISOString())).toBeUndefined();

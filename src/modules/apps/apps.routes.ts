@@ -12,6 +12,7 @@ function presentApp(app: App): AppSettingsResponse {
     name: app.name,
     customDomain: app.customDomain,
     frameAncestors: app.frameAncestors,
+    brand: app.brand,
     createdAt: app.createdAt,
   };
 }
@@ -37,7 +38,8 @@ export function appRoutes(app: Server, deps: { apps: AppsService }): void {
     {
       schema: {
         tags,
-        summary: "Change the app's name, custom domain or frame ancestors, or rotate its webhook secret",
+        summary:
+          "Change the app's name, custom domain, frame ancestors or brand, or rotate its webhook secret",
         description:
           "The same rules as `bin/recap apps update` and `apps webhook-secret --rotate`; a bad setting is a " +
           "400 naming it and changes nothing, a custom domain another app holds a 409.",

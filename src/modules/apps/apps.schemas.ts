@@ -1,4 +1,9 @@
 import { Type, type Static } from "typebox";
+import { Brand } from "../experiences/experiences.schemas.ts";
+
+const BRAND_DESCRIPTION =
+  "the logo, favicon, colours and font a summary page takes when its link does not set them (the link's own " +
+  "win), on every link of the app, earlier ones included; a PATCH replaces it, {} removes it";
 
 /**
  * PATCH /v1/app. The schema checks only types (and bounds what a body may hold): the rules of each setting
@@ -17,6 +22,7 @@ export const UpdateAppBody = Type.Object({
       description: "http(s) origins allowed to embed the app's pages; replaces the list",
     }),
   ),
+  brand: Type.Optional(Type.Object(Brand.properties, { description: BRAND_DESCRIPTION })),
   rotateWebhookSecret: Type.Optional(
     Type.Boolean({
       description: "true: replace the secret that signs webhooks; the answer shows the new one, once",
@@ -31,6 +37,7 @@ export const AppSettingsResponse = Type.Object({
   name: Type.String(),
   customDomain: Type.Union([Type.String(), Type.Null()]),
   frameAncestors: Type.Array(Type.String()),
+  brand: Type.Object(Brand.properties, { description: BRAND_DESCRIPTION }),
   createdAt: Type.String(),
   webhookSecret: Type.Optional(Type.String()),
 });

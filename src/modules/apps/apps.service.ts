@@ -4,6 +4,8 @@ import { DomainError, invalid, notFound } from "../../errors.ts";
 import type { AppRow } from "../../db/schema.ts";
 import { isUniqueViolation } from "../../db/transaction.ts";
 import { canonicalHost } from "../../urls.ts";
+import { normalBrand } from "../experiences/brand.ts";
+import type { Brand } from "../experiences/experiences.schemas.ts";
 import type { AppsRepository } from "./apps.repository.ts";
 
 export interface App {
@@ -11,6 +13,8 @@ export interface App {
   name: string;
   customDomain: string | null;
   frameAncestors: string[];
+  /** What a summary page takes for the logo, favicon, colours and font its link does not set. */
+  brand: Brand;
   createdAt: string;
   /** Counts secret rotations; tokens carry it, so a rotation ends every earlier token. */
   secretGeneration: number;
@@ -20,6 +24,8 @@ export interface AppSettings {
   name?: string;
   customDomain?: string | null;
   frameAncestors?: string[];
+  /** Schema-checked (Brand); replaces the app's brand. */
+  brand?: Brand;
 }
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -54,6 +60,7 @@ function toApp(row: AppRow): App {
     name: row.name,
     customDomain: row.custom_domain,
     frameAncestors: JSON.parse(row.frame_ancestors) as string[],
+    brand: JSON.parse(row.brand) as Brand,
     createdAt: row.created_at,
     secretGeneration: row.secret_generation,
   };
@@ -103,6 +110,7 @@ function normaliseSettings(settings: AppSettings): AppSettings {
       return url.origin;
     });
   }
+  if (settings.brand !== undefined) out.brand = normalBrand(settings.brand);
   return out;
 }
 
@@ -159,6 +167,7 @@ export class AppsService {
       name: clean.name ?? settings.name,
       custom_domain: clean.customDomain ?? null,
       frame_ancestors: JSON.stringify(clean.frameAncestors ?? []),
+      brand: JSON.stringify(clean.brand ?? {}),
       created_at: now,
       updated_at: now,
     };
@@ -194,6 +203,7 @@ export class AppsService {
       ...(clean.name !== undefined && { name: clean.name }),
       ...(clean.customDomain !== undefined && { custom_domain: clean.customDomain }),
       ...(clean.frameAncestors !== undefined && { frame_ancestors: JSON.stringify(clean.frameAncestors) }),
+      ...(clean.brand !== undefined && { brand: JSON.stringify(clean.brand) }),
       updated_at: this.clock.now().toISOString(),
     };
     if (!(await this.writeHolding(clean.customDomain, () => this.apps.update(appId, changes)))) {
@@ -213,7 +223,7 @@ export class AppsService {
   ): Promise<{ app: App; webhookSecret?: string }> {
     const changes = Object.values(settings).some((value) => value !== undefined);
     if (!changes && !rotateWebhookSecret) {
-      throw invalid("body must set name, customDomain, frameAncestors or rotateWebhookSecret");
+      throw invalid("body must set name, customDomain, frameAncestors, brand or rotateWebhookSecret");
     }
     const app = changes ? await this.updateApp(appId, settings) : await this.getApp(appId);
     if (!rotateWebhookSecret) return { app };

@@ -1,8 +1,8 @@
-import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
-import type { ConsoleAssets } from "../../pages/console/layout.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ConsoleFrame } from "../../pages/console/layout.ts";
 import type { LinkForm } from "../../pages/console/view-model.ts";
 import {
   EMPTY_LINK_FORM,
@@ -15,13 +15,13 @@ import {
 import { FormRefused } from "./console-forms.ts";
 import { hidden, sendPage } from "./console-reply.ts";
 import { ConversationParams } from "../conversations/conversations.schemas.ts";
-import type { ConversationsService } from "../conversations/conversations.service.ts";
 import { ExperienceItemParams, LINK_STATES } from "../experiences/experiences.schemas.ts";
 import {
   LINK_FORM_CHECKBOXES,
   LINK_FORM_FIELDS,
   type ConsoleLinks,
   type LinkEditForm,
+  type LinkFormContext,
 } from "./console-links.ts";
 
 const LinksQuery = Type.Object({
@@ -59,53 +59,58 @@ function editFormOf(body: Record<string, string>): LinkEditForm {
  */
 export function consoleLinkRoutes(
   app: Server,
-  deps: { links: ConsoleLinks; conversations: ConversationsService; assets: ConsoleAssets },
+  deps: {
+    links: ConsoleLinks;
+    frameOf: (request: FastifyRequest) => ConsoleFrame;
+  },
 ): void {
-  const { links, conversations, assets } = deps;
+  const { links, frameOf } = deps;
   /**
-   * The create form's page, with a picture field for each member: its preview's brand is one inline
-   * stylesheet, allowed by a fresh nonce.
+   * The create form's page, with a picture field for each member and this conversation's preview: its
+   * brand is one inline stylesheet, allowed by a fresh nonce.
    */
   const formPage = (
+    request: FastifyRequest,
     reply: FastifyReply,
-    conversation: { id: string; name: string; members: { id: string; name: string }[] },
+    context: LinkFormContext,
     form: LinkForm,
     errors: Record<string, string> = {},
     status = 200,
   ) => {
-    const { members } = conversation;
     const nonce = styleNonce();
     setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors: [] });
-    const view = { conversation, members, form, errors, styleNonce: nonce };
-    return sendPage(reply, renderLinkForm(assets, view), status);
+    const view = { ...context, form, errors, styleNonce: nonce };
+    return sendPage(reply, renderLinkForm(frameOf(request), view), status);
   };
 
   app.get(
     "/console/conversations/:conversationId/links/new",
     { schema: { ...hidden, params: ConversationParams } },
     async (request, reply) => {
-      const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
-      return formPage(reply, conversation, EMPTY_LINK_FORM);
+      const context = await links.formContext(request.appId, request.params.conversationId);
+      return formPage(request, reply, context, EMPTY_LINK_FORM);
     },
   );
   app.post(
     "/console/conversations/:conversationId/links",
     { schema: { ...hidden, params: ConversationParams, body: LinkFormBody } },
     async (request, reply) => {
-      const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
+      const context = await links.formContext(request.appId, request.params.conversationId);
+      const { conversation } = context;
       const form = linkFormOf(request.body);
-      if (request.body.action === "preview") return formPage(reply, conversation, form);
+      if (request.body.action === "preview") return formPage(request, reply, context, form);
       try {
         const created = await links.create(request.appId, conversation.id, form);
-        return await sendPage(
-          reply,
-          renderLinkCreated(assets, { url: created.url, conversationName: conversation.name }),
-          201,
-        );
+        const shown = {
+          url: created.url,
+          conversationId: conversation.id,
+          conversationName: conversation.name,
+        };
+        return await sendPage(reply, renderLinkCreated(frameOf(request), shown), 201);
       } catch (error) {
         if (!(error instanceof FormRefused)) throw error;
         const errors = { [error.field]: error.message };
-        return formPage(reply, conversation, form, errors, error.status);
+        return formPage(request, reply, context, form, errors, error.status);
       }
     },
   );
@@ -114,14 +119,14 @@ export function consoleLinkRoutes(
     const state = request.query.state || null;
     return sendPage(
       reply,
-      renderLinks(assets, await links.list(request.appId, state, request.query.page ?? 1)),
+      renderLinks(frameOf(request), await links.list(request.appId, state, request.query.page ?? 1)),
     );
   });
   app.get(
     "/console/links/:conversationId/:experienceId",
     { schema: { ...hidden, params: ExperienceItemParams } },
     async (request, reply) =>
-      sendPage(reply, renderLinkManage(assets, await links.find(request.appId, request.params))),
+      sendPage(reply, renderLinkManage(frameOf(request), await links.find(request.appId, request.params))),
   );
   app.post(
     "/console/links/:conversationId/:experienceId",
@@ -136,7 +141,7 @@ export function consoleLinkRoutes(
         if (!(error instanceof FormRefused)) throw error;
         const link = await links.find(request.appId, request.params);
         const state = { ...form, errors: { [error.field]: error.message } };
-        return sendPage(reply, renderLinkManage(assets, link, state), error.status);
+        return sendPage(reply, renderLinkManage(frameOf(request), link, state), error.status);
       }
     },
   );
@@ -144,7 +149,10 @@ export function consoleLinkRoutes(
     "/console/links/:conversationId/:experienceId/revoke",
     { schema: { ...hidden, params: ExperienceItemParams } },
     async (request, reply) =>
-      sendPage(reply, renderRevokeConfirmation(assets, await links.find(request.appId, request.params))),
+      sendPage(
+        reply,
+        renderRevokeConfirmation(frameOf(request), await links.find(request.appId, request.params)),
+      ),
   );
   app.post(
     "/console/links/:conversationId/:experienceId/revoke",

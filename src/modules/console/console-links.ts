@@ -9,8 +9,21 @@ import {
   type LinkState,
 } from "../experiences/experiences.schemas.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
-import type { ConsoleLink, LinkForm, LinkListPage } from "../../pages/console/view-model.ts";
-import { FormRefused, formValidator, messageOf } from "./console-forms.ts";
+import type { ConsoleLink, LinkForm, LinkListPage, LinkPreview } from "../../pages/console/view-model.ts";
+import { readingText } from "../../pages/reading-text.ts";
+import type { PageView } from "../../pages/view-model.ts";
+import type { AppsService } from "../apps/apps.service.ts";
+import type { Brand } from "../experiences/experiences.schemas.ts";
+import type { SummaryPageService } from "../summary-page/summary-page.service.ts";
+import { LINK_EDIT_FIELD_LABELS, LINK_FIELD_LABELS } from "../../pages/console/labels.ts";
+import {
+  brandBodyOf,
+  brandFieldOf,
+  FormRefused,
+  formValidator,
+  messageOf,
+  relabel,
+} from "./console-forms.ts";
 
 /** Links on one page of the console's list. */
 export const LINKS_PAGE_SIZE = 20;
@@ -40,32 +53,29 @@ export interface LinkEditForm {
 const checkCreate = formValidator(CreateExperienceBody, "/console/links");
 const checkUpdate = formValidator(UpdateExperienceBody, "/console/links", "PATCH");
 
-/** The form field a message is about: the API names the body's field first (color.background must be …). */
-const FIELD_OF_PATH: Record<string, string> = {
-  "color.background": "background",
-  "color.topicsFilter": "topicsFilter",
-  "color.insightsFilter": "insightsFilter",
-  "font.family": "fontFamily",
-};
-function fieldOf(message: string): string {
+type Labels = Record<string, string>;
+
+/**
+ * A refusal of a link form: the API names the body's field first (`color.background must be …`); the form's
+ * field is found from it, and the message names that field by its label (`Background colour must be …`).
+ * A speaker's picture keeps the API's name, which holds the member's id.
+ */
+function refusal(message: string, status: number, labels: Labels): FormRefused {
   const path = message.split(" ")[0] ?? "";
   const avatar = /^speakerAvatarURLs(?:\.(.+)|\[(.+)\])$/.exec(path);
-  if (avatar) return `avatar.${avatar[1] ?? avatar[2]}`;
-  return FIELD_OF_PATH[path] ?? path.split(/[.[]/)[0] ?? "";
-}
-
-function refusedBySchema(errors: unknown): FormRefused {
-  const message = messageOf(errors);
-  return new FormRefused(fieldOf(message), message, 400);
+  if (avatar) return new FormRefused(`avatar.${avatar[1] ?? avatar[2]}`, message, status);
+  const field = brandFieldOf(path) ?? path.split(/[.[]/)[0] ?? "";
+  const label = labels[field];
+  return new FormRefused(field, label === undefined ? message : relabel(message, path, label), status);
 }
 
 /** The service's refusals of a value as the form's; anything else (a revoked link: 410) is not the form's. */
-async function refusedByService<T>(work: () => Promise<T>): Promise<T> {
+async function refusedByService<T>(work: () => Promise<T>, labels: Labels): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof DomainError && error.code === "invalid") {
-      throw new FormRefused(fieldOf(error.message), error.message, statusOf(error));
+      throw refusal(error.message, statusOf(error), labels);
     }
     throw error;
   }
@@ -77,20 +87,12 @@ const integerOrText = (value: string) => (/^-?\d{1,15}$/.test(value.trim()) ? Nu
 /** The API's create body from the form: an empty field is left out, as a client leaves out what it does not set. */
 export function createBodyOf(form: LinkForm): Record<string, unknown> {
   const given = (value: string) => (value.trim() === "" ? undefined : value);
-  const color = {
-    background: given(form.background),
-    topicsFilter: given(form.topicsFilter),
-    insightsFilter: given(form.insightsFilter),
-  };
   const body: Record<string, unknown> = {
     name: form.name,
     label: given(form.label),
     videoUrl: given(form.videoUrl),
     audioUrl: given(form.audioUrl),
-    logo: given(form.logo),
-    favicon: given(form.favicon),
-    color: Object.values(color).some((value) => value !== undefined) ? color : undefined,
-    font: given(form.fontFamily) === undefined ? undefined : { family: form.fontFamily },
+    ...brandBodyOf(form),
     summaryURLExpiresIn:
       given(form.summaryURLExpiresIn) === undefined ? undefined : integerOrText(form.summaryURLExpiresIn),
     readOnly: form.readOnly,
@@ -110,18 +112,69 @@ function instantOf(value: string): string {
   return `${value.trim()}${local[1] ? "" : ":00"}Z`;
 }
 
+/** How much of the conversation the link preview shows. */
+const PREVIEW_LINES = 3;
+const PREVIEW_TOPICS = 3;
+
+/** What the preview shows of the conversation: its first visible lines, first topics and surest action item. */
+function previewOf(view: PageView): LinkPreview {
+  const chapters = view.topics.filter((topic) => topic.kind === "chapter");
+  return {
+    lines: view.messages
+      .filter((message) => !message.hidden)
+      .slice(0, PREVIEW_LINES)
+      .map((message) => ({
+        speaker: message.speakerName,
+        text: readingText(message.text),
+        offset: message.offset,
+      })),
+    topics: (chapters.length > 0 ? chapters : view.topics)
+      .slice(0, PREVIEW_TOPICS)
+      .map((topic) => topic.text),
+    actionItem: view.insights.find((insight) => insight.type === "action_item")?.text ?? null,
+  };
+}
+
+/** What the create-link form shows besides its values: the conversation, its members, the preview, the app's brand. */
+export interface LinkFormContext {
+  conversation: { id: string; name: string };
+  members: { id: string; name: string }[];
+  preview: LinkPreview;
+  brand: Brand;
+}
+
 /** The console's summary links: the same schemas and the same ExperiencesService as the API. */
 export class ConsoleLinks {
   constructor(
-    private readonly deps: { experiences: ExperiencesService; conversations: ConversationsService },
+    private readonly deps: {
+      experiences: ExperiencesService;
+      conversations: ConversationsService;
+      summaryPage: Pick<SummaryPageService, "conversationView">;
+      apps: Pick<AppsService, "getApp">;
+    },
   ) {}
+
+  /** The conversation as the create-link form shows it, and the app's brand. Throws not_found. */
+  async formContext(appId: string, conversationId: string): Promise<LinkFormContext> {
+    const [view, app] = await Promise.all([
+      this.deps.summaryPage.conversationView(appId, conversationId),
+      this.deps.apps.getApp(appId),
+    ]);
+    return {
+      conversation: { id: conversationId, name: view.title },
+      members: view.attendees.map(({ id, name }) => ({ id, name })),
+      preview: previewOf(view),
+      brand: app.brand,
+    };
+  }
 
   /** Creates a link from the form, checked as POST /v1/conversations/{id}/experiences checks it. Throws FormRefused. */
   async create(appId: string, conversationId: string, form: LinkForm): Promise<ExperienceCreated> {
     const body = createBodyOf(form);
-    if (!checkCreate(body)) throw refusedBySchema(checkCreate.errors);
-    return refusedByService(() =>
-      this.deps.experiences.createSummaryLink(appId, conversationId, body as CreateExperienceBody),
+    if (!checkCreate(body)) throw refusal(messageOf(checkCreate.errors), 400, LINK_FIELD_LABELS);
+    return refusedByService(
+      () => this.deps.experiences.createSummaryLink(appId, conversationId, body as CreateExperienceBody),
+      LINK_FIELD_LABELS,
     );
   }
 
@@ -164,9 +217,11 @@ export class ConsoleLinks {
     const body: Record<string, unknown> = { label: form.label.trim() === "" ? null : form.label };
     if (form.expiry === "never") body.expiresAt = null;
     if (form.expiry === "at") body.expiresAt = instantOf(form.expiresAt);
-    if (!checkUpdate(body)) throw refusedBySchema(checkUpdate.errors);
-    return refusedByService(() =>
-      this.deps.experiences.updateLink(appId, conversationId, experienceId, body as UpdateExperienceBody),
+    if (!checkUpdate(body)) throw refusal(messageOf(checkUpdate.errors), 400, LINK_EDIT_FIELD_LABELS);
+    return refusedByService(
+      () =>
+        this.deps.experiences.updateLink(appId, conversationId, experienceId, body as UpdateExperienceBody),
+      LINK_EDIT_FIELD_LABELS,
     );
   }
 

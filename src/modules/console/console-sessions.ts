@@ -1,35 +1,56 @@
+import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../../clock.ts";
 import type { AppsService } from "../apps/apps.service.ts";
+import type { ConsoleSessionsRepository } from "./console-sessions.repository.ts";
 
 /** How long a console session lasts after signing in: a working day, after which the owner signs in again. */
 export const CONSOLE_SESSION_SECONDS = 12 * 60 * 60;
 
+/** A session's row is keyed by its token's hash, so a copy of the table opens no session. */
+const idOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
 /**
- * Console sessions without a table: the cookie says which app, under which of its secret generations, until
- * when (`appId.generation.expiresAtMs`); the cookie plugin signs it (HMAC-SHA256 with a key derived for the
- * console). Each request checks the expiry against the clock and the generation against the database, so
- * rotating the app secret ends every session at once, as it ends access tokens.
+ * Console sessions as rows (docs/ARCHITECTURE.md, "Console sessions"): the cookie holds a random token, the
+ * row says which app, under which of its secret generations, until when. Each request reads the row
+ * joined to the app, so signing out ends a session on every process, and rotating the app secret ends
+ * every session of the app at once, as it ends access tokens.
  */
 export class ConsoleSessions {
   constructor(
-    private readonly apps: Pick<AppsService, "verifyCredentials" | "isCurrentSecretGeneration">,
-    private readonly clock: Clock,
+    private readonly deps: {
+      sessions: ConsoleSessionsRepository;
+      apps: Pick<AppsService, "verifyCredentials">;
+      clock: Clock;
+    },
   ) {}
 
-  /** The value of a new session's cookie when the credentials are the app's (as the token route checks them), else null. */
+  /**
+   * A new session's token (the cookie's value) when the credentials are the app's, as the token route
+   * checks them, else null. The app's ended sessions are deleted on the way.
+   */
   async signIn(appId: string, appSecret: string): Promise<string | null> {
-    const verified = await this.apps.verifyCredentials(appId, appSecret);
+    const verified = await this.deps.apps.verifyCredentials(appId, appSecret);
     if (!verified) return null;
-    const expiresAt = this.clock.now().getTime() + CONSOLE_SESSION_SECONDS * 1000;
-    return `${appId}.${verified.secretGeneration}.${expiresAt}`;
+    const now = this.deps.clock.now();
+    await this.deps.sessions.deleteEnded(appId, verified.secretGeneration, now.toISOString());
+    const token = randomBytes(32).toString("base64url");
+    await this.deps.sessions.insert({
+      id: idOf(token),
+      app_id: appId,
+      secret_generation: verified.secretGeneration,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + CONSOLE_SESSION_SECONDS * 1000).toISOString(),
+    });
+    return token;
   }
 
-  /** The app of a session whose (already verified) cookie value is unexpired and of the current secret, else null. */
-  async appOf(value: string): Promise<string | null> {
-    const match = /^([A-Za-z0-9]+)\.(\d+)\.(\d+)$/.exec(value);
-    if (!match?.[1] || !match[2] || !match[3]) return null;
-    if (Number(match[3]) <= this.clock.now().getTime()) return null;
-    const current = await this.apps.isCurrentSecretGeneration(match[1], Number(match[2]));
-    return current ? match[1] : null;
+  /** The app (id, name) of the session with this token, while it is unended and of the app's current secret; else null. */
+  async appOf(token: string): Promise<{ id: string; name: string } | null> {
+    return (await this.deps.sessions.appOfLive(idOf(token), this.deps.clock.now().toISOString())) ?? null;
+  }
+
+  /** Ends the session with this token (signing out); an unknown token ends nothing. */
+  async end(token: string): Promise<void> {
+    await this.deps.sessions.delete(idOf(token));
   }
 }

@@ -6,9 +6,17 @@ import { DomainError, forbidden } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
 import { setPageSecurityHeaders } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
-import { deriveKey } from "../../keys.ts";
-import { renderConsoleError, type ConsoleAssets } from "../../pages/console/layout.ts";
-import { renderConversations, renderDeleteConfirmation } from "../../pages/console/render-conversations.ts";
+import {
+  renderConsoleError,
+  renderNotFound,
+  type ConsoleAssets,
+  type ConsoleFrame,
+} from "../../pages/console/layout.ts";
+import {
+  renderConversation,
+  renderConversations,
+  renderDeleteConfirmation,
+} from "../../pages/console/render-conversations.ts";
 import { renderImport, renderJob } from "../../pages/console/render-import.ts";
 import {
   renderNewSecret,
@@ -24,12 +32,26 @@ import { ConversationParams } from "../conversations/conversations.schemas.ts";
 import { JobParams } from "../ingestion/ingestion.schemas.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
 import type { PageAssets } from "../summary-page/page-assets.ts";
+import type { SummaryPageService } from "../summary-page/summary-page.service.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import { consoleLinkRoutes } from "./console-links.routes.ts";
 import { ConsoleLinks } from "./console-links.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
 import { type ConsoleService, type UploadedTranscript } from "./console.service.ts";
-import { ConversationsQuery, SettingsFormBody, SettingsQuery, SignInBody } from "./console.schemas.ts";
+import {
+  BrandFormBody,
+  ConversationsQuery,
+  SettingsFormBody,
+  SettingsQuery,
+  SignInBody,
+} from "./console.schemas.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The name of the app the console session is of; empty without a session. */
+    appName: string;
+  }
+}
 
 export interface ConsoleRouteDeps {
   apps: AppsService;
@@ -38,14 +60,38 @@ export interface ConsoleRouteDeps {
   conversations: ConversationsService;
   jobs: JobsService;
   experiences: ExperiencesService;
+  summaryPage: SummaryPageService;
   pageAssets: PageAssets;
-  secret: string;
   bodyLimitBytes: number;
 }
 
-const SESSION_COOKIE = "recap_console";
 /** Routes reached without a session: everything else sends a visitor without one to sign in. */
 const OPEN_ROUTES = new Set(["/", "/console", "/console/sign-in", "/console/sign-out"]);
+
+/**
+ * Hosts a browser counts as secure over plain HTTP too (localhost, loopback addresses): it keeps a Secure
+ * cookie from them, so the `__Host-` cookie works for `npm start` on one's own machine.
+ */
+const isLoopback = (hostname: string) =>
+  /^(?:localhost|.+\.localhost|127(?:\.\d{1,3}){3}|\[::1\])\.?$/i.test(hostname);
+
+/**
+ * The session cookie this request uses. Where the browser keeps Secure cookies (HTTPS, or a loopback host)
+ * it is `__Host-recap_console`: Secure, Path=/, no Domain, which a page on another port of the host or on a
+ * sibling domain cannot plant under a narrower path to shadow the owner's (docs/ARCHITECTURE.md,
+ * "Console sessions"). Over plain HTTP to another host no browser keeps a Secure cookie, so it is
+ * `recap_console`, with Path=/ as well.
+ */
+function sessionCookieOf(request: FastifyRequest): { name: string; secure: boolean } {
+  const secure = request.protocol === "https" || isLoopback(request.hostname);
+  return { name: secure ? "__Host-recap_console" : "recap_console", secure };
+}
+
+/** The session token the request carries, unless it carries none or several (one planted beside another). */
+function sessionTokenOf(request: FastifyRequest, name: string): string | null {
+  const sent = (request.headers.cookie ?? "").split(";").filter((pair) => pair.trim().startsWith(`${name}=`));
+  return sent.length === 1 ? (request.cookies[name] ?? null) : null;
+}
 
 /**
  * A state-changing request must come from a console page: the browser says so by Sec-Fetch-Site, or
@@ -70,34 +116,38 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     stylesheetUrl: deps.pageAssets.path("console.css"),
     scriptUrl: deps.pageAssets.path("console.js"),
   };
-  await app.register(cookie, { secret: deriveKey(deps.secret, "console-session") });
+  await app.register(cookie);
   await app.register(formbody);
   await app.register(multipart, {
     limits: { files: 1, fields: 4, fileSize: deps.bodyLimitBytes },
     defCharset: "latin1",
   });
   app.decorateRequest("appId", "");
+  app.decorateRequest("appName", "");
+  const frameOf = (request: FastifyRequest): ConsoleFrame => ({
+    assets,
+    appName: request.appId ? request.appName : null,
+  });
 
-  const cookieOptions = (request: FastifyRequest) => ({
-    path: "/console",
+  const cookieOptions = (secure: boolean) => ({
+    path: "/",
     httpOnly: true,
     sameSite: "strict" as const,
-    secure: request.protocol === "https",
+    secure,
   });
-  const startSession = (request: FastifyRequest, reply: FastifyReply, session: string) =>
-    reply.setCookie(SESSION_COOKIE, session, {
-      ...cookieOptions(request),
-      signed: true,
-      maxAge: CONSOLE_SESSION_SECONDS,
-    });
+  const startSession = (request: FastifyRequest, reply: FastifyReply, token: string) => {
+    const { name, secure } = sessionCookieOf(request);
+    return reply.setCookie(name, token, { ...cookieOptions(secure), maxAge: CONSOLE_SESSION_SECONDS });
+  };
 
   app.addHook("onRequest", async (request, reply) => {
     setPageSecurityHeaders(reply, { frameAncestors: [] });
     if (request.method === "POST") checkSameOrigin(request);
-    const signed = request.cookies[SESSION_COOKIE];
-    const unsigned = signed === undefined ? null : request.unsignCookie(signed);
-    if (unsigned?.valid && unsigned.value !== null) {
-      request.appId = (await consoleSessions.appOf(unsigned.value)) ?? "";
+    const token = sessionTokenOf(request, sessionCookieOf(request).name);
+    const signedIn = token === null ? null : await consoleSessions.appOf(token);
+    if (signedIn !== null) {
+      request.appId = signedIn.id;
+      request.appName = signedIn.name;
     }
     if (!request.appId && !OPEN_ROUTES.has(request.routeOptions.url ?? "")) {
       return reply.redirect("/console/sign-in", 303);
@@ -108,7 +158,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     const status = error instanceof DomainError ? statusOf(error) : (error.statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     const message = status >= 500 ? "Something failed on the server; try again." : error.message;
-    return sendPage(reply, renderConsoleError(message, assets, request.appId !== ""), status);
+    return sendPage(reply, renderConsoleError(message, frameOf(request), status), status);
   });
 
   app.get("/", { schema: hidden }, (_request, reply) => reply.redirect("/console", 303));
@@ -116,27 +166,36 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     reply.redirect(request.appId ? "/console/conversations" : "/console/sign-in", 303),
   );
 
-  // Any other console address: a console page saying so (signed out, the hook above leads to sign-in).
+  // Any other console address: the console's 404 page (signed out, the hook above leads to sign-in).
   app.get("/console/*", { schema: hidden }, (request, reply) =>
-    sendPage(
-      reply,
-      renderConsoleError("There is no such page in the console.", assets, request.appId !== ""),
-      404,
-    ),
+    sendPage(reply, renderNotFound(frameOf(request)), 404),
   );
-  app.get("/console/sign-in", { schema: hidden }, (_request, reply) => sendPage(reply, renderSignIn(assets)));
+  app.get("/console/sign-in", { schema: hidden }, (request, reply) =>
+    sendPage(reply, renderSignIn(frameOf(request))),
+  );
   app.post("/console/sign-in", { schema: { ...hidden, body: SignInBody } }, async (request, reply) => {
     const { appId, appSecret } = request.body;
     const session = await consoleSessions.signIn(appId, appSecret);
     if (session === null) {
-      return sendPage(reply, renderSignIn(assets, { appId, error: "appId or appSecret is wrong" }), 401);
+      return sendPage(
+        reply,
+        renderSignIn(frameOf(request), { appId, error: "appId or appSecret is wrong" }),
+        401,
+      );
     }
+    // Signing in again replaces the session this browser had, rather than leaving it open beside the new one.
+    const previous = sessionTokenOf(request, sessionCookieOf(request).name);
+    if (previous !== null) await consoleSessions.end(previous);
     startSession(request, reply, session);
     return reply.redirect("/console/conversations", 303);
   });
-  app.post("/console/sign-out", { schema: hidden }, (request, reply) =>
-    reply.clearCookie(SESSION_COOKIE, cookieOptions(request)).redirect("/console/sign-in", 303),
-  );
+  // Ends the session on the server: the same cookie sent again opens nothing.
+  app.post("/console/sign-out", { schema: hidden }, async (request, reply) => {
+    const { name, secure } = sessionCookieOf(request);
+    const token = sessionTokenOf(request, name);
+    if (token !== null) await consoleSessions.end(token);
+    return reply.clearCookie(name, cookieOptions(secure)).redirect("/console/sign-in", 303);
+  });
 
   app.get(
     "/console/conversations",
@@ -144,7 +203,18 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     async (request, reply) => {
       const search = request.query.q?.trim() ?? "";
       const listed = await consoleService.listConversations(request.appId, request.query.page ?? 1, search);
-      return sendPage(reply, renderConversations(assets, listed, search));
+      return sendPage(reply, renderConversations(frameOf(request), listed, search));
+    },
+  );
+  app.get(
+    "/console/conversations/:conversationId",
+    { schema: { ...hidden, params: ConversationParams } },
+    async (request, reply) => {
+      const overview = await consoleService.conversationOverview(
+        request.appId,
+        request.params.conversationId,
+      );
+      return sendPage(reply, renderConversation(frameOf(request), overview));
     },
   );
   app.get(
@@ -152,7 +222,7 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     { schema: { ...hidden, params: ConversationParams } },
     async (request, reply) => {
       const conversation = await conversations.getConversation(request.appId, request.params.conversationId);
-      return sendPage(reply, renderDeleteConfirmation(assets, conversation));
+      return sendPage(reply, renderDeleteConfirmation(frameOf(request), conversation));
     },
   );
   app.post(
@@ -164,7 +234,9 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     },
   );
 
-  app.get("/console/import", { schema: hidden }, (_request, reply) => sendPage(reply, renderImport(assets)));
+  app.get("/console/import", { schema: hidden }, (request, reply) =>
+    sendPage(reply, renderImport(frameOf(request))),
+  );
   app.post("/console/import", { schema: hidden }, async (request, reply) => {
     // The fields' bytes as sent (the parser reads them as Latin-1, one character a byte), so the import
     // decodes them by the input rules rather than the parser replacing what is not UTF-8.
@@ -183,12 +255,14 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     } catch (error) {
       if (!(error instanceof FormRefused)) throw error;
       const form = { name: name.toString("utf8"), errors: { [error.field]: error.message } };
-      return sendPage(reply, renderImport(assets, form), error.status);
+      return sendPage(reply, renderImport(frameOf(request), form), error.status);
     }
   });
-  app.get("/console/jobs/:jobId", { schema: { ...hidden, params: JobParams } }, async (request, reply) =>
-    sendPage(reply, renderJob(assets, await jobs.getJob(request.appId, request.params.jobId))),
-  );
+  app.get("/console/jobs/:jobId", { schema: { ...hidden, params: JobParams } }, async (request, reply) => {
+    const job = await jobs.getJob(request.appId, request.params.jobId);
+    const names = await conversations.namesOf(request.appId, [job.conversationId]);
+    return sendPage(reply, renderJob(frameOf(request), job, names.get(job.conversationId) ?? null));
+  });
 
   // Settings: PATCH /v1/app's rules, and the rotation of the app's secrets, shown once (every console
   // answer is `Cache-Control: private, no-store`, set by the hook above).
@@ -198,41 +272,67 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     async (request, reply) =>
       sendPage(
         reply,
-        renderSettings(assets, await apps.getApp(request.appId), { saved: request.query.saved === "1" }),
+        renderSettings(frameOf(request), await apps.getApp(request.appId), {
+          ...(request.query.saved !== undefined && { saved: request.query.saved }),
+        }),
       ),
   );
   app.post("/console/settings", { schema: { ...hidden, body: SettingsFormBody } }, async (request, reply) => {
     try {
       await consoleService.updateSettings(request.appId, request.body);
-      return await reply.redirect("/console/settings?saved=1", 303);
+      return await reply.redirect("/console/settings?saved=settings", 303);
     } catch (error) {
       if (!(error instanceof FormRefused)) throw error;
       const form = { form: request.body, errors: { [error.field]: error.message } };
-      return sendPage(reply, renderSettings(assets, await apps.getApp(request.appId), form), error.status);
+      return sendPage(
+        reply,
+        renderSettings(frameOf(request), await apps.getApp(request.appId), form),
+        error.status,
+      );
     }
   });
-  app.get("/console/settings/rotate-secret", { schema: hidden }, (_request, reply) =>
-    sendPage(reply, renderRotateConfirmation(assets, "app")),
+  // The brand every link's page takes for what the link does not set: PATCH /v1/app's `brand`.
+  app.post(
+    "/console/settings/brand",
+    { schema: { ...hidden, body: BrandFormBody } },
+    async (request, reply) => {
+      try {
+        await consoleService.updateBrand(request.appId, request.body);
+        return await reply.redirect("/console/settings?saved=brand#brand", 303);
+      } catch (error) {
+        if (!(error instanceof FormRefused)) throw error;
+        const form = { brandForm: request.body, errors: { [error.field]: error.message } };
+        const app = await apps.getApp(request.appId);
+        return sendPage(reply, renderSettings(frameOf(request), app, form), error.status);
+      }
+    },
+  );
+  app.get("/console/settings/rotate-secret", { schema: hidden }, (request, reply) =>
+    sendPage(reply, renderRotateConfirmation(frameOf(request), "app")),
   );
   // The rotation ends every session; the owner rotating keeps theirs, signed in anew with the new secret.
   app.post("/console/settings/rotate-secret", { schema: hidden }, async (request, reply) => {
     const { appSecret } = await apps.rotateSecret(request.appId);
     const session = await consoleSessions.signIn(request.appId, appSecret);
     if (session !== null) startSession(request, reply, session);
-    return sendPage(reply, renderNewSecret(assets, "app", appSecret));
+    return sendPage(reply, renderNewSecret(frameOf(request), "app", appSecret));
   });
-  app.get("/console/settings/rotate-webhook-secret", { schema: hidden }, (_request, reply) =>
-    sendPage(reply, renderRotateConfirmation(assets, "webhook")),
+  app.get("/console/settings/rotate-webhook-secret", { schema: hidden }, (request, reply) =>
+    sendPage(reply, renderRotateConfirmation(frameOf(request), "webhook")),
   );
   app.post("/console/settings/rotate-webhook-secret", { schema: hidden }, async (request, reply) => {
     const webhookSecret = await apps.rotateWebhookSecret(request.appId);
-    return sendPage(reply, renderNewSecret(assets, "webhook", webhookSecret));
+    return sendPage(reply, renderNewSecret(frameOf(request), "webhook", webhookSecret));
   });
 
   // Summary links: their own routes (console-links.routes.ts), under the hook above.
   consoleLinkRoutes(app, {
-    links: new ConsoleLinks({ experiences: deps.experiences, conversations }),
-    conversations,
-    assets,
+    links: new ConsoleLinks({
+      experiences: deps.experiences,
+      conversations,
+      summaryPage: deps.summaryPage,
+      apps,
+    }),
+    frameOf,
   });
 }

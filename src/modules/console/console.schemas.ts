@@ -23,4 +23,17 @@ export const SettingsFormBody = Type.Object({
   frameAncestors: Type.String(),
 });
 
-export const SettingsQuery = Type.Object({ saved: Type.Optional(Type.Literal("1")) });
+/** The settings' brand form: checked by PATCH /v1/app's rules in ConsoleService.updateBrand. */
+export const BrandFormBody = Type.Object({
+  logo: Type.String(),
+  favicon: Type.String(),
+  background: Type.String(),
+  topicsFilter: Type.String(),
+  insightsFilter: Type.String(),
+  fontFamily: Type.String(),
+});
+
+/** Which of the settings' forms was just saved. */
+export const SettingsQuery = Type.Object({
+  saved: Type.Optional(Type.Union([Type.Literal("settings"), Type.Literal("brand")])),
+});

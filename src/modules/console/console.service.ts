@@ -14,8 +14,26 @@ import { readTranscriptFile } from "../ingestion/transcript-file.ts";
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
 import type { TranscriptCue } from "../ingestion/transcript.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
-import type { ConversationListPage, SettingsField, SettingsForm } from "../../pages/console/view-model.ts";
-import { FormRefused, formValidator, messageOf } from "./console-forms.ts";
+import { INSIGHT_GROUPS } from "../../pages/view-model.ts";
+import { BRAND_FIELD_LABELS, SETTINGS_FIELD_LABELS } from "../../pages/console/labels.ts";
+import type {
+  BrandField,
+  BrandForm,
+  ConversationListPage,
+  ConversationOverview,
+  SettingsField,
+  SettingsForm,
+} from "../../pages/console/view-model.ts";
+import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { SummaryPageService } from "../summary-page/summary-page.service.ts";
+import {
+  brandBodyOf,
+  brandFieldOf,
+  FormRefused,
+  formValidator,
+  messageOf,
+  relabel,
+} from "./console-forms.ts";
 import { ImportFields } from "./console.schemas.ts";
 
 /** Conversations on one page of the console's list. */
@@ -36,6 +54,19 @@ const checkAppSettings = formValidator(UpdateAppBody, "/console/settings");
 const settingsFieldOf = (message: string): SettingsField =>
   SETTINGS_FIELDS.find((field) => message.startsWith(`${field} `)) ?? "name";
 
+/** A refusal of the settings form, its message naming the field by the form's label. */
+const settingsRefusal = (message: string, status: number) => {
+  const field = settingsFieldOf(message);
+  return new FormRefused(field, relabel(message, field, SETTINGS_FIELD_LABELS[field]), status);
+};
+
+/** A refusal of the brand form: the API's `brand.color.background …` said with the form's label. */
+const brandRefusal = (message: string, status: number) => {
+  const path = message.split(" ")[0] ?? "";
+  const field: BrandField = brandFieldOf(path.replace(/^brand\./, "")) ?? "logo";
+  return new FormRefused(field, relabel(message, path, BRAND_FIELD_LABELS[field]), status);
+};
+
 /** What the console does beyond the API's own services: it reads and writes through them. */
 export class ConsoleService {
   constructor(
@@ -45,6 +76,8 @@ export class ConsoleService {
       ingestion: IngestionService;
       apps: AppsService;
       transcripts: TranscriptParser;
+      summaryPage: Pick<SummaryPageService, "conversationView">;
+      experiences: Pick<ExperiencesService, "listAppLinks">;
     },
   ) {}
 
@@ -76,6 +109,35 @@ export class ConsoleService {
       })),
       page,
       hasNext: rows.length > CONSOLE_PAGE_SIZE,
+    };
+  }
+
+  /**
+   * One conversation as its console page shows it: members, the latest job, the analysis (summary, topics,
+   * how many insights of each type) and its links, newest first. Throws not_found.
+   */
+  async conversationOverview(appId: string, conversationId: string): Promise<ConversationOverview> {
+    const [conversation, view, statuses, links] = await Promise.all([
+      this.deps.conversations.getConversation(appId, conversationId),
+      this.deps.summaryPage.conversationView(appId, conversationId),
+      this.deps.jobs.latestJobs(appId, [conversationId]),
+      this.deps.experiences.listAppLinks(appId, { conversationId, limit: 1000, offset: 0 }),
+    ]);
+    return {
+      id: conversation.id,
+      name: conversation.name,
+      startTime: conversation.startTime,
+      memberNames: conversation.members.map((member) => member.name),
+      lineCount: view.messages.filter((message) => !message.hidden).length,
+      jobState: statuses.get(conversationId)?.status ?? null,
+      analysedBy: conversation.analysis?.engines.summary ?? null,
+      summary: view.summary.map((item) => item.text),
+      topics: view.topics.filter((topic) => topic.kind === "chapter").map((topic) => topic.text),
+      insightCounts: INSIGHT_GROUPS.map(({ type, label }) => ({
+        label,
+        count: view.insights.filter((insight) => insight.type === type).length,
+      })),
+      links: links.map((link) => ({ ...link, conversationName: conversation.name })),
     };
   }
 
@@ -113,15 +175,27 @@ export class ConsoleService {
         .map((line) => line.trim())
         .filter((line) => line !== ""),
     };
-    if (!checkAppSettings(body)) {
-      const message = messageOf(checkAppSettings.errors);
-      throw new FormRefused(settingsFieldOf(message), message, 400);
-    }
+    if (!checkAppSettings(body)) throw settingsRefusal(messageOf(checkAppSettings.errors), 400);
     try {
       return (await this.deps.apps.updateSettings(appId, body, false)).app;
     } catch (error) {
       if (!(error instanceof DomainError) || statusOf(error) >= 500) throw error;
-      throw new FormRefused(settingsFieldOf(error.message), error.message, statusOf(error));
+      throw settingsRefusal(error.message, statusOf(error));
+    }
+  }
+
+  /**
+   * Replaces the app's brand (what its summary pages take when a link sets none) with PATCH /v1/app's schema
+   * and service; an empty field sets nothing. Throws FormRefused naming the field by its label.
+   */
+  async updateBrand(appId: string, form: BrandForm): Promise<App> {
+    const body = { brand: brandBodyOf(form) };
+    if (!checkAppSettings(body)) throw brandRefusal(messageOf(checkAppSettings.errors), 400);
+    try {
+      return (await this.deps.apps.updateSettings(appId, body, false)).app;
+    } catch (error) {
+      if (!(error instanceof DomainError) || statusOf(error) >= 500) throw error;
+      throw brandRefusal(error.message, statusOf(error));
     }
   }
 

@@ -42,15 +42,10 @@ const Label = Type.String({
 });
 
 /**
- * The create-link body (docs/PAGES.md, The API): the only check of its shape, validated as sent (no type
- * coercion), with defaults filled in. Rules that depend on other fields or on the app are the service's.
+ * A summary page's brand: a link's own (in its create body), or its app's, which a page takes for what its
+ * link does not set (GET/PATCH /v1/app). The same rules in both.
  */
-export const CreateExperienceBody = Type.Object({
-  name: ExperienceKindSchema,
-  label: Type.Optional(Label),
-  // Checked by the service, and only for the kind that plays it; ignored for the others (docs/PAGES.md).
-  videoUrl: Type.Optional(MediaUrl),
-  audioUrl: Type.Optional(MediaUrl),
+export const Brand = Type.Object({
   logo: Type.Optional(HttpUrl),
   favicon: Type.Optional(HttpUrl),
   color: Type.Optional(
@@ -61,6 +56,20 @@ export const CreateExperienceBody = Type.Object({
     }),
   ),
   font: Type.Optional(Type.Object({ family: Type.Optional(FontFamily) })),
+});
+export type Brand = Static<typeof Brand>;
+
+/**
+ * The create-link body (docs/PAGES.md, The API): the only check of its shape, validated as sent (no type
+ * coercion), with defaults filled in. Rules that depend on other fields or on the app are the service's.
+ */
+export const CreateExperienceBody = Type.Object({
+  name: ExperienceKindSchema,
+  label: Type.Optional(Label),
+  // Checked by the service, and only for the kind that plays it; ignored for the others (docs/PAGES.md).
+  videoUrl: Type.Optional(MediaUrl),
+  audioUrl: Type.Optional(MediaUrl),
+  ...Brand.properties,
   summaryURLExpiresIn: Type.Optional(
     Type.Integer({
       minimum: 0,

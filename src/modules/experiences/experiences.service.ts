@@ -5,6 +5,7 @@ import { uuid } from "../../ids.ts";
 import { canonicalHost, isHttpUrl } from "../../urls.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { normalBrand, normalUrl } from "./brand.ts";
 import { linkStatus, presentExperience, presentLink, settingsOf } from "./experiences.presenter.ts";
 import type { ExperiencesRepository } from "./experiences.repository.ts";
 import {
@@ -41,9 +42,6 @@ export type OpenLink = Omit<ExperienceRow, "settings"> & { settings: ReturnType<
 /** How many of a token's last characters the link's hint shows: enough to recognise its URL, far too few to open it. */
 const HINT_LENGTH = 4;
 
-/** The percent-encoded form of a URL the schema's `http-url` format accepted. */
-const normalUrl = (url: string) => new URL(url).href;
-
 const MEDIA_URL_FIELD = { "video-summary": "videoUrl", "audio-summary": "audioUrl" } as const;
 
 /**
@@ -52,12 +50,13 @@ const MEDIA_URL_FIELD = { "video-summary": "videoUrl", "audio-summary": "audioUr
  * speakerAvatarURLs key that cannot be a member id.
  */
 function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
+  const brand = normalBrand(body);
   const settings: ExperienceSettings = {
     name: body.name,
-    ...(body.logo !== undefined && { logo: normalUrl(body.logo) }),
-    ...(body.favicon !== undefined && { favicon: normalUrl(body.favicon) }),
-    color: {},
-    font: body.font?.family === undefined ? {} : { family: body.font.family.trim() },
+    ...(brand.logo !== undefined && { logo: brand.logo }),
+    ...(brand.favicon !== undefined && { favicon: brand.favicon }),
+    color: brand.color ?? {},
+    font: brand.font ?? {},
     summaryURLExpiresIn: body.summaryURLExpiresIn ?? DEFAULT_EXPIRES_IN,
     readOnly: body.readOnly ?? false,
     enableCustomDomain: body.enableCustomDomain ?? false,
@@ -66,10 +65,6 @@ function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
     ),
     hideShareButton: body.hideShareButton ?? false,
   };
-  for (const key of ["background", "topicsFilter", "insightsFilter"] as const) {
-    const colour = body.color?.[key];
-    if (colour !== undefined) settings.color[key] = colour.toLowerCase();
-  }
   if (body.name !== "verbose-text-summary") {
     const field = MEDIA_URL_FIELD[body.name];
     const url = body[field];

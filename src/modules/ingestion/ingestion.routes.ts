@@ -70,7 +70,10 @@ export async function ingestionRoutes(
   app.get(
     "/v1/job/:jobId",
     { schema: { tags, params: JobParams, response: { 200: JobResponse, ...errorResponses(401, 404) } } },
-    (request) => jobs.getJob(request.appId, request.params.jobId),
+    async (request) => {
+      const { id, status } = await jobs.getJob(request.appId, request.params.jobId);
+      return { id, status };
+    },
   );
 }
 

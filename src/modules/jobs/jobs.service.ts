@@ -34,16 +34,19 @@ export class JobsService {
   ) {}
 
   /**
-   * The job's status, and for a media job how far it has got (a percentage; 100 once completed). Throws
-   * not_found when the app cannot see the job.
+   * The job, its status and its conversation, and for a media job how far it has got (a percentage; 100 once
+   * completed). Throws not_found when the app cannot see the job.
    */
-  async getJob(appId: string, jobId: string): Promise<{ id: string; status: JobStatus; progress?: number }> {
+  async getJob(
+    appId: string,
+    jobId: string,
+  ): Promise<{ id: string; status: JobStatus; conversationId: string; progress?: number }> {
     const job = await this.jobs.find(appId, jobId);
     if (!job) throw notFound("job");
     const status = job.status as JobStatus;
-    if (job.kind !== "media") return { id: job.id, status };
-    const progress = status === "completed" ? 100 : Math.floor((job.progress ?? 0) * 100);
-    return { id: job.id, status, progress };
+    const found = { id: job.id, status, conversationId: job.conversation_id };
+    if (job.kind !== "media") return found;
+    return { ...found, progress: status === "completed" ? 100 : Math.floor((job.progress ?? 0) * 100) };
   }
 
   /** The latest job of each conversation given that has one, by conversation id. */

@@ -4,7 +4,9 @@ import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { TrackerDefinition } from "../../analysis/trackers.ts";
 import type { ConversationInFull, ConversationsService } from "../conversations/conversations.service.ts";
-import type { ExperiencesService, OpenLink } from "../experiences/experiences.service.ts";
+import { withBrandDefaults } from "../experiences/brand.ts";
+import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
+import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
 
@@ -22,8 +24,8 @@ export interface VersionedPage {
   linkId: string;
   /**
    * Names what the page shows now: the conversation's content version, which changes with every committed
-   * write to it, and on the analytics page a digest of the app's trackers (docs/PAGES.md, Compression and
-   * caching).
+   * write to it, on the analytics page a digest of the app's trackers, and a digest of the app's brand
+   * (docs/PAGES.md, Compression and caching).
    */
   contentKey: string;
   /** The font family the link asked for, if any. */
@@ -32,6 +34,24 @@ export interface VersionedPage {
   frameAncestors: string[];
   /** Reads the conversation's rows and builds the view. */
   view(): Promise<PageView>;
+}
+
+/** A text summary with no brand or options: the settings of no link in particular. */
+const PLAIN_SETTINGS: ExperienceSettings = {
+  name: "verbose-text-summary",
+  color: {},
+  font: {},
+  summaryURLExpiresIn: 0,
+  readOnly: true,
+  enableCustomDomain: false,
+  speakerAvatarURLs: {},
+  hideShareButton: false,
+};
+
+/** A short digest of what a page is made of besides the conversation (trackers, the app's brand); "" for nothing. */
+function digestOf(value: object): string {
+  const text = JSON.stringify(value);
+  return text === "[]" || text === "{}" ? "" : createHash("sha256").update(text).digest("base64url");
 }
 
 /** The summary page a link opens: every request checks the link and reads the conversation's current version. */
@@ -57,14 +77,15 @@ export class SummaryPageService {
     ]);
     if (contentVersion === undefined) throw notFound("link");
     const trackers = await this.trackersShownBy(link);
-    const trackersDigest =
-      trackers.length === 0 ? "" : createHash("sha256").update(JSON.stringify(trackers)).digest("base64url");
+    const settings = withBrandDefaults(link.settings, app.brand);
     return {
       linkId: link.id,
-      contentKey: `${contentVersion}:${trackersDigest}`,
-      fontFamily: link.settings.font.family ?? null,
+      // The app's brand is part of what the page shows: a change to it makes the page anew.
+      contentKey: `${contentVersion}:${digestOf(trackers)}:${digestOf(app.brand)}`,
+      fontFamily: settings.font.family ?? null,
       frameAncestors: app.frameAncestors,
-      view: async () => this.viewOf(await this.readRows(link.app_id, link.conversation_id), link, trackers),
+      view: async () =>
+        this.viewOf(await this.readRows(link.app_id, link.conversation_id), settings, trackers),
     };
   }
 
@@ -74,13 +95,17 @@ export class SummaryPageService {
   }
 
   /** The page's view, with the trackers' matches in the visible lines (found in the analysis worker). */
-  private async viewOf(rows: ConversationInFull, link: OpenLink, trackers: TrackerDefinition[]) {
+  private async viewOf(
+    rows: ConversationInFull,
+    settings: ExperienceSettings,
+    trackers: TrackerDefinition[],
+  ) {
     const visible = rows.messages.filter((message) => message.hidden === 0);
     const matched = await this.deps.trackers.matchLines(
       trackers,
       visible.map(({ id, text }) => ({ id, text })),
     );
-    return pageViewOf(rows, link.settings, trackers, matched.trackers);
+    return pageViewOf(rows, settings, trackers, matched.trackers);
   }
 
   private async readRows(appId: string, conversationId: string) {
@@ -93,6 +118,19 @@ export class SummaryPageService {
   }
 
   /**
+   * The page's view of a conversation as a plain text summary, without a link: what the console shows of it
+   * (its page, a new link's preview). Throws not_found when the app cannot see the conversation.
+   */
+  async conversationView(appId: string, conversationId: string): Promise<PageView> {
+    return pageViewOf(
+      await this.deps.conversations.readInFull(appId, conversationId),
+      PLAIN_SETTINGS,
+      [],
+      [],
+    );
+  }
+
+  /**
    * Opens the page behind a link followed on `host`. Throws what `openLink` throws (not_found for an
    * unknown link or the wrong host, SummaryLinkGone for an expired or revoked one), and not_found when the
    * conversation is gone.
@@ -100,8 +138,9 @@ export class SummaryPageService {
   async open(token: string, host: string | undefined): Promise<OpenedPage> {
     const link = await this.deps.experiences.openLink(token, host);
     const rows = await this.readRows(link.app_id, link.conversation_id);
-    const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
+    const { frameAncestors, brand } = await this.deps.apps.getApp(link.app_id);
     const trackers = await this.trackersShownBy(link);
-    return { linkId: link.id, view: await this.viewOf(rows, link, trackers), frameAncestors };
+    const settings = withBrandDefaults(link.settings, brand);
+    return { linkId: link.id, view: await this.viewOf(rows, settings, trackers), frameAncestors };
   }
 }

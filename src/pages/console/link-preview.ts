@@ -1,3 +1,4 @@
+import type { Brand } from "../../modules/experiences/experiences.schemas.ts";
 import { HEX_COLOUR } from "../colour.ts";
 import { safeFontFamily, themeVariables } from "../theme.ts";
 
@@ -7,6 +8,18 @@ export interface BrandingInput {
   topicsFilter: string;
   insightsFilter: string;
   fontFamily: string;
+}
+
+/** The form's brand fields, each empty one taking the app's value: what the link's page would show. */
+export function brandedInput(input: BrandingInput, brand: Brand): BrandingInput {
+  const or = (typed: string, fallback: string | undefined) =>
+    typed.trim() === "" ? (fallback ?? "") : typed;
+  return {
+    background: or(input.background, brand.color?.background),
+    topicsFilter: or(input.topicsFilter, brand.color?.topicsFilter),
+    insightsFilter: or(input.insightsFilter, brand.color?.insightsFilter),
+    fontFamily: or(input.fontFamily, brand.font?.family),
+  };
 }
 
 const colourOrNull = (value: string) => (HEX_COLOUR.test(value.trim()) ? value.trim() : null);

@@ -1,6 +1,12 @@
 import { html, type Raw } from "../escape.ts";
-import { renderConsolePage, type ConsoleAssets } from "./layout.ts";
-import type { ConversationListItem, ConversationListPage, JobState } from "./view-model.ts";
+import { renderConsolePage, type ConsoleFrame } from "./layout.ts";
+import { linksTable } from "./render-links.ts";
+import type {
+  ConversationListItem,
+  ConversationListPage,
+  ConversationOverview,
+  JobState,
+} from "./view-model.ts";
 
 const started = new Intl.DateTimeFormat("en-GB", {
   dateStyle: "medium",
@@ -17,28 +23,29 @@ const JOB_STATES: Record<JobState, string> = {
 
 const ANALYSED_BY = { llm: "Analysed (language model)", local: "Analysed (local)" };
 
+/** A cell a phone leaves out (the conversation's own page shows it), so the row's actions stay on the screen. */
+const WIDE = html`class="wide-only"`;
+
+const startedAt = (iso: string): Raw =>
+  html`<time datetime="${iso}">${started.format(new Date(iso))} UTC</time>`;
+const jobBadge = (jobState: JobState | null): Raw =>
+  html`<span class="state state-${jobState ?? "none"}">${jobState ? JOB_STATES[jobState] : "No job"}</span>`;
+const analysis = (analysedBy: ConversationListItem["analysedBy"]) =>
+  analysedBy ? ANALYSED_BY[analysedBy] : "Not analysed yet";
+
 function row(conversation: ConversationListItem): Raw {
-  const { jobState } = conversation;
   return html`<tr>
-    <th scope="row">${conversation.name}</th>
-    <td>
-      <time datetime="${conversation.startTime}"
-        >${started.format(new Date(conversation.startTime))} UTC</time
-      >
-    </td>
-    <td>${conversation.memberNames.join(", ") || "None yet"}</td>
-    <td>
-      <span class="state state-${jobState ?? "none"}">${jobState ? JOB_STATES[jobState] : "No job"}</span>
-    </td>
-    <td>${conversation.analysedBy ? ANALYSED_BY[conversation.analysedBy] : "Not analysed yet"}</td>
+    <th scope="row"><a href="/console/conversations/${conversation.id}">${conversation.name}</a></th>
+    <td ${WIDE}>${startedAt(conversation.startTime)}</td>
+    <td ${WIDE}>${conversation.memberNames.join(", ") || "None yet"}</td>
+    <td>${jobBadge(conversation.jobState)}</td>
+    <td ${WIDE}>${analysis(conversation.analysedBy)}</td>
     <td class="row-actions">
-      <a
-        href="/console/conversations/${conversation.id}/links/new"
-        aria-label="Create a link to ${conversation.name}"
-        >Create link</a
+      <a href="/console/conversations/${conversation.id}/links/new"
+        >Create link<span class="visually-hidden"> to ${conversation.name}</span></a
       >
-      <a href="/console/conversations/${conversation.id}/delete" aria-label="Delete ${conversation.name}"
-        >Delete</a
+      <a href="/console/conversations/${conversation.id}/delete"
+        >Delete<span class="visually-hidden"> ${conversation.name}</span></a
       >
     </td>
   </tr>`;
@@ -51,7 +58,7 @@ function pageLink(page: number, search: string, text: string, rel: string): Raw 
 
 /** The app's conversations, newest first, with a search by name and previous/next pages. */
 export function renderConversations(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   listed: ConversationListPage,
   search: string,
 ): string {
@@ -62,10 +69,10 @@ export function renderConversations(
     <thead>
       <tr>
         <th scope="col">Name</th>
-        <th scope="col">Started</th>
-        <th scope="col">Members</th>
+        <th scope="col" ${WIDE}>Started</th>
+        <th scope="col" ${WIDE}>Members</th>
         <th scope="col">Job</th>
-        <th scope="col">Analysis</th>
+        <th scope="col" ${WIDE}>Analysis</th>
         <th scope="col"><span class="visually-hidden">Actions</span></th>
       </tr>
     </thead>
@@ -78,8 +85,7 @@ export function renderConversations(
     : html`<p>No conversations yet. <a href="/console/import">Import a transcript</a>.</p>`;
   return renderConsolePage({
     title: "Conversations",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<form method="get" action="/console/conversations" class="search" role="search">
         <label for="search">Search by name</label>
         <input id="search" name="q" type="search" value="${search}" maxlength="200" />
@@ -95,13 +101,12 @@ export function renderConversations(
 
 /** Asks before deleting: a form of its own, so it works without the script. */
 export function renderDeleteConfirmation(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   conversation: { id: string; name: string },
 ): string {
   return renderConsolePage({
     title: "Delete this conversation?",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
       <p>
         “<strong>${conversation.name}</strong>” will be deleted with its messages, its analysis and every
@@ -109,8 +114,67 @@ export function renderDeleteConfirmation(
       </p>
       <form method="post" action="/console/conversations/${conversation.id}/delete" class="actions">
         <button type="submit" class="danger">Delete</button>
-        <a href="/console/conversations">Cancel</a>
+        <a href="/console/conversations/${conversation.id}">Cancel</a>
       </form>
     </div>`,
+  });
+}
+
+/**
+ * One conversation: when and who, where its job and analysis stand, what the analysis found (summary,
+ * topics, how many insights), and its links, with the ways to create one and to delete the conversation.
+ */
+export function renderConversation(frame: ConsoleFrame, overview: ConversationOverview): string {
+  const base = `/console/conversations/${overview.id}`;
+  const analysed = overview.analysedBy !== null;
+  const found = html`${
+      overview.summary.length > 0 &&
+      html`<h3>Summary</h3>
+        <ul class="summary">
+          ${overview.summary.map((item) => html`<li>${item}</li>`)}
+        </ul>`
+    }
+    ${
+      overview.topics.length > 0 &&
+      html`<h3>Topics</h3>
+        <ul class="chips">
+          ${overview.topics.map((topic) => html`<li>${topic}</li>`)}
+        </ul>`
+    }
+    <p>${overview.insightCounts.map(({ label, count }) => `${label}: ${count}`).join(" · ")}</p>`;
+  return renderConsolePage({
+    title: overview.name,
+    frame,
+    body: html`<div class="actions page-actions">
+        <a class="button" href="${base}/links/new">Create link</a>
+        <a href="${base}/delete">Delete this conversation…</a>
+      </div>
+      <div class="card wide">
+        <dl class="facts">
+          <dt>Started</dt>
+          <dd>${startedAt(overview.startTime)}</dd>
+          <dt>Members</dt>
+          <dd>${overview.memberNames.join(", ") || "None yet"}</dd>
+          <dt>Lines</dt>
+          <dd>${overview.lineCount.toLocaleString("en-GB")}</dd>
+          <dt>Job</dt>
+          <dd>${jobBadge(overview.jobState)}</dd>
+          <dt>Analysis</dt>
+          <dd>${analysis(overview.analysedBy)}</dd>
+        </dl>
+      </div>
+      <section class="card wide" aria-labelledby="analysis-heading">
+        <h2 id="analysis-heading">What the analysis found</h2>
+        ${analysed ? found : html`<p>Not analysed yet: the summary appears here when its job has completed.</p>`}
+      </section>
+      <section aria-labelledby="links-heading">
+        <h2 id="links-heading">Links (${overview.links.length})</h2>
+        ${
+          overview.links.length > 0
+            ? linksTable(overview.links, false)
+            : html`<p>No links to this conversation yet. <a href="${base}/links/new">Create one</a>.</p>`
+        }
+      </section>
+      <p><a href="/console/conversations">Back to the conversations</a></p>`,
   });
 }

@@ -1,16 +1,15 @@
 import { html } from "../escape.ts";
-import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
+import { field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
 import type { JobState } from "./view-model.ts";
 
 /** The import form; `errors` are the server's messages, by field. */
 export function renderImport(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   form: { name?: string; errors?: { name?: string; file?: string } } = {},
 ): string {
   return renderConsolePage({
     title: "Import a transcript",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<p>
         A WebVTT or SRT file (a speaker is read from <code>&lt;v Name&gt;</code> or a
         <code>Name:</code> prefix), or a JSON body of <code>POST /v1/process/text</code>.
@@ -43,17 +42,35 @@ const STATUS_TEXT: Record<JobState, string> = {
   failed: "Failed: the conversation could not be processed.",
 };
 
-/** A job's progress; while it runs the page reloads itself (the script, or a refresh without it). */
-export function renderJob(assets: ConsoleAssets, job: { id: string; status: JobState }): string {
+/**
+ * A job's progress; while it runs the page reloads itself (the script, or a refresh without it). Once it
+ * has ended, the ways on: the conversation's page, a link to it, another import.
+ */
+export function renderJob(
+  frame: ConsoleFrame,
+  job: { id: string; status: JobState; conversationId: string },
+  conversationName: string | null,
+): string {
   const finished = job.status === "completed" || job.status === "failed";
+  const conversation = `/console/conversations/${job.conversationId}`;
+  const next =
+    conversationName === null
+      ? html`<p>
+          Its conversation has been deleted. <a href="/console/import">Import another transcript</a>
+        </p>`
+      : html`<p>“<strong>${conversationName}</strong>”</p>
+          <div class="actions">
+            ${job.status === "completed" && html`<a class="button" href="${conversation}/links/new">Create a link</a>`}
+            <a href="${conversation}">Open the conversation</a>
+            <a href="/console/import">Import another transcript</a>
+          </div>`;
   return renderConsolePage({
     title: "Import",
-    assets,
-    signedIn: true,
+    frame,
     refreshWithoutScript: !finished,
     body: html`<div class="card" data-job-status="${job.status}" role="status" aria-live="polite">
       <p class="state state-${job.status}">${STATUS_TEXT[job.status]}</p>
-      ${finished && html`<p><a href="/console/conversations">See it in your conversations</a></p>`}
+      ${finished && next}
     </div>`,
   });
 }

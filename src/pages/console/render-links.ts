@@ -1,8 +1,11 @@
-import type { ExperienceKind, LinkState } from "../../modules/experiences/experiences.schemas.ts";
+import type { Brand, ExperienceKind, LinkState } from "../../modules/experiences/experiences.schemas.ts";
 import { html, safeHttpUrl, type Raw } from "../escape.ts";
-import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
-import { previewCss } from "./link-preview.ts";
-import type { ConsoleLink, LinkForm, LinkListPage } from "./view-model.ts";
+import { DEFAULT_COLOURS } from "../theme.ts";
+import { formatOffset } from "../view-model.ts";
+import { LINK_EDIT_FIELD_LABELS, LINK_FIELD_LABELS } from "./labels.ts";
+import { colourField, field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
+import { brandedInput, previewCss } from "./link-preview.ts";
+import type { ConsoleLink, LinkForm, LinkListPage, LinkPreview, PreviewLine } from "./view-model.ts";
 
 type Errors = Record<string, string | undefined>;
 
@@ -92,15 +95,56 @@ function checkbox(name: string, label: string, checked: boolean, error: string |
 }
 
 type TextField = Exclude<keyof LinkForm, "readOnly" | "enableCustomDomain" | "hideShareButton" | "avatars">;
-const text = (form: LinkForm, errors: Errors, name: TextField, label: string, hint = "") =>
+const text = (
+  form: LinkForm,
+  errors: Errors,
+  name: TextField,
+  placeholder = "",
+  appDefault?: { value: string | undefined; hint: string },
+) =>
   field({
-    label,
+    label: LINK_FIELD_LABELS[name],
     name,
     type: "text",
     value: form[name],
     error: errors[name],
-    attributes: html`${hint ? html`placeholder="${hint}"` : ""} data-preview="${name}"`,
+    ...(appDefault !== undefined && { hint: appDefault.hint }),
+    attributes: html`${placeholder ? html`placeholder="${placeholder}"` : ""} data-preview="${name}"
+    ${appDefault?.value ? html`data-app-default="${appDefault.value}"` : ""}`,
   });
+
+const COLOUR_FIELDS = ["background", "topicsFilter", "insightsFilter"] as const;
+
+/** What an empty brand field of a link means: the app's value, or the page's own when the app has none. */
+function defaultsHint(appValue: string | undefined, none: string): string {
+  return appValue === undefined ? `Empty: ${none}.` : `Empty: the app's, ${appValue}.`;
+}
+
+/** A brand field's app value and the hint saying it. */
+const appDefault = (value: string | undefined, none: string) => ({ value, hint: defaultsHint(value, none) });
+
+/** The brand's fields of the create-link form; each empty one takes the app's brand (shown), then the page's. */
+function brandFields(form: LinkForm, errors: Errors, brand: Brand): Raw {
+  const colours = COLOUR_FIELDS.map((name) => {
+    const appValue = brand.color?.[name];
+    return colourField({
+      label: LINK_FIELD_LABELS[name],
+      name,
+      value: form[name],
+      fallback: appValue ?? DEFAULT_COLOURS[name],
+      hint: defaultsHint(appValue, "the page's default"),
+      error: errors[name],
+      attributes: html`data-preview="${name}" data-app-default="${appValue ?? ""}"`,
+    });
+  });
+  return html`<fieldset>
+    <legend>Brand</legend>
+    ${colours}
+    ${text(form, errors, "fontFamily", "e.g. Source Sans 3", appDefault(brand.font?.family, "a system font"))}
+    ${text(form, errors, "logo", "https://…", appDefault(brand.logo, "no logo"))}
+    ${text(form, errors, "favicon", "https://…", appDefault(brand.favicon, "no favicon"))}
+  </fieldset>`;
+}
 
 /** A picture URL for each member; the input's id is by position, as a member id may hold any character. */
 function avatarFields(members: { id: string; name: string }[], form: LinkForm, errors: Errors): Raw {
@@ -126,9 +170,21 @@ function avatarFields(members: { id: string; name: string }[], form: LinkForm, e
   </fieldset>`;
 }
 
-/** A miniature of the summary page's header and first lines, in the brand typed so far. */
-function preview(form: LinkForm, conversationName: string): Raw {
-  const logo = safeHttpUrl(form.logo);
+/** A line of the preview: its speaker, its text shortened to a couple of lines, its time. */
+function previewLine(line: PreviewLine): Raw {
+  const text = line.text.length > 160 ? `${line.text.slice(0, 157).trimEnd()}…` : line.text;
+  return html`<p class="preview-line">
+    ${line.speaker && html`<span class="preview-speaker">${line.speaker}</span>`} ${text}
+    ${line.offset !== null && html`<span class="preview-muted">${formatOffset(line.offset)}</span>`}
+  </p>`;
+}
+
+/**
+ * A miniature of the summary page's header, topics, first action item and first lines (this conversation's
+ * own), in the brand typed so far; an empty brand field shows the app's (`data-app-default` on the inputs).
+ */
+function preview(form: LinkForm, conversationName: string, content: LinkPreview, brand: Brand): Raw {
+  const logo = safeHttpUrl(form.logo.trim() || brand.logo);
   return html`<section class="link-preview" aria-labelledby="preview-heading" data-link-preview>
     <h2 id="preview-heading" class="visually-hidden">Preview of the summary page</h2>
     <div class="preview-header">
@@ -136,31 +192,44 @@ function preview(form: LinkForm, conversationName: string): Raw {
       <p class="preview-title">${conversationName}</p>
     </div>
     <div class="preview-card">
-      <p class="preview-heading">Topics</p>
-      <p>
-        <span class="preview-chip preview-topic">Budget</span>
-        <span class="preview-chip preview-topic">Design</span>
-      </p>
-      <p class="preview-heading">Action items</p>
-      <p><span class="preview-chip preview-insight">Send the minutes by Friday</span></p>
-      <p class="preview-line"><span class="preview-speaker">Alex</span> Shall we start with the budget?</p>
-      <p class="preview-muted">0:42</p>
+      ${
+        content.topics.length > 0 &&
+        html`<p class="preview-heading">Topics</p>
+          <p>
+            ${content.topics.map((topic) => html`<span class="preview-chip preview-topic">${topic}</span> `)}
+          </p>`
+      }
+      ${
+        content.actionItem !== null &&
+        html`<p class="preview-heading">Action items</p>
+          <p><span class="preview-chip preview-insight">${content.actionItem}</span></p>`
+      }
+      <p class="preview-heading">Transcript</p>
+      ${
+        content.lines.length > 0
+          ? content.lines.map(previewLine)
+          : html`<p class="preview-muted">No lines yet.</p>`
+      }
     </div>
   </section>`;
 }
 
 /** The create-link form for one conversation, with the brand's preview; `errors` are the API's messages by field. */
 export function renderLinkForm(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   page: {
     conversation: { id: string; name: string };
     members: { id: string; name: string }[];
+    /** This conversation's first lines, topics and action item, for the preview. */
+    preview: LinkPreview;
+    /** The app's brand: what an empty brand field means. */
+    brand: Brand;
     form: LinkForm;
     errors?: Errors;
     styleNonce: string;
   },
 ): string {
-  const { form, conversation } = page;
+  const { form, conversation, brand } = page;
   const errors = page.errors ?? {};
   const lifetimes: [string, string][] = LIFETIMES.map(([seconds, name]) => [String(seconds), name]);
   if (!lifetimes.some(([value]) => value === form.summaryURLExpiresIn)) {
@@ -168,34 +237,23 @@ export function renderLinkForm(
   }
   return renderConsolePage({
     title: "Create a link",
-    assets,
-    signedIn: true,
-    style: { nonce: page.styleNonce, css: previewCss(form) },
+    frame,
+    style: { nonce: page.styleNonce, css: previewCss(brandedInput(form, brand)) },
     body: html`<p>To the summary of “<strong>${conversation.name}</strong>”.</p>
       <div class="link-create">
         <form method="post" action="/console/conversations/${conversation.id}/links" class="card">
           ${select({
-            label: "Kind of page",
+            label: LINK_FIELD_LABELS.name,
             name: "name",
             value: form.name,
             error: errors.name,
             choices: KINDS.map((kind) => [kind, KIND_NAMES[kind]]),
           })}
-          ${text(form, errors, "label", "Label (only you see it)")}
-          ${text(form, errors, "videoUrl", "Video URL (video summary)", "https://…")}
-          ${text(form, errors, "audioUrl", "Audio URL (audio summary)", "https://…")}
-          <fieldset>
-            <legend>Brand</legend>
-            ${text(form, errors, "background", "Background colour", "#RRGGBB")}
-            ${text(form, errors, "topicsFilter", "Topics colour", "#RRGGBB")}
-            ${text(form, errors, "insightsFilter", "Insights colour", "#RRGGBB")}
-            ${text(form, errors, "fontFamily", "Font family", "e.g. Source Sans 3")}
-            ${text(form, errors, "logo", "Logo URL", "https://…")}
-            ${text(form, errors, "favicon", "Favicon URL", "https://…")}
-          </fieldset>
+          ${text(form, errors, "label")} ${text(form, errors, "videoUrl", "https://…")}
+          ${text(form, errors, "audioUrl", "https://…")} ${brandFields(form, errors, brand)}
           ${avatarFields(page.members, form, errors)}
           ${select({
-            label: "Expires",
+            label: LINK_FIELD_LABELS.summaryURLExpiresIn,
             name: "summaryURLExpiresIn",
             value: form.summaryURLExpiresIn,
             error: errors.summaryURLExpiresIn,
@@ -212,54 +270,94 @@ export function renderLinkForm(
           <div class="actions">
             <button type="submit">Create link</button>
             <button type="submit" name="action" value="preview" class="plain">Preview</button>
-            <a href="/console/conversations">Cancel</a>
+            <a href="/console/conversations/${conversation.id}">Cancel</a>
           </div>
         </form>
-        ${preview(form, conversation.name)}
+        ${preview(form, conversation.name, page.preview, brand)}
       </div>`,
   });
 }
 
-/** The new link's URL, to copy: selectable without the script, a Copy button with it. */
+/**
+ * The new link's URL, to copy (selectable without the script, a Copy button with it) and to open. Only the
+ * token's hash is kept, so this is the one time it can be shown.
+ */
 export function renderLinkCreated(
-  assets: ConsoleAssets,
-  link: { url: string; conversationName: string },
+  frame: ConsoleFrame,
+  link: { url: string; conversationId: string; conversationName: string },
 ): string {
   return renderConsolePage({
     title: "Link created",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
       <p>Anyone with this link can open the summary of “<strong>${link.conversationName}</strong>”.</p>
+      <p class="notice" role="status">
+        Copy it now: only a fingerprint of it is kept, so this page is the only time it can be shown.
+      </p>
       <div class="field">
         <label for="link-url">Link</label>
-        <div class="copy-row">
+        <div class="input-row">
           <input id="link-url" type="text" readonly value="${link.url}" />
           <button type="button" data-copy="link-url" hidden>Copy</button>
         </div>
         <p class="copy-status" role="status" aria-live="polite"></p>
       </div>
-      <p><a href="/console/links">See all links</a></p>
+      <div class="actions">
+        <a class="button" href="${link.url}" target="_blank" rel="noopener">Open the page</a>
+        <a href="/console/conversations/${link.conversationId}">Back to “${link.conversationName}”</a>
+        <a href="/console/links">All links</a>
+      </div>
     </div>`,
   });
 }
 
-function linkRow(link: ConsoleLink): Raw {
+/** A cell a phone leaves out (the link's own page shows it), so a row's action stays on the screen. */
+const WIDE = html`class="wide-only"`;
+
+function linkRow(link: ConsoleLink, withConversation: boolean): Raw {
   const name = link.label ?? `…${link.hint ?? ""}`;
   return html`<tr>
     <th scope="row">${link.label ?? html`<span class="muted">No label</span>`}</th>
     <td><span class="state state-link-${link.state}">${STATE_NAMES[link.state]}</span></td>
-    <td>${link.conversationName}</td>
-    <td>${KIND_NAMES[link.name]}</td>
-    <td>${link.hint === null ? "" : html`<code>…${link.hint}</code>`}</td>
+    ${withConversation && html`<td ${WIDE}>${link.conversationName}</td>`}
+    <td ${WIDE}>${KIND_NAMES[link.name]}</td>
+    <td ${WIDE}>${link.hint === null ? "" : html`<code>…${link.hint}</code>`}</td>
     <td>${link.views}</td>
-    <td>${link.distinctViewers}</td>
-    <td>${when(link.lastViewedAt, "Never")}</td>
-    <td>${when(link.expiresAt, "Never")}</td>
-    <td>
-      <a href="/console/links/${link.conversationId}/${link.id}" aria-label="Manage ${name}">Manage</a>
+    <td ${WIDE}>${link.distinctViewers}</td>
+    <td ${WIDE}>${when(link.lastViewedAt, "Never")}</td>
+    <td ${WIDE}>${when(link.expiresAt, "Never")}</td>
+    <td class="row-actions">
+      <a href="/console/links/${link.conversationId}/${link.id}"
+        >Manage<span class="visually-hidden"> ${name}</span></a
+      >
     </td>
   </tr>`;
+}
+
+/** Links, newest first, with their views; the conversation's column only where links of several are listed. */
+export function linksTable(links: ConsoleLink[], withConversation: boolean): Raw {
+  return html`<table class="links">
+    <caption class="visually-hidden">
+      Summary links, newest first
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Label</th>
+        <th scope="col">State</th>
+        ${withConversation && html`<th scope="col" ${WIDE}>Conversation</th>`}
+        <th scope="col" ${WIDE}>Kind</th>
+        <th scope="col" ${WIDE}>Ends with</th>
+        <th scope="col">Views</th>
+        <th scope="col" ${WIDE}>Viewers</th>
+        <th scope="col" ${WIDE}>Last view</th>
+        <th scope="col" ${WIDE}>Expires</th>
+        <th scope="col"><span class="visually-hidden">Actions</span></th>
+      </tr>
+    </thead>
+    <tbody>
+      ${links.map((link) => linkRow(link, withConversation))}
+    </tbody>
+  </table>`;
 }
 
 function linksPageLink(state: LinkState | null, page: number, label: string, rel: string): Raw {
@@ -268,40 +366,16 @@ function linksPageLink(state: LinkState | null, page: number, label: string, rel
 }
 
 /** The app's links, newest first, filtered by state, with their views. */
-export function renderLinks(assets: ConsoleAssets, listed: LinkListPage): string {
-  const table = html`<div class="table-scroll">
-    <table class="links">
-      <caption class="visually-hidden">
-        Summary links, newest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Label</th>
-          <th scope="col">State</th>
-          <th scope="col">Conversation</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Ends with</th>
-          <th scope="col">Views</th>
-          <th scope="col">Viewers</th>
-          <th scope="col">Last view</th>
-          <th scope="col">Expires</th>
-          <th scope="col"><span class="visually-hidden">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${listed.links.map(linkRow)}
-      </tbody>
-    </table>
-  </div>`;
+export function renderLinks(frame: ConsoleFrame, listed: LinkListPage): string {
+  const table = linksTable(listed.links, true);
   const empty = listed.state
     ? html`<p>No ${STATE_NAMES[listed.state].toLowerCase()} links.</p>`
     : html`<p>
-        No links yet. Create one from a row of your <a href="/console/conversations">conversations</a>.
+        No links yet. Create one from one of your <a href="/console/conversations">conversations</a>.
       </p>`;
   return renderConsolePage({
     title: "Links",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<form method="get" action="/console/links" class="search">
         <label for="state">Show</label>
         <select id="state" name="state">
@@ -332,11 +406,7 @@ export interface LinkEditState {
 }
 
 /** One link: its facts, its label and expiry to change, and the way to revoke it. */
-export function renderLinkManage(
-  assets: ConsoleAssets,
-  link: ConsoleLink,
-  state: LinkEditState = {},
-): string {
+export function renderLinkManage(frame: ConsoleFrame, link: ConsoleLink, state: LinkEditState = {}): string {
   const errors = state.errors ?? {};
   const base = `/console/links/${link.conversationId}/${link.id}`;
   const expiry = state.expiry ?? "keep";
@@ -354,14 +424,13 @@ export function renderLinkManage(
   const editable = link.state !== "revoked";
   return renderConsolePage({
     title: link.label ?? "Link",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
         <dl class="facts">
           <dt>State</dt>
           <dd><span class="state state-link-${link.state}">${STATE_NAMES[link.state]}</span></dd>
           <dt>Conversation</dt>
-          <dd>${link.conversationName}</dd>
+          <dd><a href="/console/conversations/${link.conversationId}">${link.conversationName}</a></dd>
           <dt>Kind</dt>
           <dd>${KIND_NAMES[link.name]}</dd>
           <dt>Ends with</dt>
@@ -381,7 +450,7 @@ export function renderLinkManage(
           ? html`<form method="post" action="${base}" class="card">
               <h2>Change</h2>
               ${field({
-                label: "Label (empty: no label)",
+                label: LINK_EDIT_FIELD_LABELS.label,
                 name: "label",
                 type: "text",
                 value: state.label ?? link.label ?? "",
@@ -392,7 +461,7 @@ export function renderLinkManage(
                 ${radio("keep", "Keep as it is")} ${radio("at", "Expire at the date and time below")}
                 ${radio("never", "Never expire")}
                 ${field({
-                  label: "Expires at (UTC)",
+                  label: LINK_EDIT_FIELD_LABELS.expiresAt,
                   name: "expiresAt",
                   type: "datetime-local",
                   value: state.expiresAt ?? (link.expiresAt ?? "").slice(0, 16),
@@ -411,12 +480,11 @@ export function renderLinkManage(
 }
 
 /** Asks before revoking: a form of its own, so it works without the script. */
-export function renderRevokeConfirmation(assets: ConsoleAssets, link: ConsoleLink): string {
+export function renderRevokeConfirmation(frame: ConsoleFrame, link: ConsoleLink): string {
   const name = link.label ?? `the link ending …${link.hint ?? ""}`;
   return renderConsolePage({
     title: "Revoke this link?",
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
       <p>
         “<strong>${name}</strong>” to “${link.conversationName}” will stop opening for everyone who has it

@@ -1,6 +1,9 @@
-import { html } from "../escape.ts";
-import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
-import type { AppSettingsView, SettingsField, SettingsForm } from "./view-model.ts";
+import type { Brand } from "../../modules/experiences/experiences.schemas.ts";
+import { html, Raw } from "../escape.ts";
+import { DEFAULT_COLOURS } from "../theme.ts";
+import { BRAND_FIELD_LABELS, SETTINGS_FIELD_LABELS } from "./labels.ts";
+import { colourField, field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
+import type { AppSettingsView, BrandField, BrandForm, SettingsField, SettingsForm } from "./view-model.ts";
 
 /** Which secret a rotation replaces: the app secret (tokens, console sessions) or the webhook signing secret. */
 export type RotatedSecret = "app" | "webhook";
@@ -26,22 +29,94 @@ const ROTATION = {
   },
 } as const;
 
-/** The app's settings and the form changing them; `form` and `errors` are a refused post's values and messages. */
+/** The brand's fields as the form shows them: the app's brand, or a refused post's values. */
+function brandFormOf(brand: Brand): BrandForm {
+  return {
+    logo: brand.logo ?? "",
+    favicon: brand.favicon ?? "",
+    background: brand.color?.background ?? "",
+    topicsFilter: brand.color?.topicsFilter ?? "",
+    insightsFilter: brand.color?.insightsFilter ?? "",
+    fontFamily: brand.font?.family ?? "",
+  };
+}
+
+const COLOURS = ["background", "topicsFilter", "insightsFilter"] as const;
+
+/** The form of the app's brand: what every link's page takes for the fields the link leaves empty. */
+function brandForm(form: BrandForm, errors: Partial<Record<BrandField, string>>): Raw {
+  const text = (name: "fontFamily" | "logo" | "favicon", placeholder: string) =>
+    field({
+      label: BRAND_FIELD_LABELS[name],
+      name,
+      type: "text",
+      value: form[name],
+      error: errors[name],
+      attributes: html`placeholder="${placeholder}" spellcheck="false"`,
+    });
+  return html`<form method="post" action="/console/settings/brand" class="card" novalidate>
+    <p>
+      Every link's page takes these for what the link itself leaves empty, earlier links included. Empty here:
+      the page's own.
+    </p>
+    ${COLOURS.map((name) =>
+      colourField({
+        label: BRAND_FIELD_LABELS[name],
+        name,
+        value: form[name],
+        fallback: DEFAULT_COLOURS[name],
+        hint: `Empty: the page's, ${DEFAULT_COLOURS[name]}.`,
+        error: errors[name],
+      }),
+    )}
+    ${text("fontFamily", "e.g. Source Sans 3")} ${text("logo", "https://…")} ${text("favicon", "https://…")}
+    <button type="submit">Save the brand</button>
+  </form>`;
+}
+
+/** The app's brand as the facts list shows it. */
+function brandFacts(brand: Brand): Raw {
+  const colours = COLOURS.flatMap((name) => {
+    const colour = brand.color?.[name];
+    return colour === undefined ? [] : [html`<li>${BRAND_FIELD_LABELS[name]}: <code>${colour}</code></li>`];
+  });
+  const others = [
+    brand.font?.family && html`<li>Font: ${brand.font.family}</li>`,
+    brand.logo && html`<li>Logo: <code>${brand.logo}</code></li>`,
+    brand.favicon && html`<li>Favicon: <code>${brand.favicon}</code></li>`,
+  ].filter((item): item is Raw => item instanceof Raw);
+  const items = [...colours, ...others];
+  return items.length === 0
+    ? html`None: pages use their own colours and font`
+    : html`<ul>
+        ${items}
+      </ul>`;
+}
+
+/**
+ * The app's settings and the forms changing them (its settings, its brand); `form`, `brandForm` and
+ * `errors` are a refused post's values and messages, `saved` which form was just saved.
+ */
 export function renderSettings(
-  assets: ConsoleAssets,
+  frame: ConsoleFrame,
   app: AppSettingsView,
-  options: { form?: SettingsForm; errors?: Partial<Record<SettingsField, string>>; saved?: boolean } = {},
+  options: {
+    form?: SettingsForm;
+    brandForm?: BrandForm;
+    errors?: Partial<Record<SettingsField | BrandField, string>>;
+    saved?: "settings" | "brand";
+  } = {},
 ): string {
   const form = options.form ?? {
     name: app.name,
     customDomain: app.customDomain ?? "",
     frameAncestors: app.frameAncestors.join("\n"),
   };
+  const errors = options.errors ?? {};
   return renderConsolePage({
     title: "Settings",
-    assets,
-    signedIn: true,
-    body: html`${options.saved && html`<p class="notice" role="status">Settings saved.</p>`}
+    frame,
+    body: html`${options.saved === "settings" && html`<p class="notice" role="status">Settings saved.</p>`}
       <dl class="card facts">
         <dt>App id</dt>
         <dd><code>${app.appId}</code></dd>
@@ -59,36 +134,41 @@ export function renderSettings(
                 </ul>`
           }
         </dd>
+        <dt>Brand</dt>
+        <dd>${brandFacts(app.brand)}</dd>
       </dl>
       <h2>Change settings</h2>
       <form method="post" action="/console/settings" class="card" novalidate>
         ${field({
-          label: "Name",
+          label: SETTINGS_FIELD_LABELS.name,
           name: "name",
           type: "text",
           value: form.name,
-          error: options.errors?.name,
+          error: errors.name,
         })}
         ${field({
-          label: "Custom domain",
+          label: SETTINGS_FIELD_LABELS.customDomain,
           name: "customDomain",
           type: "text",
           value: form.customDomain,
           hint: "A host name such as summaries.example.com; empty for none.",
-          error: options.errors?.customDomain,
+          error: errors.customDomain,
           attributes: html`spellcheck="false"`,
         })}
         ${field({
-          label: "Frame ancestors",
+          label: SETTINGS_FIELD_LABELS.frameAncestors,
           name: "frameAncestors",
           type: "textarea",
           value: form.frameAncestors,
           hint: "Sites that may embed your pages: one origin a line, such as https://example.com.",
-          error: options.errors?.frameAncestors,
+          error: errors.frameAncestors,
           attributes: html`rows="4" spellcheck="false"`,
         })}
         <button type="submit">Save settings</button>
       </form>
+      <h2 id="brand">Brand</h2>
+      ${options.saved === "brand" && html`<p class="notice" role="status">Brand saved.</p>`}
+      ${brandForm(options.brandForm ?? brandFormOf(app.brand), errors)}
       <h2>Secrets</h2>
       <div class="card actions">
         <a href="${ROTATION.app.path}">Rotate the app secret…</a>
@@ -98,12 +178,11 @@ export function renderSettings(
 }
 
 /** The confirmation before a rotation: what it ends, and the button doing it. */
-export function renderRotateConfirmation(assets: ConsoleAssets, secret: RotatedSecret): string {
+export function renderRotateConfirmation(frame: ConsoleFrame, secret: RotatedSecret): string {
   const rotation = ROTATION[secret];
   return renderConsolePage({
     title: rotation.title,
-    assets,
-    signedIn: true,
+    frame,
     body: html`<form method="post" action="${rotation.path}" class="card">
       <p>${rotation.effect}</p>
       <p>The new secret is shown once, on the next page.</p>
@@ -116,12 +195,11 @@ export function renderRotateConfirmation(assets: ConsoleAssets, secret: RotatedS
 }
 
 /** The new secret, shown this once (the answer is not stored: Cache-Control: no-store). */
-export function renderNewSecret(assets: ConsoleAssets, secret: RotatedSecret, value: string): string {
+export function renderNewSecret(frame: ConsoleFrame, secret: RotatedSecret, value: string): string {
   const rotation = ROTATION[secret];
   return renderConsolePage({
     title: rotation.shownTitle,
-    assets,
-    signedIn: true,
+    frame,
     body: html`<div class="card">
       <p class="notice" role="status">
         Copy it now and keep it somewhere safe: it is shown only this once and cannot be shown again.

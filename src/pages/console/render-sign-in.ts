@@ -1,12 +1,11 @@
 import { html } from "../escape.ts";
-import { field, renderConsolePage, type ConsoleAssets } from "./layout.ts";
+import { field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
 
 /** The sign-in form; `error` is the server's answer to the last attempt. */
-export function renderSignIn(assets: ConsoleAssets, form: { appId?: string; error?: string } = {}): string {
+export function renderSignIn(frame: ConsoleFrame, form: { appId?: string; error?: string } = {}): string {
   return renderConsolePage({
     title: "Sign in",
-    assets,
-    signedIn: false,
+    frame,
     body: html`<p>Sign in with your app's id and secret, as you would ask for an access token.</p>
       <form method="post" action="/console/sign-in" class="card">
         ${field({

@@ -1,5 +1,5 @@
 import type { Static } from "typebox";
-import type { ExperienceLink, LinkState } from "../../modules/experiences/experiences.schemas.ts";
+import type { Brand, ExperienceLink, LinkState } from "../../modules/experiences/experiences.schemas.ts";
 import type { JobResponse } from "../../modules/ingestion/ingestion.schemas.ts";
 
 /** A job's state as the API publishes it (GET /v1/job/{jobId}). */
@@ -30,6 +30,50 @@ export interface AppSettingsView {
   name: string;
   customDomain: string | null;
   frameAncestors: string[];
+  brand: Brand;
+}
+
+/** The brand fields of a form as typed (the settings' brand form, and the create-link form's brand). */
+export interface BrandForm {
+  logo: string;
+  favicon: string;
+  background: string;
+  topicsFilter: string;
+  insightsFilter: string;
+  fontFamily: string;
+}
+
+export type BrandField = keyof BrandForm;
+
+/** A line of the conversation as the link preview shows it. */
+export interface PreviewLine {
+  speaker: string | null;
+  text: string;
+  /** Seconds from the conversation's start, when known. */
+  offset: number | null;
+}
+
+/** What the link preview shows of the conversation itself: its first lines, topics and action item. */
+export interface LinkPreview {
+  lines: PreviewLine[];
+  topics: string[];
+  actionItem: string | null;
+}
+
+/** One conversation's page in the console: what it is, where its analysis stands, and its links. */
+export interface ConversationOverview {
+  id: string;
+  name: string;
+  startTime: string;
+  memberNames: string[];
+  lineCount: number;
+  jobState: JobState | null;
+  analysedBy: "llm" | "local" | null;
+  summary: string[];
+  topics: string[];
+  /** Action items, follow-ups and questions, with how many of each. */
+  insightCounts: { label: string; count: number }[];
+  links: ConsoleLink[];
 }
 
 /** The settings form as posted: frame ancestors one origin a line, an empty custom domain removes it. */
@@ -42,17 +86,11 @@ export interface SettingsForm {
 export type SettingsField = keyof SettingsForm;
 
 /** The create-link form as posted: every value a string; a checkbox is "on" when ticked. */
-export interface LinkForm {
+export interface LinkForm extends BrandForm {
   name: string;
   label: string;
   videoUrl: string;
   audioUrl: string;
-  logo: string;
-  favicon: string;
-  background: string;
-  topicsFilter: string;
-  insightsFilter: string;
-  fontFamily: string;
   summaryURLExpiresIn: string;
   readOnly: boolean;
   enableCustomDomain: boolean;
