@@ -202,6 +202,7 @@ export async function buildApp(deps: AppDeps) {
       ...services,
       console: new ConsoleService({ ...services, transcripts }),
       bodyLimitBytes: config.bodyLimitBytes,
+      mediaMaxBytes: config.media.maxBytes,
     }),
   );
 

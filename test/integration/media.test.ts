@@ -10,6 +10,7 @@ import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { until } from "../helpers/wait.ts";
 import { writeRecording } from "../helpers/audio.ts";
+import { ConsoleClient } from "../helpers/console.ts";
 import { MediaKit } from "../helpers/media.ts";
 import {
   installEnergyVad,
@@ -423,6 +424,38 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     );
   });
 
+  it("imports a recording through the console, showing the job's progress, then its conversation", async () => {
+    const { appId, appSecret, token: ownToken } = await server.newApp();
+    const client = new ConsoleClient(server);
+    expect((await client.signIn(appId, appSecret)).status).toBe(303);
+    const mp3 = readFileSync(await kit.encode(oneVoice, "mp3"));
+    const form = new FormData();
+    form.set("name", "Recorded standup");
+    form.set("file", new Blob([new Uint8Array(mp3)], { type: "audio/mpeg" }), "standup.mp3");
+    const asked = speech.requests.length;
+    speech.delayMs = 2000;
+    let jobPath = "";
+    try {
+      const imported = await client.request("/console/import", { method: "POST", body: form });
+      expect(imported.status, await imported.clone().text()).toBe(303);
+      jobPath = imported.headers.get("location") ?? "";
+      expect(jobPath).toMatch(/^\/console\/jobs\//);
+      // While the engine works, the job's page shows how far it has got.
+      await until(() => speech.requests.length > asked, "the engine to be asked");
+      const running = await (await client.request(jobPath)).text();
+      expect(running).toMatch(/Transcribed\s*<progress max="100" value="\d+"/);
+    } finally {
+      speech.delayMs = 0;
+    }
+    expect(await waitForJob(server, ownToken, jobPath.split("/").pop() ?? "")).toBe("completed");
+    const job = await (await client.request(jobPath)).text();
+    expect(job).toContain("Completed");
+    const conversationPath =
+      /href="(\/console\/conversations\/\d+)">Open the conversation</.exec(job)?.[1] ?? "";
+    const conversation = await (await client.request(conversationPath)).text();
+    expect(conversation).toContain("Recorded standup");
+  }, 60_000);
+
   it("deletes the stored upload with its conversation", async () => {
     const accepted = await completed(await upload("/v1/process/audio", oneVoice, "audio/wav"));
     const uploads = join(kit.dir, "store", "uploads");
@@ -708,7 +741,7 @@ describe.each(await dialects())("media without a speech engine on %s", (dialect)
     });
     expect(response.status).toBe(503);
     expect(((await response.json()) as { message: string }).message).toMatch(
-      /RECAP_ASR_URL.*bin\/recap models pull/,
+      /bin\/recap models pull moonshine-base-en.*RECAP_ASR_URL/,
     );
     const listed = await server.api(token, "/v1/conversations");
     expect(((await listed.json()) as { conversations: unknown[] }).conversations).toEqual([]);

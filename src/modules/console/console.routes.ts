@@ -53,6 +53,12 @@ declare module "fastify" {
   }
 }
 
+/** Audio and video go to the media service; anything else is read as a transcript (.vtt, .srt, .json). */
+const MEDIA_EXTENSIONS = /\.(mp3|wav|m4a|aac|ogg|oga|opus|weba|webm|flac|mp4|m4v|mov|mkv)$/i;
+function isMediaFile(fileName: string, contentType: string): boolean {
+  return MEDIA_EXTENSIONS.test(fileName) || /^(audio|video)\//.test(contentType);
+}
+
 export interface ConsoleRouteDeps {
   apps: AppsService;
   console: ConsoleService;
@@ -63,6 +69,8 @@ export interface ConsoleRouteDeps {
   summaryPage: SummaryPageService;
   pageAssets: PageAssets;
   bodyLimitBytes: number;
+  /** RECAP_MEDIA_MAX_BYTES: an audio or video import may be this large. */
+  mediaMaxBytes: number;
 }
 
 /** Routes reached without a session: everything else sends a visitor without one to sign in. */
@@ -242,15 +250,26 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
     // decodes them by the input rules rather than the parser replacing what is not UTF-8.
     let name = Buffer.alloc(0);
     let file: UploadedTranscript = { fileName: "", bytes: Buffer.alloc(0) };
-    for await (const part of request.parts()) {
-      if (part.type === "file") {
+    // An audio or video file streams to the media service as it arrives (the form sends the name first).
+    let media: Promise<{ jobId: string }> | null = null;
+    const parts = request.parts({ limits: { fileSize: Math.max(deps.bodyLimitBytes, deps.mediaMaxBytes) } });
+    for await (const part of parts) {
+      if (part.type === "file" && isMediaFile(part.filename, part.mimetype)) {
+        const stream = { fileName: part.filename, contentType: part.mimetype, stream: part.file };
+        media = consoleService.importMedia(request.appId, name, stream);
+        await media.catch(() => part.file.resume());
+      } else if (part.type === "file") {
         file = { fileName: part.filename, bytes: await part.toBuffer() };
+        if (file.bytes.length > deps.bodyLimitBytes) {
+          const form = { name: name.toString("utf8"), errors: { file: "the transcript file is too large" } };
+          return sendPage(reply, renderImport(frameOf(request), form), 413);
+        }
       } else if (part.fieldname === "name") {
         name = Buffer.from(String(part.value), "latin1");
       }
     }
     try {
-      const { jobId } = await consoleService.importTranscript(request.appId, name, file);
+      const { jobId } = await (media ?? consoleService.importTranscript(request.appId, name, file));
       return await reply.redirect(`/console/jobs/${jobId}`, 303);
     } catch (error) {
       if (!(error instanceof FormRefused)) throw error;

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { DomainError } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
 import { checkInput, decodeUtf8 } from "../../http/input-rules.ts";
@@ -11,6 +12,7 @@ import {
   type Submission,
 } from "../ingestion/ingestion.service.ts";
 import { readTranscriptFile } from "../ingestion/transcript-file.ts";
+import type { MediaService } from "../media/media.service.ts";
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
 import type { TranscriptCue } from "../ingestion/transcript.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
@@ -77,6 +79,7 @@ export class ConsoleService {
       apps: AppsService;
       transcripts: TranscriptParser;
       summaryPage: Pick<SummaryPageService, "conversationView">;
+      media: Pick<MediaService, "submitUpload">;
       experiences: Pick<ExperiencesService, "listAppLinks">;
     },
   ) {}
@@ -160,6 +163,38 @@ export class ConsoleService {
     return "cues" in read
       ? this.deps.ingestion.importTranscript(appId, read.cues, named)
       : this.deps.ingestion.submit(appId, { ...read.submission, ...named });
+  }
+
+  /**
+   * Imports an audio or video file as a new conversation named `name`: the file streams to the media service
+   * as it arrives (docs/MEDIA.md), by the API's rules. Throws FormRefused (`file` or `name`).
+   */
+  async importMedia(
+    appId: string,
+    nameBytes: Buffer,
+    file: { fileName: string; contentType: string; stream: Readable },
+  ): Promise<Accepted> {
+    let name: string;
+    try {
+      name = decodeUtf8(nameBytes, "name");
+      checkInput("body", { name });
+    } catch (error) {
+      throw new FormRefused("name", (error as Error).message, 400);
+    }
+    if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
+    const kind = file.contentType.startsWith("video/") ? "video" : "audio";
+    const contentType = file.contentType.startsWith(`${kind}/`) ? file.contentType : null;
+    try {
+      return await this.deps.media.submitUpload(
+        appId,
+        file.stream,
+        { kind, contentType, declaredBytes: null },
+        { name: name.trim() === "" ? file.fileName : name },
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      throw new FormRefused("file", error.message, statusOf(error));
+    }
   }
 
   /**

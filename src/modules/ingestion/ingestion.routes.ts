@@ -71,8 +71,8 @@ export async function ingestionRoutes(
     "/v1/job/:jobId",
     { schema: { tags, params: JobParams, response: { 200: JobResponse, ...errorResponses(401, 404) } } },
     async (request) => {
-      const { id, status } = await jobs.getJob(request.appId, request.params.jobId);
-      return { id, status };
+      const { id, status, progress } = await jobs.getJob(request.appId, request.params.jobId);
+      return { id, status, ...(progress !== undefined && { progress }) };
     },
   );
 }

@@ -187,7 +187,7 @@ export class MediaService {
     // The request is piped, not put in the pipeline, so a refusal leaves it open to drain and answer.
     const written = pipeline(counted, createWriteStream(file));
     body.on("close", () => {
-      if (!(body as Readable & { complete?: boolean }).complete) counted.destroy(new Error("aborted"));
+      if (!body.readableEnded) counted.destroy(new Error("aborted"));
     });
     body.pipe(counted);
     try {

@@ -8,11 +8,12 @@ export function renderImport(
   form: { name?: string; errors?: { name?: string; file?: string } } = {},
 ): string {
   return renderConsolePage({
-    title: "Import a transcript",
+    title: "Import a transcript or a recording",
     frame,
     body: html`<p>
         A WebVTT or SRT file (a speaker is read from <code>&lt;v Name&gt;</code> or a
-        <code>Name:</code> prefix), or a JSON body of <code>POST /v1/process/text</code>.
+        <code>Name:</code> prefix), a JSON body of <code>POST /v1/process/text</code>, or an audio or video
+        recording to transcribe (MP3, WAV, M4A, Ogg, WebM, FLAC, MP4, MOV…; the server needs a speech engine).
       </p>
       <form method="post" action="/console/import" enctype="multipart/form-data" class="card">
         ${field({
@@ -24,11 +25,12 @@ export function renderImport(
           attributes: html`maxlength="1000"`,
         })}
         ${field({
-          label: "Transcript file (.vtt, .srt or .json)",
+          label: "File (.vtt, .srt, .json, or audio or video)",
           name: "file",
           type: "file",
           error: form.errors?.file,
-          attributes: html`required accept=".vtt,.srt,.json,text/vtt,application/x-subrip,application/json"`,
+          attributes: html`required
+          accept=".vtt,.srt,.json,text/vtt,application/x-subrip,application/json,audio/*,video/*"`,
         })}
         <button type="submit">Import</button>
       </form>`,
@@ -48,7 +50,7 @@ const STATUS_TEXT: Record<JobState, string> = {
  */
 export function renderJob(
   frame: ConsoleFrame,
-  job: { id: string; status: JobState; conversationId: string },
+  job: { id: string; status: JobState; conversationId: string; progress?: number },
   conversationName: string | null,
 ): string {
   const finished = job.status === "completed" || job.status === "failed";
@@ -70,6 +72,17 @@ export function renderJob(
     refreshWithoutScript: !finished,
     body: html`<div class="card" data-job-status="${job.status}" role="status" aria-live="polite">
       <p class="state state-${job.status}">${STATUS_TEXT[job.status]}</p>
+      ${
+        job.progress !== undefined &&
+        !finished &&
+        html`<p>
+          <label
+            >Transcribed
+            <progress max="100" value="${String(job.progress)}">${String(job.progress)}%</progress>
+            ${String(job.progress)}%</label
+          >
+        </p>`
+      }
       ${finished && next}
     </div>`,
   });
