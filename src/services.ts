@@ -141,6 +141,7 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: config.publicUrl,
     apps,
     conversations,
+    hasOwnMedia: async (conversationId) => (await media.playableOf(conversationId)) !== null,
   });
   // Fonts come from the catalogue the operator configured (its host may be internal) and the public
   // hosts its stylesheets name, through the same address rules as webhooks.
@@ -168,7 +169,7 @@ export function createServices(deps: ServiceDeps) {
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
     trackers,
     experiences,
-    summaryPage: new SummaryPageService({ experiences, conversations, apps, trackers }),
+    summaryPage: new SummaryPageService({ experiences, conversations, apps, trackers, media }),
     linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),

@@ -21,7 +21,7 @@ function pageContentSecurityPolicy(options: { styleNonce?: string; frameAncestor
     `style-src ${styles.join(" ")}`,
     "font-src 'self'",
     "img-src 'self' https: http: data:",
-    "media-src https: http:",
+    "media-src 'self' https: http:",
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",

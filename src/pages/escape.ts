@@ -41,6 +41,14 @@ export function safeHttpUrl(value: string | null | undefined): string | null {
   }
 }
 
+/** The link's own stored recording, as the summary page service names it. */
+const OWN_RECORDING = /^\/s\/[\w-]+\/media\/recording(\.[a-z0-9]{1,5})?$/;
+
+/** A page's media: an absolute http(s) URL, or the link's own recording served by Recap; null for anything else. */
+export function safeMediaUrl(value: string | null | undefined): string | null {
+  return value && OWN_RECORDING.test(value) ? value : safeHttpUrl(value);
+}
+
 /**
  * Markup made by `html` or `raw`, held as its pieces and joined once, into UTF-8 bytes, when it is first read
  * (`bytes`, or `html` as their text). A page built by concatenating its templates was a rope of thousands

@@ -1,4 +1,4 @@
-import { html, raw, safeHttpUrl, type Raw } from "./escape.ts";
+import { html, raw, safeHttpUrl, safeMediaUrl, type Raw } from "./escape.ts";
 import { talkShare } from "./talk-share.ts";
 import { editButton, gotoLink, memberName, type MessagesById } from "./render-parts.ts";
 import {
@@ -19,7 +19,7 @@ import {
 export function renderMedia(view: PageView): Raw | null {
   if (view.kind === "verbose-text-summary") return null;
   const tag = view.kind === "video-summary" ? "video" : "audio";
-  const url = safeHttpUrl(view.mediaUrl);
+  const url = safeMediaUrl(view.mediaUrl);
   const placeholder = html`<p class="media-placeholder" ${url ? raw("hidden") : ""}>
     The ${tag === "video" ? "video" : "recording"} is not available. The summary and transcript are below.
   </p>`;

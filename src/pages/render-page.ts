@@ -1,4 +1,4 @@
-import { html, raw, safeHttpUrl, type Raw } from "./escape.ts";
+import { html, raw, safeHttpUrl, safeMediaUrl, type Raw } from "./escape.ts";
 import { renderAnalytics } from "./render-analytics.ts";
 import {
   renderAttendees,
@@ -124,7 +124,7 @@ function renderJumps(view: PageView, pageJumps?: [string, string][]): Raw {
 export function renderPage(fullView: PageView, context: PageContext): Raw {
   const view = fullView.readOnly ? withoutHiddenLines(fullView) : fullView;
   const editable = !view.readOnly;
-  const hasMedia = view.kind !== "verbose-text-summary" && safeHttpUrl(view.mediaUrl) !== null;
+  const hasMedia = view.kind !== "verbose-text-summary" && safeMediaUrl(view.mediaUrl) !== null;
 
   const messagesById = new Map(view.messages.map((m) => [m.id, m]));
   // An audio-summary link opens the analytics view (Symbl's "Trackers & Analytics") in the same frame.

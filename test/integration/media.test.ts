@@ -456,6 +456,37 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     expect(conversation).toContain("Recorded standup");
   }, 60_000);
 
+  it("plays the conversation's own recording on a video page, under the link only, with range requests", async () => {
+    const accepted = await completed(await upload("/v1/process/audio", oneVoice, "audio/wav"));
+    const created = await server.api(token, `/v1/conversations/${accepted.conversationId}/experiences`, {
+      method: "POST",
+      body: { name: "video-summary" },
+    });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const link = (await created.json()) as { id: string; url: string };
+    const pageUrl = server.url + new URL(link.url).pathname;
+    const page = await (await fetch(pageUrl)).text();
+    const src = /<(?:video|audio)[^>]*\ssrc="([^"]+)"/.exec(page)?.[1] ?? "";
+    const linkToken = new URL(link.url).pathname.split("/")[2] ?? "";
+    expect(src).toBe(`/s/${linkToken}/media/recording.wav`);
+    const stored = readFileSync(oneVoice);
+    const ranged = await fetch(server.url + src, { headers: { range: "bytes=100-199" } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get("content-range")).toBe(`bytes 100-199/${stored.length}`);
+    expect(ranged.headers.get("content-type")).toBe("audio/wav");
+    expect(Buffer.from(await ranged.arrayBuffer())).toEqual(stored.subarray(100, 200));
+    const revoked = await server.api(
+      token,
+      `/v1/conversations/${accepted.conversationId}/experiences/${link.id}`,
+      {
+        method: "DELETE",
+      },
+    );
+    expect(revoked.status).toBe(200);
+    expect((await fetch(server.url + src)).status).toBe(410);
+    expect((await fetch(`${server.url}/s/not-a-token/media/recording.wav`)).status).toBe(404);
+  }, 60_000);
+
   it("deletes the stored upload with its conversation", async () => {
     const accepted = await completed(await upload("/v1/process/audio", oneVoice, "audio/wav"));
     const uploads = join(kit.dir, "store", "uploads");

@@ -27,6 +27,8 @@ export interface ExperiencesDeps {
   publicUrl: string;
   apps: AppsService;
   conversations: ConversationsService;
+  /** Whether the conversation has media of its own, which a video or analytics link without a URL plays. */
+  hasOwnMedia: (conversationId: string) => Promise<boolean>;
 }
 
 /** A link that no longer opens (410), and why: its page may say which, never anything about the conversation. */
@@ -46,10 +48,11 @@ const MEDIA_URL_FIELD = { "video-summary": "videoUrl", "audio-summary": "audioUr
 
 /**
  * The settings a new link keeps, from a schema-checked body: the media URL its kind needs (and only that
- * one), tidied colours and font name, and every default. Throws invalid for a missing media URL or a
- * speakerAvatarURLs key that cannot be a member id.
+ * one), tidied colours and font name, and every default. Throws invalid for a missing media URL (unless the
+ * conversation has media of its own, which the page then plays) or a speakerAvatarURLs key that cannot be a
+ * member id.
  */
-function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
+function settingsFrom(body: CreateExperienceBody, hasOwnMedia: boolean): ExperienceSettings {
   const brand = normalBrand(body);
   const settings: ExperienceSettings = {
     name: body.name,
@@ -68,12 +71,16 @@ function settingsFrom(body: CreateExperienceBody): ExperienceSettings {
   if (body.name !== "verbose-text-summary") {
     const field = MEDIA_URL_FIELD[body.name];
     const url = body[field];
-    if (url === undefined) {
+    if (url === undefined && !hasOwnMedia) {
       const media = body.name === "video-summary" ? "video" : "audio";
-      throw invalid(`${field} is required for ${body.name}: an absolute http(s) URL of the ${media}`);
+      throw invalid(
+        `${field} is required for ${body.name}: an absolute http(s) URL of the ${media} (a conversation made from audio or video plays its own without one)`,
+      );
     }
-    if (!isHttpUrl(url)) throw invalid(`${field} must be an absolute http(s) URL`);
-    settings[field] = normalUrl(url);
+    if (url !== undefined) {
+      if (!isHttpUrl(url)) throw invalid(`${field} must be an absolute http(s) URL`);
+      settings[field] = normalUrl(url);
+    }
   }
   for (const memberId of Object.keys(settings.speakerAvatarURLs)) {
     if (memberId === "" || memberId.length > 64) throw invalid("speakerAvatarURLs keys must be member ids");
@@ -104,7 +111,8 @@ export class ExperiencesService {
     body: CreateExperienceBody,
     generation: number | null = null,
   ): Promise<ExperienceCreated> {
-    const settings = settingsFrom(body);
+    const needsMedia = body.name !== "verbose-text-summary" && body[MEDIA_URL_FIELD[body.name]] === undefined;
+    const settings = settingsFrom(body, needsMedia && (await this.deps.hasOwnMedia(conversationId)));
     let customDomain: string | null = null;
     if (settings.enableCustomDomain) {
       customDomain = (await this.deps.apps.getApp(appId)).customDomain;

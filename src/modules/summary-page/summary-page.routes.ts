@@ -1,4 +1,6 @@
 import type { FastifyReply } from "fastify";
+import { basename, dirname } from "node:path";
+import sendFile from "@fastify/send";
 import { Type } from "typebox";
 import { DomainError } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
@@ -244,6 +246,34 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
           .type(EXPORTS[format])
           .header("content-disposition", `attachment; filename="${downloadName(view.title, format)}"`)
           .send(body);
+      },
+    );
+
+    // The stored recording a video or analytics page plays when its link names none (docs/MEDIA.md): only
+    // under a live link, with range requests so players can seek.
+    links.get(
+      "/s/:token/media/:name",
+      { schema: { hide: true, params: Type.Object({ token: Type.String(), name: Type.String() }) } },
+      async (request, reply) => {
+        let recording;
+        try {
+          recording = await summaryPage.openRecording(request.params.token, request.host);
+        } catch (error) {
+          const problem = linkProblem(error);
+          if (problem) return sendData(reply, "txt", problem);
+          throw error;
+        }
+        const sent = await sendFile(request.raw, basename(recording.file), {
+          root: dirname(recording.file),
+          acceptRanges: true,
+          cacheControl: false,
+          etag: true,
+          lastModified: true,
+        });
+        reply.status(sent.statusCode).headers(sent.headers as Record<string, string>);
+        reply.header("cache-control", "private, no-store");
+        if (recording.contentType !== null && sent.statusCode < 300) reply.type(recording.contentType);
+        return reply.send(sent.stream);
       },
     );
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { extname } from "node:path";
 import { DomainError, notFound } from "../../errors.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
@@ -7,6 +8,7 @@ import type { ConversationInFull, ConversationsService } from "../conversations/
 import { withBrandDefaults } from "../experiences/brand.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { MediaService } from "../media/media.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
 
@@ -62,6 +64,7 @@ export class SummaryPageService {
       conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
       apps: Pick<AppsService, "getApp">;
       trackers: Pick<TrackersService, "list" | "matchLines">;
+      media: Pick<MediaService, "playableOf">;
     },
   ) {}
 
@@ -77,7 +80,7 @@ export class SummaryPageService {
     ]);
     if (contentVersion === undefined) throw notFound("link");
     const trackers = await this.trackersShownBy(link);
-    const settings = withBrandDefaults(link.settings, app.brand);
+    const settings = await this.withOwnMedia(withBrandDefaults(link.settings, app.brand), link, token);
     return {
       linkId: link.id,
       // The app's brand is part of what the page shows: a change to it makes the page anew.
@@ -87,6 +90,38 @@ export class SummaryPageService {
       view: async () =>
         this.viewOf(await this.readRows(link.app_id, link.conversation_id), settings, trackers),
     };
+  }
+
+  /**
+   * A video or analytics page whose link names no media plays the conversation's own (docs/MEDIA.md): the URL
+   * it was fetched from, or its stored upload, served under the link (`/s/{token}/media/recording.…`).
+   */
+  private async withOwnMedia(
+    settings: ExperienceSettings,
+    link: { conversation_id: string },
+    token: string,
+  ): Promise<ExperienceSettings> {
+    const field =
+      settings.name === "video-summary" ? "videoUrl" : settings.name === "audio-summary" ? "audioUrl" : null;
+    if (field === null || settings[field]) return settings;
+    const playable = await this.deps.media.playableOf(link.conversation_id);
+    if (!playable) return settings;
+    const url = "url" in playable ? playable.url : `/s/${token}/media/recording${extname(playable.file)}`;
+    return { ...settings, [field]: url };
+  }
+
+  /**
+   * The stored upload a link's page plays, opened as the page is (the link's own problems thrown alike).
+   * Throws not_found when the conversation has no stored recording.
+   */
+  async openRecording(
+    token: string,
+    host: string | undefined,
+  ): Promise<{ file: string; contentType: string | null }> {
+    const link = await this.deps.experiences.openLink(token, host);
+    const playable = await this.deps.media.playableOf(link.conversation_id);
+    if (!playable || !("file" in playable)) throw notFound("recording");
+    return { file: playable.file, contentType: playable.contentType };
   }
 
   /** Only the analytics page (audio-summary) shows tracker hits; they are matched when its view is made. */
@@ -140,7 +175,7 @@ export class SummaryPageService {
     const rows = await this.readRows(link.app_id, link.conversation_id);
     const { frameAncestors, brand } = await this.deps.apps.getApp(link.app_id);
     const trackers = await this.trackersShownBy(link);
-    const settings = withBrandDefaults(link.settings, brand);
+    const settings = await this.withOwnMedia(withBrandDefaults(link.settings, brand), link, token);
     return { linkId: link.id, view: await this.viewOf(rows, settings, trackers), frameAncestors };
   }
 }
