@@ -270,7 +270,7 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
           etag: true,
           lastModified: true,
         });
-        reply.status(sent.statusCode).headers(sent.headers as Record<string, string>);
+        reply.status(sent.statusCode).headers(sent.headers);
         reply.header("cache-control", "private, no-store");
         if (recording.contentType !== null && sent.statusCode < 300) reply.type(recording.contentType);
         return reply.send(sent.stream);
