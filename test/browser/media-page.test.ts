@@ -1,0 +1,81 @@
+// A conversation made from an uploaded recording, its video page opened in Chromium: the page plays the
+// stored recording under its link (range requests), seeks to a line, and the transcript follows playback.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
+import { createLink, onServer } from "../helpers/factories.ts";
+import { MediaKit } from "../helpers/media.ts";
+import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
+import { chromiumAvailable, ensureClientBuilt, launchChromium, playerState, SEEK } from "./browser.ts";
+
+const SAID = [
+  { text: "Welcome to the budget review", atSeconds: 0.5 },
+  { text: "Dana will send the numbers by Friday", atSeconds: 5 },
+  { text: "Thanks everyone that is all for today", atSeconds: 10 },
+];
+
+describe.skipIf(!chromiumAvailable())("a recording's own page in Chromium", () => {
+  const kit = new MediaKit();
+  let speech: SpeechServer;
+  let server: TestServer;
+  let browser: Browser;
+  let url: string;
+
+  beforeAll(async () => {
+    ensureClientBuilt();
+    speech = await startSpeechServer(
+      "openai",
+      (seconds) =>
+        SAID.reduce((best, said) =>
+          Math.abs(said.atSeconds - seconds) < Math.abs(best.atSeconds - seconds) ? said : best,
+        ).text,
+    );
+    server = await startTestServer("sqlite", {
+      env: { RECAP_ASR_URL: speech.url, RECAP_MEDIA_DIR: join(kit.dir, "store") },
+    });
+    browser = await launchChromium();
+    const { token } = await server.newApp();
+    const recording = await kit.video(await kit.speech(SAID, 14), 14, "webm");
+    const response = await fetch(`${server.url}/v1/process/video?name=Budget%20review`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "video/webm" },
+      body: readFileSync(recording),
+    });
+    expect(response.status).toBe(201);
+    const accepted = (await response.json()) as Body.Accepted;
+    expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
+    const link = await createLink(server, token, accepted.conversationId, { name: "video-summary" });
+    url = onServer(server, link.url);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await speech?.close();
+    kit.close();
+  });
+
+  it("plays the stored recording, seeks to a line, and follows playback", async () => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    const player = page.locator("#player");
+    await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
+    expect(await player.evaluate((v: HTMLMediaElement) => Math.round(v.duration))).toBe(14);
+    await page.locator(".line").nth(1).locator("a.time").click();
+    await expect.poll(() => playerState(player), SEEK).toEqual({ time: 5, hidden: false, error: null });
+    expect(await page.locator(".line").nth(1).getAttribute("aria-current")).toBe("true");
+    // Muted playback needs no gesture: it plays from the seek on, and the line being played follows it.
+    await player.evaluate((v: HTMLMediaElement) => {
+      v.muted = true;
+      v.currentTime = 9.5;
+      return v.play();
+    });
+    await expect
+      .poll(() => player.evaluate((v: HTMLMediaElement) => v.currentTime), SEEK)
+      .toBeGreaterThan(10);
+    await expect.poll(() => page.locator(".line").nth(2).getAttribute("aria-current"), SEEK).toBe("true");
+    await page.close();
+  }, 60_000);
+});
