@@ -129,7 +129,7 @@ export function createServices(deps: ServiceDeps) {
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
     trackers,
     experiences,
-    summaryPage: new SummaryPageService({ experiences, conversations, apps, trackers }),
+    summaryPage: new SummaryPageService({ conversations, apps, trackers }),
     linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),

@@ -3,7 +3,7 @@ import { DomainError, notFound } from "../../errors.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
-import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { OpenLink } from "../experiences/experiences.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
 
@@ -33,11 +33,13 @@ export interface VersionedPage {
   view(): Promise<PageView>;
 }
 
-/** The summary page a link opens: every request checks the link and reads the conversation's current version. */
+/**
+ * The summary page a link opens. Every request under the link opens it first (`openLink`, the link scope's
+ * hook in summary-page.routes.ts), then reads the conversation's current version.
+ */
 export class SummaryPageService {
   constructor(
     private readonly deps: {
-      experiences: Pick<ExperiencesService, "openLink">;
       conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
       apps: Pick<AppsService, "getApp">;
       trackers: Pick<TrackersService, "list">;
@@ -45,11 +47,10 @@ export class SummaryPageService {
   ) {}
 
   /**
-   * Opens the link as `open` does, reading only the conversation's content version; the rows are read
-   * when `view()` is called. Throws what `open` throws.
+   * The page behind an opened link, reading only the conversation's content version; the rows are read
+   * when `view()` is called. Throws not_found when the conversation is gone.
    */
-  async openVersioned(token: string, host: string | undefined): Promise<VersionedPage> {
-    const link = await this.deps.experiences.openLink(token, host);
+  async openVersioned(link: OpenLink): Promise<VersionedPage> {
     const [contentVersion, app] = await Promise.all([
       this.deps.conversations.contentVersion(link.app_id, link.conversation_id),
       this.deps.apps.getApp(link.app_id),
@@ -82,13 +83,8 @@ export class SummaryPageService {
     }
   }
 
-  /**
-   * Opens the page behind a link followed on `host`. Throws what `openLink` throws (not_found for an
-   * unknown link or the wrong host, SummaryLinkGone for an expired or revoked one), and not_found when the
-   * conversation is gone.
-   */
-  async open(token: string, host: string | undefined): Promise<OpenedPage> {
-    const link = await this.deps.experiences.openLink(token, host);
+  /** The page behind an opened link, its rows read now. Throws not_found when the conversation is gone. */
+  async open(link: OpenLink): Promise<OpenedPage> {
     const rows = await this.readRows(link.app_id, link.conversation_id);
     const { frameAncestors } = await this.deps.apps.getApp(link.app_id);
     const trackers = await this.trackersShownBy(link);
