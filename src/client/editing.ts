@@ -2,6 +2,7 @@
  * Inline edits on editable links, one handler per data-action, each saving through the link and updating
  * the page. The link's own path authorises every request (no cookie involved).
  */
+import { initials } from "../pages/initials.ts";
 import { readingText } from "../pages/reading-text.ts";
 import { $, $$, announce, controlButton } from "./dom.ts";
 import { wireEditMode } from "./edit-mode.ts";
@@ -115,6 +116,8 @@ function renameMember(button: HTMLButtonElement): void {
     submit: async (value) => {
       await save(`/members/${encodeURIComponent(id)}`, { name: value });
       for (const other of $$(`[data-member-name="${CSS.escape(id)}"]`)) other.textContent = value;
+      const avatar = $(".avatar-initials", attendee);
+      if (avatar) avatar.textContent = initials(value);
       button.setAttribute("aria-label", `Rename speaker ${value}`);
     },
   });

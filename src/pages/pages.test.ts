@@ -277,6 +277,22 @@ describe("the page", () => {
     expect(JSON.stringify(pageToJson(view({ dismissedInsights: [insight("z")] })))).not.toContain("Task z");
   });
 
+  it("shows each attendee's initials whole: an emoji or an accented letter is never cut in half", () => {
+    const html = renderPage(
+      view({
+        attendees: [
+          { id: "m1", name: "🦄 Unicorn Team", avatarUrl: null },
+          { id: "m2", name: "Zoë 👩🏽‍💻", avatarUrl: null },
+          { id: "m3", name: "e\u0301lodie", avatarUrl: null },
+        ],
+      }),
+      context,
+    ).html;
+    const shown = [...html.matchAll(/class="avatar avatar-initials"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    expect(shown).toEqual(["🦄T", "Z👩🏽‍💻", "E\u0301L"]);
+    expect(html).not.toContain("\ufffd");
+  });
+
   it("renders problem pages that name no conversation", () => {
     expect(renderLinkProblemPage("expired", "n")).toContain("This link has expired");
     expect(renderLinkProblemPage("revoked", "n")).toContain("This link was revoked");

@@ -1,4 +1,5 @@
 import { html, raw, safeHttpUrl, type Raw } from "./escape.ts";
+import { initials } from "./initials.ts";
 import { talkShare } from "./talk-share.ts";
 import { editButton, gotoLink, memberName, type MessagesById } from "./render-parts.ts";
 import {
@@ -42,16 +43,6 @@ export function renderMedia(view: PageView): Raw | null {
       </div>`
     }
   </section>`;
-}
-
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  const letters =
-    parts.length > 1 ? [parts[0]![0], parts[parts.length - 1]![0]] : [name.trim()[0], name.trim()[1]];
-  return letters
-    .filter((l): l is string => l !== undefined)
-    .join("")
-    .toUpperCase();
 }
 
 function renderAttendee(attendee: PageAttendee, share: number | undefined, editable: boolean): Raw {

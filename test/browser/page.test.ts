@@ -221,14 +221,18 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     const { page } = await open(await createLink(conversationId, { name: "verbose-text-summary" }));
     await page.click("#edit-toggle");
     await page.click('[data-action=rename-member][aria-label="Rename speaker Bob Stone"]');
-    await page.fill('input[aria-label="Speaker name"]', "Robert Stone");
+    await page.fill('input[aria-label="Speaker name"]', "🦄 Unicorn Team");
     await page.press('input[aria-label="Speaker name"]', "Enter");
     await expect
       .poll(() => page.locator(".line").nth(1).locator(".speaker").innerText())
-      .toBe("Robert Stone");
-    expect((await members(conversationId)).map((m) => m.name)).toEqual(["Ann Lee", "Robert Stone"]);
+      .toBe("🦄 Unicorn Team");
+    // The avatar's initials follow the name, the emoji whole, as the server renders them.
+    const initials = () => page.locator(".avatar-initials").allInnerTexts();
+    expect(await initials()).toEqual(["AL", "🦄T"]);
+    expect((await members(conversationId)).map((m) => m.name)).toEqual(["Ann Lee", "🦄 Unicorn Team"]);
     await page.reload();
-    expect(await page.locator(".attendee-name").allInnerTexts()).toEqual(["Ann Lee", "Robert Stone"]);
+    expect(await page.locator(".attendee-name").allInnerTexts()).toEqual(["Ann Lee", "🦄 Unicorn Team"]);
+    expect(await initials()).toEqual(["AL", "🦄T"]);
     await page.context().close();
   });
 
