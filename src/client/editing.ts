@@ -44,6 +44,7 @@ function editInline(
   const field = document.createElement(options.multiline ? "textarea" : "input");
   field.value = options.stored ?? target.textContent ?? "";
   field.setAttribute("aria-label", options.label);
+  field.dir = "auto";
   if (field instanceof HTMLTextAreaElement) field.rows = 3;
   const saveButton = document.createElement("button");
   saveButton.type = "submit";

@@ -163,7 +163,7 @@ describe("the page", () => {
     const line = (html: string, id: string) =>
       new RegExp(`<li class="([^"]*)" id="m-${id}"([^>]*)>`).exec(html);
     const cleaned = renderPage(view({ messages: lines }), context).html;
-    expect(cleaned).toContain('<p class="line-text">I&#39;m — sure, yes.</p>');
+    expect(cleaned).toContain('<p class="line-text" dir="auto">I&#39;m — sure, yes.</p>');
     expect(line(cleaned, "a")?.[1]).toBe("line");
     // A line of marks only is left out of the cleaned text, so the next line still goes on from "a".
     expect(line(cleaned, "b")?.[1]).toBe("line is-continued is-sound");
@@ -291,6 +291,39 @@ describe("the page", () => {
     const shown = [...html.matchAll(/class="avatar avatar-initials"[^>]*>([^<]*)</g)].map((m) => m[1]);
     expect(shown).toEqual(["🦄T", "Z👩🏽‍💻", "E\u0301L"]);
     expect(html).not.toContain("\ufffd");
+  });
+
+  it("lets user text run right to left: dir=auto on lines, names and titles; lang from the conversation's language", () => {
+    const hebrew = view({
+      title: "ישיבת תכנון",
+      attendees: [{ id: "m1", name: "דנה כהן", avatarUrl: null }],
+      summary: [{ text: "הוחלט על התקציב", messageIds: ["1"] }],
+      insights: [insight("i1", { text: "לשלוח את הדוח", speakerId: "m1", speakerName: "דנה כהן" })],
+      messages: [
+        {
+          id: "1",
+          text: "שלום לכולם, נתחיל",
+          speakerId: "m1",
+          speakerName: "דנה כהן",
+          offset: 0,
+          endOffset: null,
+          startTime: null,
+          hidden: false,
+        },
+      ],
+    });
+    const html = renderPage(hebrew, context).html;
+    expect(html).toContain('<span data-field="title" dir="auto">ישיבת תכנון</span>');
+    expect(html).toContain('<p class="line-text" dir="auto">שלום לכולם, נתחיל</p>');
+    expect(html).toMatch(/<span class="speaker" data-member-name="m1" dir="auto">דנה כהן<\/span>/);
+    expect(html).toMatch(/<span class="attendee-name" data-member-name="m1" dir="auto">דנה כהן<\/span>/);
+    expect(html).toMatch(/<a\s+class="goto item-text"\s+dir="auto"[^>]*>הוחלט על התקציב<\/a\s*>/);
+    expect(html).toMatch(/<strong data-member-name="m1" dir="auto">דנה כהן<\/strong>/);
+    // Without a known language the page says English; with one, the page is in it; a tag that is none is ignored.
+    expect(html).toContain('<html lang="en">');
+    expect(renderPage({ ...hebrew, language: "he" }, context).html).toContain('<html lang="he">');
+    expect(renderPage({ ...hebrew, language: "pt-br" }, context).html).toContain('<html lang="pt-BR">');
+    expect(renderPage({ ...hebrew, language: '"><b' }, context).html).toContain('<html lang="en">');
   });
 
   it("renders problem pages that name no conversation", () => {

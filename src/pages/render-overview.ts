@@ -53,7 +53,7 @@ function renderAttendee(attendee: PageAttendee, share: number | undefined, edita
         ? html`<img class="avatar" src="${avatar}" alt="" width="32" height="32" loading="lazy" />`
         : html`<span class="avatar avatar-initials" aria-hidden="true">${initials(attendee.name)}</span>`
     }
-    <span class="attendee-name" data-member-name="${attendee.id}">${attendee.name}</span>
+    <span class="attendee-name" data-member-name="${attendee.id}" dir="auto">${attendee.name}</span>
     ${
       share !== undefined &&
       html`<span class="talk-share">${formatShare(share)}</span>

@@ -102,6 +102,42 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     await page.context().close();
   });
 
+  it("lays out right-to-left lines, names and titles right to left, beside left-to-right ones", async () => {
+    const { conversationId } = await server.ingest(token, {
+      name: "ישיבת תכנון",
+      messages: [
+        message("שלום לכולם, נתחיל בתקציב של הרבעון.", "דנה כהן", [0, 4]),
+        message("Let us review the budget.", "Ann Lee", [5, 9]),
+        message("مرحبا، سأرسل التقرير غدا.", "سارة", [10, 14]),
+      ],
+    });
+    const { page } = await open(await createLink(conversationId, { name: "verbose-text-summary" }));
+    const laidOut = (selector: string) =>
+      page.locator(selector).evaluateAll((elements) =>
+        elements.map((element) => {
+          // Where the text's own box sits in its element: right-aligned text ends at the element's right edge.
+          const range = document.createRange();
+          range.selectNodeContents(element);
+          const text = range.getBoundingClientRect();
+          const box = element.getBoundingClientRect();
+          return {
+            direction: getComputedStyle(element).direction,
+            right: Math.abs(box.right - text.right) < 2,
+            left: Math.abs(text.left - box.left) < 2,
+          };
+        }),
+      );
+    expect(await laidOut(".line-text")).toEqual([
+      { direction: "rtl", right: true, left: false },
+      { direction: "ltr", right: false, left: true },
+      { direction: "rtl", right: true, left: false },
+    ]);
+    expect((await laidOut(".line .speaker")).map((s) => s.direction)).toEqual(["rtl", "ltr", "rtl"]);
+    expect((await laidOut(".attendee-name")).map((s) => s.direction)).toEqual(["rtl", "ltr", "rtl"]);
+    expect((await laidOut("[data-field=title]")).map((s) => s.direction)).toEqual(["rtl"]);
+    await page.context().close();
+  });
+
   it("highlights the matching lines when a filter chip is chosen", async () => {
     const { page } = await open(await createLink(meetingId, { name: "verbose-text-summary" }));
     const chip = page.locator(".chip").first();

@@ -119,6 +119,9 @@ export function pageViewOf(
   return {
     kind: settings.name,
     title: conversation.name,
+    // The conversation's language, once language detection stores one (its `languageCode`): the one place
+    // the page learns it. Until then the page says English.
+    language: null,
     startTime: conversation.start_time,
     endTime: conversation.end_time ?? conversation.start_time,
     // Without a given start or any timed line, start_time is the moment of import (ingestion.service.ts).
