@@ -3,6 +3,7 @@
 // form it redraws the brand's preview as the owner types; on a new link it copies the URL.
 import { safeHttpUrl } from "../pages/escape.ts";
 import { previewVariables } from "../pages/console/link-preview.ts";
+import { localiseTimes } from "./local-time.ts";
 
 const FINISHED = new Set(["completed", "failed"]);
 const POLL_MS = 1500;
@@ -21,6 +22,8 @@ async function followJob(status: HTMLElement): Promise<void> {
     }
   }
 }
+
+localiseTimes();
 
 const jobStatus = document.querySelector<HTMLElement>("[data-job-status]");
 if (jobStatus) void followJob(jobStatus);

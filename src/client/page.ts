@@ -6,25 +6,11 @@
 import { $, $$, announce, lines, reducedMotion, scrollBehavior, showLine } from "./dom.ts";
 import { wireEditing } from "./editing.ts";
 import { wireLineFocus } from "./line-focus.ts";
+import { localiseTimes } from "./local-time.ts";
 import { wireReading } from "./reading.ts";
 import { wireTimelineFocus } from "./timeline-focus.ts";
 
 const player = $<HTMLMediaElement>("#player");
-
-/* Localised date and time: the server writes them in UTC. */
-function localiseTimes(): void {
-  const date = $<HTMLTimeElement>("time.date");
-  const start = $<HTMLTimeElement>("time.start");
-  if (!date || !start) return;
-  const when = new Date(date.dateTime);
-  if (Number.isNaN(when.getTime())) return;
-  date.textContent = when.toLocaleDateString(undefined, { dateStyle: "long" });
-  start.textContent = when.toLocaleTimeString(undefined, {
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZoneName: "short",
-  });
-}
 
 /* Jumping to a line (and seeking the media there, once it knows its length). */
 function seek(seconds: number): void {

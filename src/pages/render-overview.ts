@@ -97,6 +97,24 @@ export function renderSummary(view: PageView, messagesById: MessagesById): Raw {
   </section>`;
 }
 
+const dueTimeFormat = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
+
+/**
+ * A deadline: a day (the analysis gives a day as its 00:00 UTC) as that date, which no time zone moves; a
+ * stated time of day as that instant in UTC, which the script writes in the viewer's zone.
+ */
+function renderDue(dueBy: string): Raw {
+  const day = /^(\d{4}-\d{2}-\d{2})T00:00:00(?:\.0+)?Z$/.exec(dueBy)?.[1];
+  if (day !== undefined) return html`<time datetime="${day}">${day}</time>`;
+  const when = new Date(dueBy);
+  if (Number.isNaN(when.getTime())) return html`${dueBy}`;
+  return html`<time datetime="${dueBy}" data-local="date-time">${dueTimeFormat.format(when)} UTC</time>`;
+}
+
 function renderInsight(
   insight: PageInsight,
   messagesById: MessagesById,
@@ -108,8 +126,7 @@ function renderInsight(
       html`<span>said by ${memberName(insight.speakerId, insight.speakerName)}</span>`,
     insight.assigneeName !== null &&
       html`<span>for ${memberName(insight.assigneeId, insight.assigneeName)}</span>`,
-    insight.dueBy !== null &&
-      html`<span>due <time datetime="${insight.dueBy}">${insight.dueBy.slice(0, 10)}</time></span>`,
+    insight.dueBy !== null && html`<span>due ${renderDue(insight.dueBy)}</span>`,
   ].filter(Boolean);
   return html`<li class="insight" id="i-${insight.id}" data-insight-id="${insight.id}">
     ${gotoLink(insight.messageIds, messagesById, insight.text)}

@@ -51,8 +51,14 @@ function renderHeader(view: PageView, editable: boolean): Raw {
   const duration = knownDuration(view);
   const logo = safeHttpUrl(view.branding.logo);
   const facts = [
-    dated && html`<time class="date" datetime="${view.startTime}">${dateFormat.format(start)}</time>`,
-    dated && html`<time class="start" datetime="${view.startTime}">${timeFormat.format(start)} UTC</time>`,
+    dated &&
+      html`<time class="date" datetime="${view.startTime}" data-local="date"
+        >${dateFormat.format(start)}</time
+      >`,
+    dated &&
+      html`<time class="start" datetime="${view.startTime}" data-local="time"
+        >${timeFormat.format(start)} UTC</time
+      >`,
     duration !== null && html`<span class="duration">${formatDuration(duration)}</span>`,
   ].filter((fact): fact is Raw => fact !== false);
   return html`<header class="page-header">

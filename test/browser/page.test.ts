@@ -138,6 +138,36 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     await page.context().close();
   });
 
+  it("writes the meeting's start and a deadline's time of day in the viewer's time zone, naming it", async () => {
+    const { conversationId } = await server.ingest(token, {
+      name: "Deadlines",
+      messages: [
+        message("Bob, can you send the report by 3 pm on Friday?", "Ann Lee", [0, 4]),
+        message("Sure, and I will book the room tomorrow.", "Bob Stone", [5, 9]),
+      ],
+    });
+    const url = await createLink(conversationId, { name: "verbose-text-summary" });
+    const context = await browser.newContext({ timezoneId: "America/New_York", locale: "en-US" });
+    const page = await context.newPage();
+    await page.goto(url);
+    await expect.poll(() => page.locator("header time.start").innerText()).toBe("10:00 AM EST");
+    expect(await page.locator("header time.date").innerText()).toBe("November 2, 2026");
+    const dues = page.locator(".insight .item-meta time");
+    // A time of day said is an instant; a day said is that day, wherever the viewer is.
+    expect((await dues.allInnerTexts()).sort()).toEqual(["2026-11-03", "Nov 6, 2026, 10:00 AM EST"]);
+    await context.close();
+    // Without the script the same instants read in UTC, saying so.
+    const plain = await browser.newContext({ timezoneId: "America/New_York", javaScriptEnabled: false });
+    const noScript = await plain.newPage();
+    await noScript.goto(url);
+    expect(await noScript.locator("header time.start").innerText()).toBe("15:00 UTC");
+    expect((await noScript.locator(".insight .item-meta time").allInnerTexts()).sort()).toEqual([
+      "2026-11-03",
+      "6 Nov 2026, 15:00 UTC",
+    ]);
+    await plain.close();
+  });
+
   it("highlights the matching lines when a filter chip is chosen", async () => {
     const { page } = await open(await createLink(meetingId, { name: "verbose-text-summary" }));
     const chip = page.locator(".chip").first();

@@ -22,7 +22,7 @@ function row(conversation: ConversationListItem): Raw {
   return html`<tr>
     <th scope="row">${conversation.name}</th>
     <td>
-      <time datetime="${conversation.startTime}"
+      <time datetime="${conversation.startTime}" data-local="date-time"
         >${started.format(new Date(conversation.startTime))} UTC</time
       >
     </td>
