@@ -3,6 +3,7 @@
  * copying, and (on editable links) inline edits. Everything here is progressive: the page reads without it.
  * User text is only ever written with textContent or text nodes, never as HTML.
  */
+import { initials } from "../pages/initials.ts";
 import { $, $$, announce, lines, reducedMotion, scrollBehavior, showLine } from "./dom.ts";
 import { wireEditing } from "./editing.ts";
 import { wireLineFocus } from "./line-focus.ts";
@@ -72,17 +73,53 @@ function openAtHash(): void {
   if (player && !player.hidden) setCurrentLine(line);
 }
 
-/* Media: the line being played is highlighted and, unless the viewer pauses it, followed. */
+/*
+ * Media: the line being played is highlighted and, unless the viewer pauses it, followed; beside a player
+ * of sound only, who is speaking is shown, in their colour.
+ */
 let currentLine: HTMLElement | null = null;
 let following = true;
+const nowSpeaking = $(".now-speaking");
+
+function showSpeaker(line: HTMLElement | null): void {
+  if (!nowSpeaking || !document.body.classList.contains("is-sound-only")) return;
+  const speaker = line && !player?.hidden ? $(".speaker", line) : null;
+  nowSpeaking.hidden = !speaker;
+  if (!speaker) return;
+  const name = speaker.textContent?.trim() ?? "";
+  const memberId = speaker.dataset.memberName;
+  if (memberId === undefined) delete nowSpeaking.dataset.memberId;
+  else nowSpeaking.dataset.memberId = memberId;
+  const avatar = $(".avatar-initials", nowSpeaking);
+  const named = $(".now-speaking-name", nowSpeaking);
+  if (avatar) avatar.textContent = initials(name);
+  if (named) named.textContent = name;
+}
 
 function setCurrentLine(line: HTMLElement | null): void {
   if (line === currentLine) return;
   currentLine?.removeAttribute("aria-current");
   currentLine = line;
+  showSpeaker(line);
   if (!line) return;
   line.setAttribute("aria-current", "true");
   if (following) line.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
+}
+
+/** Sound only: an audio player, or a video player whose file turns out to have no picture (an mp3 given as a video). */
+function markSoundOnly(player: HTMLMediaElement): void {
+  const soundOnly = () => {
+    document.body.classList.add("is-sound-only");
+    showSpeaker(currentLine);
+  };
+  if (!(player instanceof HTMLVideoElement)) soundOnly();
+  else {
+    const check = () => {
+      if (player.videoWidth === 0) soundOnly();
+    };
+    if (player.readyState >= HTMLMediaElement.HAVE_METADATA) check();
+    else player.addEventListener("loadedmetadata", check, { once: true });
+  }
 }
 
 function wirePlayer(): void {
@@ -91,11 +128,13 @@ function wirePlayer(): void {
   const toggle = $<HTMLButtonElement>("#follow-toggle");
   const fail = () => {
     player.hidden = true;
+    showSpeaker(null);
     if (toggle?.parentElement) toggle.parentElement.hidden = true;
     if (placeholder) placeholder.hidden = false;
   };
   player.addEventListener("error", fail);
   if (player.error || player.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) fail();
+  markSoundOnly(player);
 
   const timed = lines()
     .filter((line) => line.dataset.offset !== undefined)

@@ -326,6 +326,45 @@ describe("the page", () => {
     expect(renderPage({ ...hebrew, language: '"><b' }, context).html).toContain('<html lang="en">');
   });
 
+  it("plays a sound file given as a video as audio, and offers to follow playback only when lines have times", () => {
+    const page = (mediaUrl: string, offset: number | null) =>
+      renderPage(
+        view({
+          kind: "video-summary",
+          mediaUrl,
+          messages: [
+            {
+              id: "1",
+              text: "Hello",
+              speakerId: "m1",
+              speakerName: "Ann Lee",
+              offset,
+              endOffset: null,
+              startTime: null,
+              hidden: false,
+            },
+          ],
+        }),
+        context,
+      ).html;
+    expect(page("https://m.test/call.mp4", 0)).toContain('<video id="player"');
+    for (const sound of [
+      "https://m.test/call.mp3",
+      "https://m.test/a/Call.M4A?sig=1",
+      "https://m.test/c.wav",
+    ]) {
+      const html = page(sound, 0);
+      expect(html, sound).toContain('<audio id="player"');
+      expect(html, sound).not.toContain("<video");
+      expect(html, sound).toContain('class="now-speaking"');
+    }
+    const untimed = page("https://m.test/call.mp4", null);
+    expect(untimed).toContain('<video id="player"');
+    expect(untimed).not.toContain("follow-toggle");
+    expect(untimed).not.toContain("now-speaking");
+    expect(page("https://m.test/call.mp4", 0)).toContain("follow-toggle");
+  });
+
   it("renders problem pages that name no conversation", () => {
     expect(renderLinkProblemPage("expired", "n")).toContain("This link has expired");
     expect(renderLinkProblemPage("revoked", "n")).toContain("This link was revoked");

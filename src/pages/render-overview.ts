@@ -16,11 +16,26 @@ import {
 // The overview column: the media, attendees, summary, insights and topics sections, each a function of
 // the view (and of whether the link may edit).
 
-/** The player of a video or audio page, or a note when its media cannot play; nothing on a text page. */
+/** Sound files by their extension: given as a video's URL they still play as audio, not as a black box. */
+const SOUND_FILE = /\.(?:aac|flac|m4a|mp3|oga|ogg|opus|wav|weba)$/i;
+
+/** The element that plays a page's media: a video page's file plays as audio when it is a sound file. */
+function playerTag(view: PageView, url: string | null): "video" | "audio" {
+  const sound = url !== null && SOUND_FILE.test(new URL(url).pathname);
+  return view.kind === "video-summary" && !sound ? "video" : "audio";
+}
+
+/**
+ * The player of a video or audio page, or a note when its media cannot play; nothing on a text page. Where
+ * the media is sound only (an audio page, a sound file given as a video, or a video the script finds has no
+ * picture), the script shows who is speaking beside it, as Symbl's player did; following playback is
+ * offered only when the lines have times to follow.
+ */
 export function renderMedia(view: PageView): Raw | null {
   if (view.kind === "verbose-text-summary") return null;
-  const tag = view.kind === "video-summary" ? "video" : "audio";
   const url = safeHttpUrl(view.mediaUrl);
+  const tag = playerTag(view, url);
+  const timed = view.messages.some((m) => m.offset !== null);
   const placeholder = html`<p class="media-placeholder" ${url ? raw("hidden") : ""}>
     The ${tag === "video" ? "video" : "recording"} is not available. The summary and transcript are below.
   </p>`;
@@ -36,6 +51,15 @@ export function renderMedia(view: PageView): Raw | null {
     ${placeholder}
     ${
       url &&
+      timed &&
+      html`<p class="now-speaking" hidden>
+        <span class="avatar avatar-initials" aria-hidden="true"></span>
+        <span>Now speaking: <strong class="now-speaking-name" dir="auto"></strong></span>
+      </p>`
+    }
+    ${
+      url &&
+      timed &&
       html`<div class="follow" data-js hidden>
         <button type="button" class="control" id="follow-toggle" aria-pressed="true">
           Following playback

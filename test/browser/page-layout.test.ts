@@ -7,6 +7,7 @@ import { apiClient } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
 import {
+  barsVideo,
   chromiumAvailable,
   launchChromium,
   makeWav,
@@ -29,6 +30,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
   let server: TestServer;
   let browser: Browser;
   let media: { url: string; close(): Promise<void> };
+  let video: { url: string; close(): Promise<void> };
   let token: string;
   let bed015: string;
   let es2006a: string;
@@ -38,6 +40,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
     server = await startTestServer("sqlite", { clock: new TestClock() });
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));
+    video = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
     ({ token } = await server.newApp());
     bed015 = (await ingestMeeting(server, token, "Bed015.json")).conversationId;
     es2006a = (await ingestMeeting(server, token, "ES2006a.json")).conversationId;
@@ -45,6 +48,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
   afterAll(async () => {
     await browser?.close();
     await media?.close();
+    await video?.close();
     await server?.close();
   });
 
@@ -107,7 +111,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
     it(`holds the ${kind === "video-summary" ? "video" : "audio"} player in view on a phone while the transcript follows playback, and on a wide screen`, async () => {
       const url = await createLink(bed015, {
         name: kind,
-        ...(kind === "video-summary" ? { videoUrl: media.url } : { audioUrl: media.url }),
+        ...(kind === "video-summary" ? { videoUrl: video.url } : { audioUrl: media.url }),
       });
       const page = await open(url, { viewport: PHONE });
       const player = page.locator("#player");
@@ -313,7 +317,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
           await createLink(es2006a, {
             name: kind,
             readOnly,
-            ...(kind === "video-summary" && { videoUrl: media.url }),
+            ...(kind === "video-summary" && { videoUrl: video.url }),
             ...(kind === "audio-summary" && { audioUrl: media.url }),
             color: { background: "#f5f0e1", topicsFilter: "#ffffff", insightsFilter: "#1a1a2e" },
           }),

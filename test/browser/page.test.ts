@@ -7,6 +7,7 @@ import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
 import {
+  barsVideo,
   chromiumAvailable,
   launchChromium,
   makeWav,
@@ -25,6 +26,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   let clock: TestClock;
   let browser: Browser;
   let media: { url: string; close(): Promise<void> };
+  let video: { url: string; close(): Promise<void> };
   let token: string;
   let meetingId: string;
 
@@ -34,12 +36,14 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     server = await startTestServer("sqlite", { clock });
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));
+    video = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
     ({ token } = await server.newApp());
     meetingId = (await ingestMeeting(server, token, "ES2006a.json")).conversationId;
   });
   afterAll(async () => {
     await browser?.close();
     await media?.close();
+    await video?.close();
     await server?.close();
   });
 
@@ -215,7 +219,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   it("seeks the video when a line's time is clicked, and highlights the line being played", async () => {
     const conversationId = await smallConversation("Media review");
     const { page } = await open(
-      await createLink(conversationId, { name: "video-summary", videoUrl: media.url }),
+      await createLink(conversationId, { name: "video-summary", videoUrl: video.url }),
     );
     const player = page.locator("#player");
     await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
@@ -226,6 +230,47 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     // The line follows the seek once it lands, which takes as long as any seek (SEEK).
     await expect.poll(() => page.locator(".line").nth(2).getAttribute("aria-current"), SEEK).toBe("true");
     expect(await page.locator(".media-placeholder").isVisible()).toBe(false);
+    await page.context().close();
+  });
+
+  it("plays a sound file given as a video as audio, not a black box, and shows who is speaking", async () => {
+    const conversationId = await smallConversation("Phone call");
+    // A sound file by its name (the WAV at /meeting.wav), and one whose address does not say it is sound.
+    const nameless = await serveMedia(makeWav(90), "audio/wav", "recording");
+    for (const url of [media.url, nameless.url]) {
+      const { page } = await open(await createLink(conversationId, { name: "video-summary", videoUrl: url }));
+      const player = page.locator("#player");
+      await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
+      expect(await player.evaluate((p) => p.tagName), url).toBe(url === media.url ? "AUDIO" : "VIDEO");
+      // Only the controls: no 16:9 box of black.
+      expect(await player.evaluate((p) => p.getBoundingClientRect().height), url).toBeLessThan(80);
+      const speaking = page.locator(".now-speaking");
+      await player.evaluate((v: HTMLMediaElement) => (v.currentTime = 21));
+      await expect.poll(() => speaking.isVisible(), SEEK).toBe(true);
+      await expect.poll(() => speaking.innerText(), SEEK).toBe("BS\nNow speaking: Bob Stone");
+      // In the speaker's colour, as beside their lines.
+      const colours = await page.evaluate(() => [
+        getComputedStyle(document.querySelector(".now-speaking .avatar")!).backgroundColor,
+        getComputedStyle(document.querySelectorAll(".attendee .avatar")[1]!).backgroundColor,
+      ]);
+      expect(colours[0]).toBe(colours[1]);
+      await page.context().close();
+    }
+    await nameless.close();
+  });
+
+  it("offers no Follow playback when the lines have no times to follow", async () => {
+    const { conversationId } = await server.ingest(token, {
+      name: "Untimed notes",
+      messages: [message("We agreed on the plan.", "Ann Lee"), message("Good.", "Bob Stone")],
+    });
+    const { page } = await open(
+      await createLink(conversationId, { name: "video-summary", videoUrl: video.url }),
+    );
+    const player = page.locator("#player");
+    await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
+    expect(await page.getByRole("button", { name: /Follow/ }).count()).toBe(0);
+    expect(await page.locator(".now-speaking").isVisible()).toBe(false);
     await page.context().close();
   });
 
@@ -351,7 +396,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
       const { page } = await open(
         await createLink(meetingId, {
           name: kind,
-          ...(kind === "video-summary" && { videoUrl: media.url }),
+          ...(kind === "video-summary" && { videoUrl: video.url }),
           color: { background: "#10243e", topicsFilter: "#2f9e8f", insightsFilter: "#f2a541" },
         }),
       );
@@ -366,7 +411,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   it("reaches every control by keyboard", async () => {
     const conversationId = await smallConversation("Keyboard test");
     const { page } = await open(
-      await createLink(conversationId, { name: "video-summary", videoUrl: media.url }),
+      await createLink(conversationId, { name: "video-summary", videoUrl: video.url }),
     );
     await page.locator("#search-input").waitFor();
     await page.click("#edit-toggle");
