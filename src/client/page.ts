@@ -16,8 +16,13 @@ const player = $<HTMLMediaElement>("#player");
 /* Jumping to a line (and seeking the media there, once it knows its length). */
 function seek(seconds: number): void {
   if (!player || player.hidden || !Number.isFinite(seconds)) return;
-  if (player.readyState >= HTMLMediaElement.HAVE_METADATA) player.currentTime = seconds;
-  else player.addEventListener("loadedmetadata", () => (player.currentTime = seconds), { once: true });
+  // A time past the recording's end is not played: the player would stop at its end, and following it
+  // would carry the reader away from the line they asked for.
+  const to = () => {
+    if (!(seconds > player.duration)) player.currentTime = seconds;
+  };
+  if (player.readyState >= HTMLMediaElement.HAVE_METADATA) to();
+  else player.addEventListener("loadedmetadata", to, { once: true });
 }
 
 function wireJumps(): void {
@@ -84,7 +89,9 @@ const nowSpeaking = $(".now-speaking");
 function showSpeaker(line: HTMLElement | null): void {
   if (!nowSpeaking || !document.body.classList.contains("is-sound-only")) return;
   const speaker = line && !player?.hidden ? $(".speaker", line) : null;
-  nowSpeaking.hidden = !speaker;
+  // Shown with nobody in it between lines, so the held player keeps its height while it plays.
+  nowSpeaking.hidden = player?.hidden ?? true;
+  nowSpeaking.classList.toggle("is-nobody", !speaker);
   if (!speaker) return;
   const name = speaker.textContent?.trim() ?? "";
   const memberId = speaker.dataset.memberName;

@@ -52,18 +52,19 @@ export function renderMedia(view: PageView): Raw | null {
     ${
       url &&
       timed &&
-      html`<p class="now-speaking" hidden>
-        <span class="avatar avatar-initials" aria-hidden="true"></span>
-        <span>Now speaking: <strong class="now-speaking-name" dir="auto"></strong></span>
-      </p>`
-    }
-    ${
-      url &&
-      timed &&
-      html`<div class="follow" data-js hidden>
-        <button type="button" class="control" id="follow-toggle" aria-pressed="true">
-          Following playback
-        </button>
+      html`<div class="media-bar">
+        <p class="now-speaking" hidden>
+          <span class="avatar avatar-initials" aria-hidden="true"></span>
+          <span class="now-speaking-text"
+            ><span class="now-speaking-label">Now speaking: </span
+            ><strong class="now-speaking-name" dir="auto"></strong
+          ></span>
+        </p>
+        <div class="follow" data-js hidden>
+          <button type="button" class="control" id="follow-toggle" aria-pressed="true">
+            Following playback
+          </button>
+        </div>
       </div>`
     }
   </section>`;
