@@ -169,7 +169,7 @@ export function createServices(deps: ServiceDeps) {
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
     trackers,
     experiences,
-    summaryPage: new SummaryPageService({ experiences, conversations, apps, trackers, media }),
+    summaryPage: new SummaryPageService({ conversations, apps, trackers, media }),
     linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),

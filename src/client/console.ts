@@ -5,6 +5,7 @@
 import { HEX_COLOUR } from "../pages/colour.ts";
 import { safeHttpUrl } from "../pages/escape.ts";
 import { previewVariables } from "../pages/console/link-preview.ts";
+import { localiseTimes } from "./local-time.ts";
 
 const FINISHED = new Set(["completed", "failed"]);
 const POLL_MS = 1500;
@@ -23,6 +24,8 @@ async function followJob(status: HTMLElement): Promise<void> {
     }
   }
 }
+
+localiseTimes();
 
 const jobStatus = document.querySelector<HTMLElement>("[data-job-status]");
 if (jobStatus) void followJob(jobStatus);

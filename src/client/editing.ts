@@ -2,6 +2,7 @@
  * Inline edits on editable links, one handler per data-action, each saving through the link and updating
  * the page. The link's own path authorises every request (no cookie involved).
  */
+import { initials } from "../pages/initials.ts";
 import { readingText } from "../pages/reading-text.ts";
 import { $, $$, announce, controlButton } from "./dom.ts";
 import { wireEditMode } from "./edit-mode.ts";
@@ -43,6 +44,7 @@ function editInline(
   const field = document.createElement(options.multiline ? "textarea" : "input");
   field.value = options.stored ?? target.textContent ?? "";
   field.setAttribute("aria-label", options.label);
+  field.dir = "auto";
   if (field instanceof HTMLTextAreaElement) field.rows = 3;
   const saveButton = document.createElement("button");
   saveButton.type = "submit";
@@ -115,6 +117,8 @@ function renameMember(button: HTMLButtonElement): void {
     submit: async (value) => {
       await save(`/members/${encodeURIComponent(id)}`, { name: value });
       for (const other of $$(`[data-member-name="${CSS.escape(id)}"]`)) other.textContent = value;
+      const avatar = $(".avatar-initials", attendee);
+      if (avatar) avatar.textContent = initials(value);
       button.setAttribute("aria-label", `Rename speaker ${value}`);
     },
   });

@@ -3,34 +3,26 @@
  * copying, and (on editable links) inline edits. Everything here is progressive: the page reads without it.
  * User text is only ever written with textContent or text nodes, never as HTML.
  */
+import { initials } from "../pages/initials.ts";
 import { $, $$, announce, lines, reducedMotion, scrollBehavior, showLine } from "./dom.ts";
 import { wireEditing } from "./editing.ts";
 import { wireLineFocus } from "./line-focus.ts";
+import { localiseTimes } from "./local-time.ts";
 import { wireReading } from "./reading.ts";
 import { wireTimelineFocus } from "./timeline-focus.ts";
 
 const player = $<HTMLMediaElement>("#player");
 
-/* Localised date and time: the server writes them in UTC. */
-function localiseTimes(): void {
-  const date = $<HTMLTimeElement>("time.date");
-  const start = $<HTMLTimeElement>("time.start");
-  if (!date || !start) return;
-  const when = new Date(date.dateTime);
-  if (Number.isNaN(when.getTime())) return;
-  date.textContent = when.toLocaleDateString(undefined, { dateStyle: "long" });
-  start.textContent = when.toLocaleTimeString(undefined, {
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZoneName: "short",
-  });
-}
-
 /* Jumping to a line (and seeking the media there, once it knows its length). */
 function seek(seconds: number): void {
   if (!player || player.hidden || !Number.isFinite(seconds)) return;
-  if (player.readyState >= HTMLMediaElement.HAVE_METADATA) player.currentTime = seconds;
-  else player.addEventListener("loadedmetadata", () => (player.currentTime = seconds), { once: true });
+  // A time past the recording's end is not played: the player would stop at its end, and following it
+  // would carry the reader away from the line they asked for.
+  const to = () => {
+    if (!(seconds > player.duration)) player.currentTime = seconds;
+  };
+  if (player.readyState >= HTMLMediaElement.HAVE_METADATA) to();
+  else player.addEventListener("loadedmetadata", to, { once: true });
 }
 
 function wireJumps(): void {
@@ -86,17 +78,55 @@ function openAtHash(): void {
   if (player && !player.hidden) setCurrentLine(line);
 }
 
-/* Media: the line being played is highlighted and, unless the viewer pauses it, followed. */
+/*
+ * Media: the line being played is highlighted and, unless the viewer pauses it, followed; beside a player
+ * of sound only, who is speaking is shown, in their colour.
+ */
 let currentLine: HTMLElement | null = null;
 let following = true;
+const nowSpeaking = $(".now-speaking");
+
+function showSpeaker(line: HTMLElement | null): void {
+  if (!nowSpeaking || !document.body.classList.contains("is-sound-only")) return;
+  const speaker = line && !player?.hidden ? $(".speaker", line) : null;
+  // Shown with nobody in it between lines, so the held player keeps its height while it plays.
+  nowSpeaking.hidden = player?.hidden ?? true;
+  nowSpeaking.classList.toggle("is-nobody", !speaker);
+  if (!speaker) return;
+  const name = speaker.textContent?.trim() ?? "";
+  const memberId = speaker.dataset.memberName;
+  if (memberId === undefined) delete nowSpeaking.dataset.memberId;
+  else nowSpeaking.dataset.memberId = memberId;
+  const avatar = $(".avatar-initials", nowSpeaking);
+  const named = $(".now-speaking-name", nowSpeaking);
+  if (avatar) avatar.textContent = initials(name);
+  if (named) named.textContent = name;
+}
 
 function setCurrentLine(line: HTMLElement | null): void {
   if (line === currentLine) return;
   currentLine?.removeAttribute("aria-current");
   currentLine = line;
+  showSpeaker(line);
   if (!line) return;
   line.setAttribute("aria-current", "true");
   if (following) line.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
+}
+
+/** Sound only: an audio player, or a video player whose file turns out to have no picture (an mp3 given as a video). */
+function markSoundOnly(player: HTMLMediaElement): void {
+  const soundOnly = () => {
+    document.body.classList.add("is-sound-only");
+    showSpeaker(currentLine);
+  };
+  if (!(player instanceof HTMLVideoElement)) soundOnly();
+  else {
+    const check = () => {
+      if (player.videoWidth === 0) soundOnly();
+    };
+    if (player.readyState >= HTMLMediaElement.HAVE_METADATA) check();
+    else player.addEventListener("loadedmetadata", check, { once: true });
+  }
 }
 
 function wirePlayer(): void {
@@ -105,11 +135,13 @@ function wirePlayer(): void {
   const toggle = $<HTMLButtonElement>("#follow-toggle");
   const fail = () => {
     player.hidden = true;
+    showSpeaker(null);
     if (toggle?.parentElement) toggle.parentElement.hidden = true;
     if (placeholder) placeholder.hidden = false;
   };
   player.addEventListener("error", fail);
   if (player.error || player.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) fail();
+  markSoundOnly(player);
 
   const timed = lines()
     .filter((line) => line.dataset.offset !== undefined)

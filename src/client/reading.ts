@@ -12,12 +12,38 @@ const toolbar = $("#toolbar");
 /** The toolbar's lower edge in the viewport: what is above it is covered. */
 const coveredUntil = () => (toolbar ? toolbar.getBoundingClientRect().bottom : 0);
 
-/** Keeps --toolbar-height current, so a line scrolled to (or opened by its anchor) is not under it. */
-function trackToolbarHeight(): void {
+/** Where the toolbar sticks: below the bars held above it. */
+const toolbarTop = () => (toolbar ? parseFloat(getComputedStyle(toolbar).top) || 0 : 0);
+
+/** What else sticks at the top: the phone's bar of section links and a player held over the transcript. */
+const STUCK_ABOVE = "nav.jumps, .media";
+
+/**
+ * Stacks the toolbar below whatever sticks above it over the transcript (on a phone the bar of section links
+ * and a held player, on the analytics page a player as wide as the page), so sticky things never cover each
+ * other, and keeps the page's scroll padding (what sticks above) and --toolbar-height current, so a line
+ * scrolled to, or opened by its anchor, lands below all of it.
+ */
+function stackToolbar(): void {
   if (!toolbar) return;
-  const set = () =>
-    document.documentElement.style.setProperty("--toolbar-height", `${toolbar.offsetHeight}px`);
-  new ResizeObserver(set).observe(toolbar);
+  const root = document.documentElement.style;
+  const set = () => {
+    const bar = toolbar.getBoundingClientRect();
+    let above = 0;
+    for (const element of $$(STUCK_ABOVE)) {
+      const style = getComputedStyle(element);
+      const box = element.getBoundingClientRect();
+      const beside = box.right <= bar.left || box.left >= bar.right;
+      if (style.position !== "sticky" || element.offsetParent === null || beside) continue;
+      above = Math.max(above, (parseFloat(style.top) || 0) + box.height);
+    }
+    root.setProperty("--toolbar-top", `${above}px`);
+    root.setProperty("--toolbar-height", `${toolbar.offsetHeight}px`);
+    root.scrollPaddingTop = `${above + 16}px`;
+  };
+  const resized = new ResizeObserver(set);
+  for (const element of [toolbar, ...$$(STUCK_ABOVE)]) resized.observe(element);
+  window.addEventListener("resize", set);
   set();
 }
 
@@ -101,7 +127,8 @@ function trackChapter(): void {
   let frame = 0;
   const update = () => {
     frame = 0;
-    // The reader's eye: a third of the way down what the toolbar leaves visible.
+    // The reader's eye: a third of the way down what the toolbar leaves visible (a line jumped to lands
+    // just below the toolbar, above it).
     const covered = coveredUntil();
     const edge = covered + (window.innerHeight - covered) / 3;
     let reading = -1;
@@ -129,8 +156,8 @@ function trackChapter(): void {
 function keepPlaceOnTextSwitch(): void {
   for (const link of $$<HTMLAnchorElement>("[data-text-mode]")) {
     link.addEventListener("click", () => {
-      // Only once the reader is in the transcript: the toolbar then sticks to the top.
-      if (!toolbar || toolbar.getBoundingClientRect().top > 1) return;
+      // Only once the reader is in the transcript: the toolbar then sticks.
+      if (!toolbar || toolbar.getBoundingClientRect().top > toolbarTop() + 1) return;
       const edge = coveredUntil();
       const reading = lines().find((line) => shown(line) && line.getBoundingClientRect().bottom > edge);
       if (reading) link.hash = reading.id;
@@ -139,7 +166,7 @@ function keepPlaceOnTextSwitch(): void {
 }
 
 export function wireReading(): void {
-  trackToolbarHeight();
+  stackToolbar();
   wireFilters();
   wireSearch(refreshMatching);
   trackChapter();

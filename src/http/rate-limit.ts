@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { setTimeout } from "node:timers/promises";
 import rateLimit, { type FastifyRateLimitStore } from "@fastify/rate-limit";
-import type { FastifyBaseLogger, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis, RedisOptions } from "ioredis";
 import type { Server } from "./types.ts";
 
@@ -146,4 +146,19 @@ export async function registerRateLimits(app: Server, options: RateLimitOptions)
       message: `Rate limit exceeded: at most ${context.max} requests a minute; retry in ${context.after}`,
     }),
   });
+}
+
+/**
+ * The same limit, counted at once: for a scope whose own onRequest work (the summary links open their link
+ * first) must not run for a request over the limit. The request is counted once; the preHandler check then
+ * leaves it alone. Nothing to count when the limits are off.
+ */
+export function countRequestNow(
+  app: Server,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  if (!app.hasDecorator("rateLimit")) return () => Promise.resolve();
+  const limit = app.rateLimit();
+  return async (request, reply) => {
+    await limit.call(app, request, reply);
+  };
 }

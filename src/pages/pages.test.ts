@@ -164,7 +164,7 @@ describe("the page", () => {
     const line = (html: string, id: string) =>
       new RegExp(`<li class="([^"]*)" id="m-${id}"([^>]*)>`).exec(html);
     const cleaned = renderPage(view({ messages: lines }), context).html;
-    expect(cleaned).toContain('<p class="line-text">I&#39;m — sure, yes.</p>');
+    expect(cleaned).toContain('<p class="line-text" dir="auto">I&#39;m — sure, yes.</p>');
     expect(line(cleaned, "a")?.[1]).toBe("line");
     // A line of marks only is left out of the cleaned text, so the next line still goes on from "a".
     expect(line(cleaned, "b")?.[1]).toBe("line is-continued is-sound");
@@ -280,6 +280,94 @@ describe("the page", () => {
     ).html;
     expect(readOnly).not.toContain("Task z");
     expect(JSON.stringify(pageToJson(view({ dismissedInsights: [insight("z")] })))).not.toContain("Task z");
+  });
+
+  it("shows each attendee's initials whole: an emoji or an accented letter is never cut in half", () => {
+    const html = renderPage(
+      view({
+        attendees: [
+          { id: "m1", name: "🦄 Unicorn Team", avatarUrl: null },
+          { id: "m2", name: "Zoë 👩🏽‍💻", avatarUrl: null },
+          { id: "m3", name: "e\u0301lodie", avatarUrl: null },
+        ],
+      }),
+      context,
+    ).html;
+    const shown = [...html.matchAll(/class="avatar avatar-initials"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    expect(shown).toEqual(["🦄T", "Z👩🏽‍💻", "E\u0301L"]);
+    expect(html).not.toContain("\ufffd");
+  });
+
+  it("lets user text run right to left: dir=auto on lines, names and titles; lang from the conversation's language", () => {
+    const hebrew = view({
+      title: "ישיבת תכנון",
+      attendees: [{ id: "m1", name: "דנה כהן", avatarUrl: null }],
+      summary: [{ text: "הוחלט על התקציב", messageIds: ["1"] }],
+      insights: [insight("i1", { text: "לשלוח את הדוח", speakerId: "m1", speakerName: "דנה כהן" })],
+      messages: [
+        {
+          id: "1",
+          text: "שלום לכולם, נתחיל",
+          speakerId: "m1",
+          speakerName: "דנה כהן",
+          offset: 0,
+          endOffset: null,
+          startTime: null,
+          hidden: false,
+        },
+      ],
+    });
+    const html = renderPage(hebrew, context).html;
+    expect(html).toContain('<span data-field="title" dir="auto">ישיבת תכנון</span>');
+    expect(html).toContain('<p class="line-text" dir="auto">שלום לכולם, נתחיל</p>');
+    expect(html).toMatch(/<span class="speaker" data-member-name="m1" dir="auto">דנה כהן<\/span>/);
+    expect(html).toMatch(/<span class="attendee-name" data-member-name="m1" dir="auto">דנה כהן<\/span>/);
+    expect(html).toMatch(/<a\s+class="goto item-text"\s+dir="auto"[^>]*>הוחלט על התקציב<\/a\s*>/);
+    expect(html).toMatch(/<strong data-member-name="m1" dir="auto">דנה כהן<\/strong>/);
+    // Without a known language the page says English; with one, the page is in it; a tag that is none is ignored.
+    expect(html).toContain('<html lang="en">');
+    expect(renderPage({ ...hebrew, language: "he" }, context).html).toContain('<html lang="he">');
+    expect(renderPage({ ...hebrew, language: "pt-br" }, context).html).toContain('<html lang="pt-BR">');
+    expect(renderPage({ ...hebrew, language: '"><b' }, context).html).toContain('<html lang="en">');
+  });
+
+  it("plays a sound file given as a video as audio, and offers to follow playback only when lines have times", () => {
+    const page = (mediaUrl: string, offset: number | null) =>
+      renderPage(
+        view({
+          kind: "video-summary",
+          mediaUrl,
+          messages: [
+            {
+              id: "1",
+              text: "Hello",
+              speakerId: "m1",
+              speakerName: "Ann Lee",
+              offset,
+              endOffset: null,
+              startTime: null,
+              hidden: false,
+            },
+          ],
+        }),
+        context,
+      ).html;
+    expect(page("https://m.test/call.mp4", 0)).toContain('<video id="player"');
+    for (const sound of [
+      "https://m.test/call.mp3",
+      "https://m.test/a/Call.M4A?sig=1",
+      "https://m.test/c.wav",
+    ]) {
+      const html = page(sound, 0);
+      expect(html, sound).toContain('<audio id="player"');
+      expect(html, sound).not.toContain("<video");
+      expect(html, sound).toContain('class="now-speaking"');
+    }
+    const untimed = page("https://m.test/call.mp4", null);
+    expect(untimed).toContain('<video id="player"');
+    expect(untimed).not.toContain("follow-toggle");
+    expect(untimed).not.toContain("now-speaking");
+    expect(page("https://m.test/call.mp4", 0)).toContain("follow-toggle");
   });
 
   it("renders problem pages that name no conversation", () => {

@@ -35,7 +35,7 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
   // A speaker's lane carries data-member-id, which gives it the speaker's colour (theme.ts).
   const row = (id: string, label: string, items: Raw[], memberId = "") =>
     html`<div class="tl-row" ${memberId && html`data-member-id="${memberId}"`}>
-      <span class="tl-label" id="${id}">${label}</span>
+      <span class="tl-label" id="${id}" dir="auto">${label}</span>
       <ol class="tl-track" aria-labelledby="${id}">
         ${items}
       </ol>
@@ -120,7 +120,7 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
             .map(
               ({ lane, segment }) =>
                 html`<tr>
-                  <th scope="row">${lane.name}</th>
+                  <th scope="row" dir="auto">${lane.name}</th>
                   <td>${seekLink(segment.messageId, segment.start, "goto", formatOffset(segment.start))}</td>
                   <td>${formatOffset(segment.end)}</td>
                 </tr>`,
@@ -153,7 +153,7 @@ function renderSpeakers(analytics: SpeakerAnalytics, at: Placements): Raw {
   const rows = analytics.members.map((m) => {
     const talk = m.talkTime;
     return html`<tr data-member-id="${m.id}">
-      <th scope="row">${m.name}</th>
+      <th scope="row" dir="auto">${m.name}</th>
       ${
         timed
           ? html`<td>${talk ? formatDuration(talk.seconds) : "–"}</td>
@@ -230,7 +230,7 @@ function renderTrackers(view: PageView, trackers: TrackerSummary[]): Raw {
               (t) =>
                 html`<li>
                   <h3>
-                    ${t.name}
+                    <bdi>${t.name}</bdi>
                     <span class="count">(${t.hits.length} ${t.hits.length === 1 ? "line" : "lines"})</span>
                   </h3>
                   <p class="item-meta">${t.phrases.join(", ")}</p>

@@ -1,4 +1,5 @@
 import { html, raw, safeHttpUrl, safeMediaUrl, type Raw } from "./escape.ts";
+import { initials } from "./initials.ts";
 import { talkShare } from "./talk-share.ts";
 import { editButton, gotoLink, memberName, type MessagesById } from "./render-parts.ts";
 import {
@@ -15,11 +16,26 @@ import {
 // The overview column: the media, attendees, summary, insights and topics sections, each a function of
 // the view (and of whether the link may edit).
 
-/** The player of a video or audio page, or a note when its media cannot play; nothing on a text page. */
+/** Sound files by their extension: given as a video's URL they still play as audio, not as a black box. */
+const SOUND_FILE = /\.(?:aac|flac|m4a|mp3|oga|ogg|opus|wav|weba)$/i;
+
+/** The element that plays a page's media: a video page's file plays as audio when it is a sound file. */
+function playerTag(view: PageView, url: string | null): "video" | "audio" {
+  const sound = url !== null && SOUND_FILE.test(new URL(url, "http://page.invalid").pathname);
+  return view.kind === "video-summary" && !sound ? "video" : "audio";
+}
+
+/**
+ * The player of a video or audio page, or a note when its media cannot play; nothing on a text page. Where
+ * the media is sound only (an audio page, a sound file given as a video, or a video the script finds has no
+ * picture), the script shows who is speaking beside it, as Symbl's player did; following playback is
+ * offered only when the lines have times to follow.
+ */
 export function renderMedia(view: PageView): Raw | null {
   if (view.kind === "verbose-text-summary") return null;
-  const tag = view.kind === "video-summary" ? "video" : "audio";
   const url = safeMediaUrl(view.mediaUrl);
+  const tag = playerTag(view, url);
+  const timed = view.messages.some((m) => m.offset !== null);
   const placeholder = html`<p class="media-placeholder" ${url ? raw("hidden") : ""}>
     The ${tag === "video" ? "video" : "recording"} is not available. The summary and transcript are below.
   </p>`;
@@ -35,23 +51,23 @@ export function renderMedia(view: PageView): Raw | null {
     ${placeholder}
     ${
       url &&
-      html`<div class="follow" data-js hidden>
-        <button type="button" class="control" id="follow-toggle" aria-pressed="true">
-          Following playback
-        </button>
+      timed &&
+      html`<div class="media-bar">
+        <p class="now-speaking" hidden>
+          <span class="avatar avatar-initials" aria-hidden="true"></span>
+          <span class="now-speaking-text"
+            ><span class="now-speaking-label">Now speaking: </span
+            ><strong class="now-speaking-name" dir="auto"></strong
+          ></span>
+        </p>
+        <div class="follow" data-js hidden>
+          <button type="button" class="control" id="follow-toggle" aria-pressed="true">
+            Following playback
+          </button>
+        </div>
       </div>`
     }
   </section>`;
-}
-
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  const letters =
-    parts.length > 1 ? [parts[0]![0], parts[parts.length - 1]![0]] : [name.trim()[0], name.trim()[1]];
-  return letters
-    .filter((l): l is string => l !== undefined)
-    .join("")
-    .toUpperCase();
 }
 
 function renderAttendee(attendee: PageAttendee, share: number | undefined, editable: boolean): Raw {
@@ -62,7 +78,7 @@ function renderAttendee(attendee: PageAttendee, share: number | undefined, edita
         ? html`<img class="avatar" src="${avatar}" alt="" width="32" height="32" loading="lazy" />`
         : html`<span class="avatar avatar-initials" aria-hidden="true">${initials(attendee.name)}</span>`
     }
-    <span class="attendee-name" data-member-name="${attendee.id}">${attendee.name}</span>
+    <span class="attendee-name" data-member-name="${attendee.id}" dir="auto">${attendee.name}</span>
     ${
       share !== undefined &&
       html`<span class="talk-share">${formatShare(share)}</span>
@@ -106,6 +122,24 @@ export function renderSummary(view: PageView, messagesById: MessagesById): Raw {
   </section>`;
 }
 
+const dueTimeFormat = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
+
+/**
+ * A deadline: a day (the analysis gives a day as its 00:00 UTC) as that date, which no time zone moves; a
+ * stated time of day as that instant in UTC, which the script writes in the viewer's zone.
+ */
+function renderDue(dueBy: string): Raw {
+  const day = /^(\d{4}-\d{2}-\d{2})T00:00:00(?:\.0+)?Z$/.exec(dueBy)?.[1];
+  if (day !== undefined) return html`<time datetime="${day}">${day}</time>`;
+  const when = new Date(dueBy);
+  if (Number.isNaN(when.getTime())) return html`${dueBy}`;
+  return html`<time datetime="${dueBy}" data-local="date-time">${dueTimeFormat.format(when)} UTC</time>`;
+}
+
 function renderInsight(
   insight: PageInsight,
   messagesById: MessagesById,
@@ -117,8 +151,7 @@ function renderInsight(
       html`<span>said by ${memberName(insight.speakerId, insight.speakerName)}</span>`,
     insight.assigneeName !== null &&
       html`<span>for ${memberName(insight.assigneeId, insight.assigneeName)}</span>`,
-    insight.dueBy !== null &&
-      html`<span>due <time datetime="${insight.dueBy}">${insight.dueBy.slice(0, 10)}</time></span>`,
+    insight.dueBy !== null && html`<span>due ${renderDue(insight.dueBy)}</span>`,
   ].filter(Boolean);
   return html`<li class="insight" id="i-${insight.id}" data-insight-id="${insight.id}">
     ${gotoLink(insight.messageIds, messagesById, insight.text)}

@@ -13,6 +13,7 @@ import { themeCss } from "./theme.ts";
 import {
   formatDuration,
   knownDuration,
+  pageLanguage,
   type PageContext,
   type PageView,
   withoutHiddenLines,
@@ -50,14 +51,20 @@ function renderHeader(view: PageView, editable: boolean): Raw {
   const duration = knownDuration(view);
   const logo = safeHttpUrl(view.branding.logo);
   const facts = [
-    dated && html`<time class="date" datetime="${view.startTime}">${dateFormat.format(start)}</time>`,
-    dated && html`<time class="start" datetime="${view.startTime}">${timeFormat.format(start)} UTC</time>`,
+    dated &&
+      html`<time class="date" datetime="${view.startTime}" data-local="date"
+        >${dateFormat.format(start)}</time
+      >`,
+    dated &&
+      html`<time class="start" datetime="${view.startTime}" data-local="time"
+        >${timeFormat.format(start)} UTC</time
+      >`,
     duration !== null && html`<span class="duration">${formatDuration(duration)}</span>`,
   ].filter((fact): fact is Raw => fact !== false);
   return html`<header class="page-header">
     ${logo && html`<img class="logo" src="${logo}" alt="Logo" height="40" />`}
     <div class="heading">
-      <h1 id="title"><span data-field="title">${view.title}</span></h1>
+      <h1 id="title"><span data-field="title" dir="auto">${view.title}</span></h1>
       ${editable && editButton("rename-conversation", "Rename this conversation", "Rename")}
       ${
         facts.length > 0 &&
@@ -133,7 +140,7 @@ export function renderPage(fullView: PageView, context: PageContext): Raw {
   // which the formatter would otherwise turn into spaces.
   // prettier-ignore
   const page = html`<!doctype html>
-    <html lang="en">
+    <html lang="${pageLanguage(view)}">
       ${renderHead(view, context, analytics?.css)}
       <body class="kind-${view.kind}" data-editable="${editable ? "true" : "false"}">
         <a class="skip-link" href="#transcript">Skip to the transcript</a>

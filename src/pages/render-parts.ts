@@ -14,10 +14,11 @@ export function editButton(action: string, label: string, text = "Edit"): Raw {
 /** Text that jumps to (and seeks the media to) the first of its lines still on the page, or plain text. */
 export function gotoLink(messageIds: string[], messagesById: MessagesById, text: string): Raw {
   const target = messageIds.find((id) => messagesById.has(id));
-  if (!target) return html`<span class="item-text">${text}</span>`;
+  if (!target) return html`<span class="item-text" dir="auto">${text}</span>`;
   const offset = messagesById.get(target)?.offset;
   return html`<a
     class="goto item-text"
+    dir="auto"
     href="#m-${target}"
     data-goto="${target}"
     ${offset !== null && offset !== undefined ? raw(`data-seek="${offset}"`) : ""}
@@ -28,6 +29,6 @@ export function gotoLink(messageIds: string[], messagesById: MessagesById, text:
 /** A member's name the page script renames in place (data-member-name); a non-member's name as is. */
 export function memberName(id: string | null, name: string): Raw {
   return id === null
-    ? html`<strong>${name}</strong>`
-    : html`<strong data-member-name="${id}">${name}</strong>`;
+    ? html`<strong dir="auto">${name}</strong>`
+    : html`<strong data-member-name="${id}" dir="auto">${name}</strong>`;
 }

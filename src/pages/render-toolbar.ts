@@ -24,7 +24,7 @@ function chip(kind: "topic" | "insight", value: string, label: string, count: nu
     data-count="${count}"
     aria-pressed="false"
   >
-    ${label} <span class="chip-count">(${count})</span>
+    <bdi>${label}</bdi> <span class="chip-count">(${count})</span>
   </button>`;
 }
 
@@ -65,7 +65,7 @@ function renderSearch(): Raw {
   // prettier-ignore
   return html`<form class="search" role="search" data-js hidden>
     <label for="search-input">Search the transcript</label>
-    <input id="search-input" type="search" autocomplete="off" placeholder="Search the transcript" />
+    <input id="search-input" type="search" dir="auto" autocomplete="off" placeholder="Search the transcript" />
     <span class="search-count" id="search-count" role="status" aria-live="polite"></span>
     <button type="button" class="control" data-action="search-prev" aria-label="Previous match">
       Previous

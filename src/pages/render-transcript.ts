@@ -71,14 +71,14 @@ function renderMessage(message: PageMessage, options: LineOptions): Raw {
   const name = message.speakerName ?? "Unknown speaker";
   const speaker =
     message.speakerId === null
-      ? html`<span class="speaker">${name}</span>`
-      : html`<span class="speaker" data-member-name="${message.speakerId}">${name}</span>`;
+      ? html`<span class="speaker" dir="auto">${name}</span>`
+      : html`<span class="speaker" data-member-name="${message.speakerId}" dir="auto">${name}</span>`;
   const badge = message.hidden
     ? html` <span class="badge">Hidden from the API and read-only links</span>`
     : "";
   return html`<li class="${classes.join(" ")}" id="m-${message.id}" ${raw(attributes)}>
     <div class="line-head">${speaker}${time}${badge}</div>
-    <p class="line-text">${shown}</p>
+    <p class="line-text" dir="auto">${shown}</p>
   </li>`;
 }
 

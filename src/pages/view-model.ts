@@ -69,6 +69,8 @@ export interface PageSummaryItem {
 export interface PageView {
   kind: ExperienceKind;
   title: string;
+  /** The conversation's language as a BCP 47 tag, when known: the page's `lang` (`pageLanguage`). */
+  language: string | null;
   startTime: string;
   endTime: string;
   /** Whether startTime is the meeting's (given or from its lines' times), not only when it was imported. */
@@ -116,6 +118,19 @@ export const INSIGHT_GROUPS: { type: InsightType; label: string; chip: string; a
 
 /** How many insights of a type show before "Show all". */
 export const TOP_INSIGHTS = 5;
+
+/**
+ * The page's `lang`: the conversation's language, which is most of what the page holds, when it is a valid
+ * BCP 47 tag; else English, the language of the page's own words.
+ */
+export function pageLanguage(view: Pick<PageView, "language">): string {
+  if (view.language === null) return "en";
+  try {
+    return Intl.getCanonicalLocales(view.language)[0] ?? "en";
+  } catch {
+    return "en";
+  }
+}
 
 /** 0:42, 12:05 or 1:02:03. */
 export function formatOffset(seconds: number): string {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AxeBuilder } from "@axe-core/playwright";
@@ -138,13 +138,22 @@ export function makeWav(seconds: number, sampleRate = 8000): Buffer {
   return Buffer.concat([header, data]);
 }
 
-/** A tiny HTTP server for one media file, answering range requests as media elements expect. */
+/** test/fixtures/media/bars.webm: two minutes of colour bars, a real video (its README says how it was made). */
+export function barsVideo(): Buffer {
+  return readFileSync(join(ROOT, "test", "fixtures", "media", "bars.webm"));
+}
+
+/**
+ * A tiny HTTP server for one media file at `/<name>`, answering range requests as media elements expect;
+ * by default a WAV at /meeting.wav.
+ */
 export async function serveMedia(
   body: Buffer,
   contentType = "audio/wav",
+  name = "meeting.wav",
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
-    if (request.url !== "/meeting.wav") {
+    if (request.url !== `/${name}`) {
       response.writeHead(404).end();
       return;
     }
@@ -171,7 +180,7 @@ export async function serveMedia(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/meeting.wav`,
+    url: `http://127.0.0.1:${port}/${name}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

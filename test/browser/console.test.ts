@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { createLink, planningMeeting } from "../helpers/factories.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
 import { chromiumAvailable, launchChromium, ensureClientBuilt, accessible } from "./browser.ts";
 
@@ -96,4 +97,35 @@ describe.skipIf(!available)("the console in Chromium", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it("writes times in the viewer's time zone, naming it; in UTC, saying so, without the script", async () => {
+    const { appId, appSecret, token } = await server.newApp();
+    const conversationId = await planningMeeting(server, token, "Planning in New York");
+    await createLink(server, token, conversationId, {
+      name: "verbose-text-summary",
+      summaryURLExpiresIn: 86_400,
+    });
+    for (const javaScriptEnabled of [true, false]) {
+      const context = await browser.newContext({
+        timezoneId: "America/New_York",
+        locale: "en-US",
+        javaScriptEnabled,
+      });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/console/sign-in`);
+      await page.getByLabel("App id").fill(appId);
+      await page.getByLabel("App secret").fill(appSecret);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      const row = page.getByRole("row", { name: /Planning in New York/ });
+      // The meeting started at 15:00 UTC on 2 November 2026 (the factories' Monday afternoon).
+      expect(await row.locator("time").innerText()).toBe(
+        javaScriptEnabled ? "Nov 2, 2026, 10:00 AM EST" : "2 Nov 2026, 15:00 UTC",
+      );
+      await page.goto(`${server.url}/console/links`);
+      // The link's expiry, a day from now.
+      const expires = page.getByRole("row", { name: /Planning in New York/ }).locator("time");
+      expect(await expires.innerText()).toMatch(javaScriptEnabled ? / (?:AM|PM) EST$/ : / UTC$/);
+      await context.close();
+    }
+  });
 });

@@ -7,6 +7,7 @@ import { apiClient } from "../helpers/api.ts";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
 import {
+  barsVideo,
   chromiumAvailable,
   launchChromium,
   makeWav,
@@ -29,6 +30,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
   let server: TestServer;
   let browser: Browser;
   let media: { url: string; close(): Promise<void> };
+  let video: { url: string; close(): Promise<void> };
   let token: string;
   let bed015: string;
   let es2006a: string;
@@ -38,6 +40,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
     server = await startTestServer("sqlite", { clock: new TestClock() });
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));
+    video = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
     ({ token } = await server.newApp());
     bed015 = (await ingestMeeting(server, token, "Bed015.json")).conversationId;
     es2006a = (await ingestMeeting(server, token, "ES2006a.json")).conversationId;
@@ -45,6 +48,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
   afterAll(async () => {
     await browser?.close();
     await media?.close();
+    await video?.close();
     await server?.close();
   });
 
@@ -107,7 +111,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
     it(`holds the ${kind === "video-summary" ? "video" : "audio"} player in view on a phone while the transcript follows playback, and on a wide screen`, async () => {
       const url = await createLink(bed015, {
         name: kind,
-        ...(kind === "video-summary" ? { videoUrl: media.url } : { audioUrl: media.url }),
+        ...(kind === "video-summary" ? { videoUrl: video.url } : { audioUrl: media.url }),
       });
       const page = await open(url, { viewport: PHONE });
       const player = page.locator("#player");
@@ -141,6 +145,92 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
         .toBe(true);
       await desktop.context().close();
     });
+  }
+
+  /** The bars that can stick (the phone's section links, a held player, the toolbar) that are in view, as boxes. */
+  const stuckBoxes = (page: Page) =>
+    page.evaluate(() =>
+      ["nav.jumps", ".media", "#toolbar"].flatMap((selector) => {
+        const element = document.querySelector<HTMLElement>(selector);
+        if (!element || element.offsetParent === null) return [];
+        const { left, right, top, bottom } = element.getBoundingClientRect();
+        return bottom > 0 && top < window.innerHeight ? [{ selector, left, right, top, bottom }] : [];
+      }),
+    );
+
+  for (const kind of ["verbose-text-summary", "video-summary", "audio-summary"] as const) {
+    for (const [device, viewport] of [
+      ["a phone", PHONE],
+      ["a wide screen", DESKTOP],
+    ] as const) {
+      it(`stacks the sticky bars of the ${kind} page on ${device}, scrolled into the transcript: none covers another`, async () => {
+        const url = await createLink(bed015, {
+          name: kind,
+          readOnly: true,
+          ...(kind === "video-summary" && { videoUrl: video.url }),
+          ...(kind === "audio-summary" && { audioUrl: media.url }),
+        });
+        for (const javaScript of [true, false]) {
+          const page = await open(url, { viewport, javaScript });
+          if (javaScript) await page.locator("#search-input").waitFor();
+          for (const share of [0.4, 0.8]) {
+            await page.evaluate(
+              (at) =>
+                window.scrollTo({ top: document.documentElement.scrollHeight * at, behavior: "instant" }),
+              share,
+            );
+            const boxes = await stuckBoxes(page);
+            const where = `${javaScript ? "" : "without the script, "}${share * 100}% down`;
+            // With the script the toolbar is always held in view (its search, filters and chapters at hand).
+            if (javaScript)
+              expect(
+                boxes.map((b) => b.selector),
+                where,
+              ).toContain("#toolbar");
+            for (const [i, a] of boxes.entries()) {
+              for (const b of boxes.slice(i + 1)) {
+                const apart =
+                  a.bottom <= b.top + 1 ||
+                  b.bottom <= a.top + 1 ||
+                  a.right <= b.left + 1 ||
+                  b.right <= a.left + 1;
+                expect(
+                  apart,
+                  `${a.selector} and ${b.selector} overlap ${where}: ${JSON.stringify([a, b])}`,
+                ).toBe(true);
+              }
+            }
+          }
+          if (javaScript) {
+            // Each chapter chosen in the outline lands below all of them, and the outline names it (a long
+            // smooth scroll takes a while).
+            const links = page.locator(".outline a[data-goto]");
+            const chapters = await links.count();
+            for (let k = 0; k < chapters; k++) {
+              await page.locator(".outline summary").click();
+              await links.nth(k).click();
+              const line = page.locator(`#m-${await links.nth(k).getAttribute("data-goto")}`);
+              await expect
+                .poll(
+                  async () => {
+                    const at = await line.evaluate((l) => l.getBoundingClientRect().toJSON() as DOMRect);
+                    const over = (await stuckBoxes(page)).filter(
+                      (b) => b.right > at.left && b.left < at.right,
+                    );
+                    return at.top >= Math.max(0, ...over.map((b) => b.bottom)) - 1;
+                  },
+                  { timeout: 10_000 },
+                )
+                .toBe(true);
+              await expect
+                .poll(() => page.locator(".outline-current").innerText(), { timeout: 10_000 })
+                .toMatch(new RegExp(`^${k + 1} of ${chapters}: `));
+            }
+          }
+          await page.context().close();
+        }
+      }, 60_000);
+    }
   }
 
   it("shows each insight type's top five, and all of them behind Show all without the script", async () => {
@@ -313,7 +403,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
           await createLink(es2006a, {
             name: kind,
             readOnly,
-            ...(kind === "video-summary" && { videoUrl: media.url }),
+            ...(kind === "video-summary" && { videoUrl: video.url }),
             ...(kind === "audio-summary" && { audioUrl: media.url }),
             color: { background: "#f5f0e1", topicsFilter: "#ffffff", insightsFilter: "#1a1a2e" },
           }),

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createLink as createLinkOn, message, onServer } from "../helpers/factories.ts";
 import { startFontCatalogue, type FontCatalogue } from "../helpers/font-catalogue.ts";
-import { chromiumAvailable, launchChromium, makeWav, serveMedia, ensureClientBuilt } from "./browser.ts";
+import {
+  barsVideo,
+  chromiumAvailable,
+  launchChromium,
+  makeWav,
+  serveMedia,
+  ensureClientBuilt,
+} from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -15,6 +22,7 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
   let catalogue: FontCatalogue;
   let browser: Browser;
   let media: { url: string; close(): Promise<void> };
+  let video: { url: string; close(): Promise<void> };
   let token: string;
   let longMeeting: string;
 
@@ -24,6 +32,7 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
     server = await startTestServer("sqlite", { env: catalogue.env });
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));
+    video = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
     ({ token } = await server.newApp());
     // 80 lines a second apart: far longer than the window, so opening at a line must scroll.
     const lines = Array.from({ length: 80 }, (_, i) =>
@@ -34,6 +43,7 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
   afterAll(async () => {
     await browser?.close();
     await media?.close();
+    await video?.close();
     await server?.close();
     await catalogue?.close();
   });
@@ -65,7 +75,7 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
     page.locator("#player").evaluate((player: HTMLMediaElement) => player.currentTime);
 
   it("opens at #t=<seconds> on the line said then, and seeks the media there", async () => {
-    const { page } = await open(`${await createLink({ name: "video-summary", videoUrl: media.url })}#t=61.5`);
+    const { page } = await open(`${await createLink({ name: "video-summary", videoUrl: video.url })}#t=61.5`);
     await expect.poll(() => playerTime(page)).toBe(61.5);
     expect(await lineAt(page, 61).getAttribute("class")).toContain("is-target");
     expect(await lineAt(page, 61).getAttribute("aria-current")).toBe("true");
@@ -133,7 +143,7 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
     const { page } = await open(
       await createLink({
         name: "video-summary",
-        videoUrl: media.url,
+        videoUrl: video.url,
         color: { background: "#10243e" },
       }),
     );

@@ -7,6 +7,7 @@ import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
 import {
+  barsVideo,
   chromiumAvailable,
   launchChromium,
   makeWav,
@@ -25,6 +26,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   let clock: TestClock;
   let browser: Browser;
   let media: { url: string; close(): Promise<void> };
+  let video: { url: string; close(): Promise<void> };
   let token: string;
   let meetingId: string;
 
@@ -34,12 +36,14 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     server = await startTestServer("sqlite", { clock });
     browser = await launchChromium();
     media = await serveMedia(makeWav(90));
+    video = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
     ({ token } = await server.newApp());
     meetingId = (await ingestMeeting(server, token, "ES2006a.json")).conversationId;
   });
   afterAll(async () => {
     await browser?.close();
     await media?.close();
+    await video?.close();
     await server?.close();
   });
 
@@ -102,6 +106,72 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     await page.context().close();
   });
 
+  it("lays out right-to-left lines, names and titles right to left, beside left-to-right ones", async () => {
+    const { conversationId } = await server.ingest(token, {
+      name: "ישיבת תכנון",
+      messages: [
+        message("שלום לכולם, נתחיל בתקציב של הרבעון.", "דנה כהן", [0, 4]),
+        message("Let us review the budget.", "Ann Lee", [5, 9]),
+        message("مرحبا، سأرسل التقرير غدا.", "سارة", [10, 14]),
+      ],
+    });
+    const { page } = await open(await createLink(conversationId, { name: "verbose-text-summary" }));
+    const laidOut = (selector: string) =>
+      page.locator(selector).evaluateAll((elements) =>
+        elements.map((element) => {
+          // Where the text's own box sits in its element: right-aligned text ends at the element's right edge.
+          const range = document.createRange();
+          range.selectNodeContents(element);
+          const text = range.getBoundingClientRect();
+          const box = element.getBoundingClientRect();
+          return {
+            direction: getComputedStyle(element).direction,
+            right: Math.abs(box.right - text.right) < 2,
+            left: Math.abs(text.left - box.left) < 2,
+          };
+        }),
+      );
+    expect(await laidOut(".line-text")).toEqual([
+      { direction: "rtl", right: true, left: false },
+      { direction: "ltr", right: false, left: true },
+      { direction: "rtl", right: true, left: false },
+    ]);
+    expect((await laidOut(".line .speaker")).map((s) => s.direction)).toEqual(["rtl", "ltr", "rtl"]);
+    expect((await laidOut(".attendee-name")).map((s) => s.direction)).toEqual(["rtl", "ltr", "rtl"]);
+    expect((await laidOut("[data-field=title]")).map((s) => s.direction)).toEqual(["rtl"]);
+    await page.context().close();
+  });
+
+  it("writes the meeting's start and a deadline's time of day in the viewer's time zone, naming it", async () => {
+    const { conversationId } = await server.ingest(token, {
+      name: "Deadlines",
+      messages: [
+        message("Bob, can you send the report by 3 pm on Friday?", "Ann Lee", [0, 4]),
+        message("Sure, and I will book the room tomorrow.", "Bob Stone", [5, 9]),
+      ],
+    });
+    const url = await createLink(conversationId, { name: "verbose-text-summary" });
+    const context = await browser.newContext({ timezoneId: "America/New_York", locale: "en-US" });
+    const page = await context.newPage();
+    await page.goto(url);
+    await expect.poll(() => page.locator("header time.start").innerText()).toBe("10:00 AM EST");
+    expect(await page.locator("header time.date").innerText()).toBe("November 2, 2026");
+    const dues = page.locator(".insight .item-meta time");
+    // A time of day said is an instant; a day said is that day, wherever the viewer is.
+    expect((await dues.allInnerTexts()).sort()).toEqual(["2026-11-03", "Nov 6, 2026, 10:00 AM EST"]);
+    await context.close();
+    // Without the script the same instants read in UTC, saying so.
+    const plain = await browser.newContext({ timezoneId: "America/New_York", javaScriptEnabled: false });
+    const noScript = await plain.newPage();
+    await noScript.goto(url);
+    expect(await noScript.locator("header time.start").innerText()).toBe("15:00 UTC");
+    expect((await noScript.locator(".insight .item-meta time").allInnerTexts()).sort()).toEqual([
+      "2026-11-03",
+      "6 Nov 2026, 15:00 UTC",
+    ]);
+    await plain.close();
+  });
+
   it("highlights the matching lines when a filter chip is chosen", async () => {
     const { page } = await open(await createLink(meetingId, { name: "verbose-text-summary" }));
     const chip = page.locator(".chip").first();
@@ -149,7 +219,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   it("seeks the video when a line's time is clicked, and highlights the line being played", async () => {
     const conversationId = await smallConversation("Media review");
     const { page } = await open(
-      await createLink(conversationId, { name: "video-summary", videoUrl: media.url }),
+      await createLink(conversationId, { name: "video-summary", videoUrl: video.url }),
     );
     const player = page.locator("#player");
     await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
@@ -160,6 +230,47 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     // The line follows the seek once it lands, which takes as long as any seek (SEEK).
     await expect.poll(() => page.locator(".line").nth(2).getAttribute("aria-current"), SEEK).toBe("true");
     expect(await page.locator(".media-placeholder").isVisible()).toBe(false);
+    await page.context().close();
+  });
+
+  it("plays a sound file given as a video as audio, not a black box, and shows who is speaking", async () => {
+    const conversationId = await smallConversation("Phone call");
+    // A sound file by its name (the WAV at /meeting.wav), and one whose address does not say it is sound.
+    const nameless = await serveMedia(makeWav(90), "audio/wav", "recording");
+    for (const url of [media.url, nameless.url]) {
+      const { page } = await open(await createLink(conversationId, { name: "video-summary", videoUrl: url }));
+      const player = page.locator("#player");
+      await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
+      expect(await player.evaluate((p) => p.tagName), url).toBe(url === media.url ? "AUDIO" : "VIDEO");
+      // Only the controls: no 16:9 box of black.
+      expect(await player.evaluate((p) => p.getBoundingClientRect().height), url).toBeLessThan(80);
+      const speaking = page.locator(".now-speaking");
+      await player.evaluate((v: HTMLMediaElement) => (v.currentTime = 21));
+      await expect.poll(() => speaking.isVisible(), SEEK).toBe(true);
+      await expect.poll(() => speaking.innerText(), SEEK).toBe("BS\nNow speaking: Bob Stone");
+      // In the speaker's colour, as beside their lines.
+      const colours = await page.evaluate(() => [
+        getComputedStyle(document.querySelector(".now-speaking .avatar")!).backgroundColor,
+        getComputedStyle(document.querySelectorAll(".attendee .avatar")[1]!).backgroundColor,
+      ]);
+      expect(colours[0]).toBe(colours[1]);
+      await page.context().close();
+    }
+    await nameless.close();
+  });
+
+  it("offers no Follow playback when the lines have no times to follow", async () => {
+    const { conversationId } = await server.ingest(token, {
+      name: "Untimed notes",
+      messages: [message("We agreed on the plan.", "Ann Lee"), message("Good.", "Bob Stone")],
+    });
+    const { page } = await open(
+      await createLink(conversationId, { name: "video-summary", videoUrl: video.url }),
+    );
+    const player = page.locator("#player");
+    await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);
+    expect(await page.getByRole("button", { name: /Follow/ }).count()).toBe(0);
+    expect(await page.locator(".now-speaking").isVisible()).toBe(false);
     await page.context().close();
   });
 
@@ -221,14 +332,18 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     const { page } = await open(await createLink(conversationId, { name: "verbose-text-summary" }));
     await page.click("#edit-toggle");
     await page.click('[data-action=rename-member][aria-label="Rename speaker Bob Stone"]');
-    await page.fill('input[aria-label="Speaker name"]', "Robert Stone");
+    await page.fill('input[aria-label="Speaker name"]', "🦄 Unicorn Team");
     await page.press('input[aria-label="Speaker name"]', "Enter");
     await expect
       .poll(() => page.locator(".line").nth(1).locator(".speaker").innerText())
-      .toBe("Robert Stone");
-    expect((await members(conversationId)).map((m) => m.name)).toEqual(["Ann Lee", "Robert Stone"]);
+      .toBe("🦄 Unicorn Team");
+    // The avatar's initials follow the name, the emoji whole, as the server renders them.
+    const initials = () => page.locator(".avatar-initials").allInnerTexts();
+    expect(await initials()).toEqual(["AL", "🦄T"]);
+    expect((await members(conversationId)).map((m) => m.name)).toEqual(["Ann Lee", "🦄 Unicorn Team"]);
     await page.reload();
-    expect(await page.locator(".attendee-name").allInnerTexts()).toEqual(["Ann Lee", "Robert Stone"]);
+    expect(await page.locator(".attendee-name").allInnerTexts()).toEqual(["Ann Lee", "🦄 Unicorn Team"]);
+    expect(await initials()).toEqual(["AL", "🦄T"]);
     await page.context().close();
   });
 
@@ -281,7 +396,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
       const { page } = await open(
         await createLink(meetingId, {
           name: kind,
-          ...(kind === "video-summary" && { videoUrl: media.url }),
+          ...(kind === "video-summary" && { videoUrl: video.url }),
           color: { background: "#10243e", topicsFilter: "#2f9e8f", insightsFilter: "#f2a541" },
         }),
       );
@@ -296,7 +411,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   it("reaches every control by keyboard", async () => {
     const conversationId = await smallConversation("Keyboard test");
     const { page } = await open(
-      await createLink(conversationId, { name: "video-summary", videoUrl: media.url }),
+      await createLink(conversationId, { name: "video-summary", videoUrl: video.url }),
     );
     await page.locator("#search-input").waitFor();
     await page.click("#edit-toggle");

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { startTestServer } from "../helpers/app.ts";
 import { startFontCatalogue } from "../helpers/font-catalogue.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { launchChromium, makeWav, serveMedia } from "./browser.ts";
+import { barsVideo, launchChromium, serveMedia } from "./browser.ts";
 
 const DOCS = join(import.meta.dirname, "..", "..", "docs");
 const MEETING = process.argv[2] ?? "Bed015.json";
@@ -17,7 +17,7 @@ const MEETING = process.argv[2] ?? "Bed015.json";
 // The brand font comes from the local stand-in for the catalogue (the real font file), as in the tests.
 const catalogue = await startFontCatalogue();
 const server = await startTestServer("sqlite", { env: catalogue.env });
-const media = await serveMedia(makeWav(120));
+const media = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
 const browser = await launchChromium();
 try {
   const { token } = await server.newApp();

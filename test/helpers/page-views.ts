@@ -8,6 +8,7 @@ export function testPageView(overrides: Partial<PageView> = {}): PageView {
   return {
     kind: "verbose-text-summary",
     title: "Planning",
+    language: null,
     startTime: "2026-11-02T15:00:00.000Z",
     endTime: "2026-11-02T15:42:00.000Z",
     dated: true,

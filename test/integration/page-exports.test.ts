@@ -102,7 +102,7 @@ describe.each(await dialects())("downloads from a summary link on %s", (dialect)
     expect(html).not.toContain("/export.vtt");
   });
 
-  it("follows the page's link rules: expired, revoked and unknown links answer as the page does", async () => {
+  it("follows the page's link rules: every address under an expired, revoked or unknown link answers as the link does", async () => {
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token, "Secret merger talk");
     const short = await createLink(server, token, id, {
@@ -113,6 +113,7 @@ describe.each(await dialects())("downloads from a summary link on %s", (dialect)
       name: "audio-summary",
       audioUrl: "https://m.test/a.mp3",
     });
+    const live = await createLink(server, token, id, { name: "verbose-text-summary" });
     const { experiences } = await readBody<Body.ExperienceList>(
       server,
       token,
@@ -125,7 +126,7 @@ describe.each(await dialects())("downloads from a summary link on %s", (dialect)
 
     for (const [url, status, message] of [
       [onServer(server, short.url), 410, "This summary link has expired"],
-      [onServer(server, revoked.url), 410, "This summary link was revoked"],
+      [onServer(server, revoked.url).replace(/\?.*/, ""), 410, "This summary link was revoked"],
       [tampered, 404, "Summary link not found"],
     ] as const) {
       expect((await fetch(url)).status, url).toBe(status);
@@ -139,8 +140,44 @@ describe.each(await dialects())("downloads from a summary link on %s", (dialect)
         if (format === "json") expect(JSON.parse(body)).toEqual({ message });
         else expect(body).toBe(`${message}\n`);
       }
+      // Addresses that are no download, no route, or a request the route would refuse: the link's answer all
+      // the same, in the form asked for (JSON here), or as text under export.*, as the downloads tell theirs.
+      const asJson = JSON.stringify({ message });
+      const elsewhere: [string, RequestInit, string][] = [
+        ["/export.pdf", {}, `${message}\n`],
+        ["/export.VTT", {}, `${message}\n`],
+        ["/notes", {}, asJson],
+        ["/messages/1/history", {}, asJson],
+        ["?text=raw", {}, asJson],
+        ["", { method: "POST" }, asJson],
+        [
+          "/messages/1",
+          { method: "PATCH", body: "hidden", headers: { "content-type": "text/plain" } },
+          asJson,
+        ],
+        [
+          "/messages/1",
+          { method: "PATCH", body: "{}", headers: { "content-type": "application/json" } },
+          asJson,
+        ],
+        ["/conversation", { method: "DELETE" }, asJson],
+      ];
+      for (const [path, init, body] of elsewhere) {
+        const response = await fetch(`${url}${path}`, {
+          ...init,
+          headers: { ...init.headers, accept: "application/json" },
+        });
+        expect([response.status, await response.text()], `${init.method ?? "GET"} ${url}${path}`).toEqual([
+          status,
+          body,
+        ]);
+      }
     }
-    // A format there is no download in is refused before the link is looked at.
-    expect((await fetch(`${onServer(server, short.url)}/export.pdf`)).status).toBe(400);
+    // Under a live link, those answer as before: a format there is no download in is a 400, no route a 404.
+    const open = onServer(server, live.url);
+    expect((await fetch(`${open}/export.pdf`)).status).toBe(400);
+    expect((await fetch(`${open}/notes`)).status).toBe(404);
+    expect((await fetch(open, { method: "POST" })).status).toBe(404);
+    expect((await fetch(`${open}?text=raw`)).status).toBe(400);
   });
 });

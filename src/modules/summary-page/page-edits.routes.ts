@@ -1,7 +1,6 @@
 import { Type } from "typebox";
 import { errorResponses, MessageBody } from "../../http/schemas.ts";
 import type { Server } from "../../http/types.ts";
-import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import {
   EditInsightBody,
   EditMessageBody,
@@ -10,9 +9,9 @@ import {
   RenameMemberBody,
 } from "./page-edits.schemas.ts";
 import type { PageEditsService } from "./page-edits.service.ts";
+import { openedLink } from "./link-answers.ts";
 
 export interface PageEditRouteDeps {
-  experiences: Pick<ExperiencesService, "openLink">;
   pageEdits: PageEditsService;
 }
 
@@ -21,14 +20,15 @@ const editResponses = { 200: MessageBody, ...errorResponses(400, 403, 404, 409, 
 const token = Type.String();
 const itemId = Type.String({ maxLength: 64 });
 
+/** An edit's link problem is told as any API error is: `{"message"}` at the error table's status. */
+const config = { linkProblemFormat: () => "json" as const };
+
 /**
- * The edits an editable link makes, one route each. The link is the key: an unknown, expired or revoked
- * one answers as any API error does (`{"message"}` at the error table's status).
+ * The edits an editable link makes, one route each. The link is the key, opened by the links scope's hook
+ * before the body is read: an unknown, expired or revoked one answers as any API error does.
  */
 export function pageEditRoutes(links: Server, deps: PageEditRouteDeps): void {
-  const { experiences, pageEdits } = deps;
-  const open = (request: { params: { token: string }; host: string }) =>
-    experiences.openLink(request.params.token, request.host);
+  const { pageEdits } = deps;
 
   links.patch(
     "/s/:token/conversation",
@@ -39,9 +39,10 @@ export function pageEditRoutes(links: Server, deps: PageEditRouteDeps): void {
         body: RenameConversationBody,
         response: editResponses,
       },
+      config,
     },
     async (request) => {
-      await pageEdits.renameConversation(await open(request), request.body.name);
+      await pageEdits.renameConversation(openedLink(request), request.body.name);
       return done;
     },
   );
@@ -55,9 +56,10 @@ export function pageEditRoutes(links: Server, deps: PageEditRouteDeps): void {
         body: RenameMemberBody,
         response: editResponses,
       },
+      config,
     },
     async (request) => {
-      await pageEdits.renameMember(await open(request), request.params.memberId, request.body.name);
+      await pageEdits.renameMember(openedLink(request), request.params.memberId, request.body.name);
       return done;
     },
   );
@@ -71,10 +73,11 @@ export function pageEditRoutes(links: Server, deps: PageEditRouteDeps): void {
         body: EditMessageBody,
         response: { ...editResponses, 200: MessageSaved },
       },
+      config,
     },
     async (request) => {
       const { jobId } = await pageEdits.editMessage(
-        await open(request),
+        openedLink(request),
         request.params.messageId,
         request.body,
       );
@@ -91,9 +94,10 @@ export function pageEditRoutes(links: Server, deps: PageEditRouteDeps): void {
         body: EditInsightBody,
         response: editResponses,
       },
+      config,
     },
     async (request) => {
-      await pageEdits.editInsight(await open(request), request.params.insightId, request.body);
+      await pageEdits.editInsight(openedLink(request), request.params.insightId, request.body);
       return done;
     },
   );

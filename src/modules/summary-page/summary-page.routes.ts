@@ -1,55 +1,47 @@
-import type { FastifyReply } from "fastify";
 import { basename, dirname } from "node:path";
 import sendFile from "@fastify/send";
+import type { FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import { Type } from "typebox";
-import { DomainError } from "../../errors.ts";
-import { statusOf } from "../../http/errors.ts";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
 import { captionCues, cuesToSrt, cuesToWebVtt, downloadName, pageToText } from "../../pages/exports.ts";
 import { pageToJson, pageToMarkdown } from "../../pages/page-data.ts";
-import { renderLinkProblemPage } from "../../pages/render-error-page.ts";
 import { renderPage } from "../../pages/render-page.ts";
-import { SummaryLinkGone } from "../experiences/experiences.service.ts";
+import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import type { LinkViews } from "../experiences/link-views.ts";
 import { safeFontFamily } from "../../pages/theme.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import { assetRoutes, type AssetRouteDeps } from "./asset.routes.ts";
 import { pageEditRoutes, type PageEditRouteDeps } from "./page-edits.routes.ts";
+import {
+  DATA_TYPES,
+  linkProblem,
+  messageAnswer,
+  openedLink,
+  openLinkFirst,
+  parseLinkPath,
+  send,
+  sendData,
+  type DataFormat,
+  type Format,
+} from "./link-answers.ts";
 import { preferredEncoding, type MadePage, type PageCache } from "./page-cache.ts";
 import type { SummaryPageService, VersionedPage } from "./summary-page.service.ts";
 
 export interface SummaryPageRouteDeps extends PageEditRouteDeps, AssetRouteDeps {
+  experiences: Pick<ExperiencesService, "openLink">;
   summaryPage: SummaryPageService;
   pageCache: PageCache;
   linkViews: Pick<LinkViews, "record">;
 }
 
-type DataFormat = "json" | "md" | "txt";
-type Format = "html" | DataFormat;
 type ExportFormat = "md" | "txt" | "vtt" | "srt" | "json";
-
-/** One answer under /s/ in its data forms, each made only when it is the one asked for. */
-interface DataAnswer {
-  status: number;
-  frameAncestors: string[];
-  json(): unknown;
-  markdown(): string;
-  text(): string;
-}
-
-/** A data answer that is also a page. */
-interface PageAnswer extends DataAnswer {
-  html(styleNonce: string): string;
-}
 
 /** What a link's downloads are, and the content type of each. */
 const EXPORTS: Record<ExportFormat, string> = {
-  md: "text/markdown; charset=utf-8",
-  txt: "text/plain; charset=utf-8",
+  ...DATA_TYPES,
   vtt: "text/vtt; charset=utf-8",
   srt: "application/x-subrip; charset=utf-8",
-  json: "application/json; charset=utf-8",
 };
 
 /** A download's body, or null for captions of a transcript without times. */
@@ -60,61 +52,6 @@ function exportOf(view: PageView, format: ExportFormat): string | null {
   const cues = captionCues(view);
   if (cues.length === 0) return null;
   return format === "vtt" ? cuesToWebVtt(cues) : cuesToSrt(cues);
-}
-
-/** `TOKEN`, `TOKEN.json`, `TOKEN.md` or `TOKEN.txt`, and the format asked for by suffix or Accept. */
-function parseLinkPath(link: string, accept: string | undefined): { token: string; format: Format } {
-  const match = /^(.*?)(?:\.(json|md|txt))?$/.exec(link);
-  const token = match?.[1] ?? link;
-  const suffix = match?.[2] as DataFormat | undefined;
-  if (suffix) return { token, format: suffix };
-  const wants = (accept ?? "").toLowerCase();
-  if (wants.includes("text/html") || wants === "") return { token, format: "html" };
-  if (wants.includes("application/json")) return { token, format: "json" };
-  if (wants.includes("text/markdown")) return { token, format: "md" };
-  return { token, format: "html" };
-}
-
-function sendData(reply: FastifyReply, format: DataFormat, answer: DataAnswer): FastifyReply {
-  reply.status(answer.status);
-  setPageSecurityHeaders(reply, { frameAncestors: answer.frameAncestors });
-  if (format === "json") return reply.type(EXPORTS.json).send(answer.json());
-  if (format === "md") return reply.type(EXPORTS.md).send(answer.markdown());
-  return reply.type(EXPORTS.txt).send(answer.text());
-}
-
-function send(reply: FastifyReply, format: Format, answer: PageAnswer): FastifyReply {
-  if (format !== "html") return sendData(reply, format, answer);
-  const nonce = styleNonce();
-  reply.status(answer.status);
-  setPageSecurityHeaders(reply, { styleNonce: nonce, frameAncestors: answer.frameAncestors });
-  return reply.type("text/html; charset=utf-8").send(answer.html(nonce));
-}
-
-/** An answer that is only a message. */
-function messageAnswer(status: number, message: string, frameAncestors: string[]): DataAnswer {
-  return {
-    status,
-    frameAncestors,
-    json: () => ({ message }),
-    markdown: () => `${message}\n`,
-    text: () => `${message}\n`,
-  };
-}
-
-/**
- * The answer for a link that opens nothing (expired, revoked, unknown, wrong host, conversation gone), at
- * the status the error table gives its code, or null for any other error. It says nothing about any
- * conversation, and nothing may frame it.
- */
-function linkProblem(error: unknown): PageAnswer | null {
-  const gone = error instanceof SummaryLinkGone;
-  if (!gone && !(error instanceof DomainError && error.code === "not_found")) return null;
-  const message = gone ? error.message : "Summary link not found";
-  return {
-    ...messageAnswer(statusOf(error), message, []),
-    html: (nonce) => renderLinkProblemPage(gone ? error.reason : "not_found", nonce),
-  };
 }
 
 /** Makes the form of the page asked for, from the view read now. */
@@ -148,30 +85,50 @@ async function makePage(
   return { contentType: "text/html; charset=utf-8", styleNonce: nonce, body };
 }
 
-/** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
 /** The page's own options: `text=verbatim` shows the transcript as stored instead of cleaned for reading. */
 const PageQuery = Type.Object({
   text: Type.Optional(Type.Union([Type.Literal("cleaned"), Type.Literal("verbatim")])),
 });
 
+/** The form the page route answers in: by the link's suffix, else by Accept. */
+const pageFormatOf = (request: FastifyRequest) =>
+  parseLinkPath((request.params as { link: string }).link, request.headers.accept).format;
+
+/** A download's problem is told in its own kind: JSON for JSON, Markdown for Markdown, else text. */
+const exportProblemFormat = (format: string): DataFormat =>
+  format === "json" || format === "md" ? format : "txt";
+
+/** Every method but the page's own GET and HEAD, for the addresses that are no route under a link. */
+const OTHER_METHODS: HTTPMethods[] = ["DELETE", "OPTIONS", "PATCH", "POST", "PUT"];
+
+/** Registers the page's assets and fonts, the page a link opens (HTML, JSON, Markdown or text), its downloads and the edits made through it. */
 export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps): Promise<void> {
-  const { summaryPage, pageAssets, webFonts, pageCache, linkViews } = deps;
+  const { experiences, summaryPage, pageAssets, webFonts, pageCache, linkViews } = deps;
 
   assetRoutes(app, deps);
 
   // Every answer under /s/ already carries the page headers (app.ts); a page's own CSP replaces them.
   await app.register((scope, _options, registered) => {
     const links = scope as Server;
+    openLinkFirst(links, experiences);
+
+    // An address under a live link that is no route is the app's 404.
+    const noRoute = (_request: FastifyRequest, reply: FastifyReply) => reply.callNotFound();
+    links.route({ method: OTHER_METHODS, url: "/s/:link", schema: { hide: true }, handler: noRoute });
+    links.all("/s/:token/*", { schema: { hide: true } }, noRoute);
 
     links.get(
       "/s/:link",
-      { schema: { hide: true, params: Type.Object({ link: Type.String() }), querystring: PageQuery } },
+      {
+        schema: { hide: true, params: Type.Object({ link: Type.String() }), querystring: PageQuery },
+        config: { linkProblemFormat: (request) => pageFormatOf(request) },
+      },
       async (request, reply) => {
         const { token, format } = parseLinkPath(request.params.link, request.headers.accept);
         reply.header("vary", "Accept");
         let page;
         try {
-          page = await summaryPage.openVersioned(token, request.host);
+          page = await summaryPage.openVersioned(openedLink(request), token);
         } catch (error) {
           const problem = linkProblem(error);
           if (problem) return send(reply, format, problem);
@@ -222,14 +179,16 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
             format: Type.Union(Object.keys(EXPORTS).map((format) => Type.Literal(format))),
           }),
         },
+        config: {
+          linkProblemFormat: (request) => exportProblemFormat((request.params as { format: string }).format),
+        },
       },
       async (request, reply) => {
         const format = request.params.format as ExportFormat;
-        // A problem is told in the download's own kind: JSON for JSON, Markdown for Markdown, else text.
-        const problemFormat = format === "json" || format === "md" ? format : "txt";
+        const problemFormat = exportProblemFormat(format);
         let page;
         try {
-          page = await summaryPage.open(request.params.token, request.host);
+          page = await summaryPage.open(openedLink(request), request.params.token);
         } catch (error) {
           const problem = linkProblem(error);
           if (problem) return sendData(reply, problemFormat, problem);
@@ -255,14 +214,7 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
       "/s/:token/media/:name",
       { schema: { hide: true, params: Type.Object({ token: Type.String(), name: Type.String() }) } },
       async (request, reply) => {
-        let recording;
-        try {
-          recording = await summaryPage.openRecording(request.params.token, request.host);
-        } catch (error) {
-          const problem = linkProblem(error);
-          if (problem) return sendData(reply, "txt", problem);
-          throw error;
-        }
+        const recording = await summaryPage.openRecording(openedLink(request));
         const sent = await sendFile(request.raw, basename(recording.file), {
           root: dirname(recording.file),
           acceptRanges: true,

@@ -7,7 +7,7 @@ import type { TrackerDefinition } from "../../analysis/trackers.ts";
 import type { ConversationInFull, ConversationsService } from "../conversations/conversations.service.ts";
 import { withBrandDefaults } from "../experiences/brand.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
-import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { OpenLink } from "../experiences/experiences.service.ts";
 import type { MediaService } from "../media/media.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
@@ -56,11 +56,13 @@ function digestOf(value: object): string {
   return text === "[]" || text === "{}" ? "" : createHash("sha256").update(text).digest("base64url");
 }
 
-/** The summary page a link opens: every request checks the link and reads the conversation's current version. */
+/**
+ * The summary page a link opens. Every request under the link opens it first (`openLink`, the link scope's
+ * hook in summary-page.routes.ts), then reads the conversation's current version.
+ */
 export class SummaryPageService {
   constructor(
     private readonly deps: {
-      experiences: Pick<ExperiencesService, "openLink">;
       conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
       apps: Pick<AppsService, "getApp">;
       trackers: Pick<TrackersService, "list" | "matchLines">;
@@ -69,11 +71,10 @@ export class SummaryPageService {
   ) {}
 
   /**
-   * Opens the link as `open` does, reading only the conversation's content version; the rows are read
-   * when `view()` is called. Throws what `open` throws.
+   * The page behind an opened link (its `token`, to name its own recording), reading only the conversation's
+   * content version; the rows are read when `view()` is called. Throws not_found when the conversation is gone.
    */
-  async openVersioned(token: string, host: string | undefined): Promise<VersionedPage> {
-    const link = await this.deps.experiences.openLink(token, host);
+  async openVersioned(link: OpenLink, token: string): Promise<VersionedPage> {
     const [contentVersion, app] = await Promise.all([
       this.deps.conversations.contentVersion(link.app_id, link.conversation_id),
       this.deps.apps.getApp(link.app_id),
@@ -110,15 +111,8 @@ export class SummaryPageService {
     return { ...settings, [field]: url };
   }
 
-  /**
-   * The stored upload a link's page plays, opened as the page is (the link's own problems thrown alike).
-   * Throws not_found when the conversation has no stored recording.
-   */
-  async openRecording(
-    token: string,
-    host: string | undefined,
-  ): Promise<{ file: string; contentType: string | null }> {
-    const link = await this.deps.experiences.openLink(token, host);
+  /** The stored upload an opened link's page plays. Throws not_found when the conversation has none. */
+  async openRecording(link: OpenLink): Promise<{ file: string; contentType: string | null }> {
     const playable = await this.deps.media.playableOf(link.conversation_id);
     if (!playable || !("file" in playable)) throw notFound("recording");
     return { file: playable.file, contentType: playable.contentType };
@@ -165,13 +159,8 @@ export class SummaryPageService {
     );
   }
 
-  /**
-   * Opens the page behind a link followed on `host`. Throws what `openLink` throws (not_found for an
-   * unknown link or the wrong host, SummaryLinkGone for an expired or revoked one), and not_found when the
-   * conversation is gone.
-   */
-  async open(token: string, host: string | undefined): Promise<OpenedPage> {
-    const link = await this.deps.experiences.openLink(token, host);
+  /** The page behind an opened link, its rows read now. Throws not_found when the conversation is gone. */
+  async open(link: OpenLink, token: string): Promise<OpenedPage> {
     const rows = await this.readRows(link.app_id, link.conversation_id);
     const { frameAncestors, brand } = await this.deps.apps.getApp(link.app_id);
     const trackers = await this.trackersShownBy(link);

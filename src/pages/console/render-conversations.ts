@@ -27,7 +27,7 @@ const ANALYSED_BY = { llm: "Analysed (language model)", local: "Analysed (local)
 const WIDE = html`class="wide-only"`;
 
 const startedAt = (iso: string): Raw =>
-  html`<time datetime="${iso}">${started.format(new Date(iso))} UTC</time>`;
+  html`<time datetime="${iso}" data-local="date-time">${started.format(new Date(iso))} UTC</time>`;
 const jobBadge = (jobState: JobState | null): Raw =>
   html`<span class="state state-${jobState ?? "none"}">${jobState ? JOB_STATES[jobState] : "No job"}</span>`;
 const analysis = (analysedBy: ConversationListItem["analysedBy"]) =>

@@ -31,7 +31,9 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
 });
 const when = (iso: string | null, none: string): Raw =>
-  iso === null ? html`${none}` : html`<time datetime="${iso}">${dateTime.format(new Date(iso))} UTC</time>`;
+  iso === null
+    ? html`${none}`
+    : html`<time datetime="${iso}" data-local="date-time">${dateTime.format(new Date(iso))} UTC</time>`;
 
 /** The form a new link starts from: the API's defaults. */
 export const EMPTY_LINK_FORM: LinkForm = {
