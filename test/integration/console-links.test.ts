@@ -168,7 +168,7 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
         [
           { name: "video-summary" },
           "videoUrl",
-          "Video URL is required for video-summary: an absolute http(s) URL of the video",
+          "Video URL is required for video-summary: an absolute http(s) URL of the video (a conversation made from audio or video plays its own without one)",
         ],
         [
           { name: "audio-summary", audioUrl: "ftp://x/y.mp3" },

@@ -88,7 +88,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       [
         { name: "video-summary" },
         "videoUrl",
-        "videoUrl is required for video-summary: an absolute http(s) URL of the video",
+        "videoUrl is required for video-summary: an absolute http(s) URL of the video (a conversation made from audio or video plays its own without one)",
       ],
       [
         { name: "video-summary", videoUrl: "ftp://example.com/v.mp4" },
@@ -103,7 +103,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
       [
         { name: "audio-summary" },
         "audioUrl",
-        "audioUrl is required for audio-summary: an absolute http(s) URL of the audio",
+        "audioUrl is required for audio-summary: an absolute http(s) URL of the audio (a conversation made from audio or video plays its own without one)",
       ],
       [
         { name: "audio-summary", audioUrl: "/relative.mp3" },
