@@ -38,7 +38,16 @@ import { invalid } from "./errors.ts";
 import { createTranscriptParser } from "./modules/ingestion/transcript-pool.ts";
 import { createServices } from "./services.ts";
 import type { Speech } from "./media/speech.ts";
+import websocket from "@fastify/websocket";
 import { mediaRoutes } from "./modules/media/media.routes.ts";
+import { liveRoutes } from "./modules/live/live.routes.ts";
+
+/** The largest WebSocket frame a live stream may send (a second of 48 kHz LINEAR16 is 96 KB). */
+const LIVE_MAX_FRAME_BYTES = 1024 * 1024;
+/** A live connection must send its start_request within this. */
+const LIVE_START_MS = 10_000;
+/** Audio received but not yet recognised past which a live stream is ended rather than fall behind. */
+const LIVE_MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -170,6 +179,18 @@ export async function buildApp(deps: AppDeps) {
   });
 
   authRoutes(app, services);
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
+  await app.register((scope, _options, done) => {
+    liveRoutes(scope, {
+      ...services,
+      limits: {
+        idleMs: config.media.liveIdleSeconds * 1000,
+        startMs: LIVE_START_MS,
+        maxBacklogBytes: LIVE_MAX_BACKLOG_BYTES,
+      },
+    });
+    done();
+  });
   await app.register(async (v1) => {
     requireAccessToken(v1, services);
     await ingestionRoutes(v1, { ...services, transcripts });

@@ -55,6 +55,8 @@ export interface MediaSettings {
   asrModel: string | null;
   /** An OpenAI-compatible transcription server; null: the local engine. */
   asrRemote: RemoteEngineSettings | null;
+  /** A live stream that sends nothing for this long is ended as if it had stopped (docs/LIVE.md). */
+  liveIdleSeconds: number;
 }
 
 export interface RemoteEngineSettings {
@@ -265,6 +267,7 @@ function mediaSettings(
     asrConcurrency: integer("RECAP_ASR_CONCURRENCY", 1, 1, 64),
     asrModel: env.RECAP_ASR_MODEL || null,
     asrRemote,
+    liveIdleSeconds: integer("RECAP_LIVE_IDLE_SECONDS", 60, 1, 3600),
   };
 }
 

@@ -24,6 +24,7 @@ import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
 import { JobRunner, JobRunners, type JobRunnerOptions } from "./modules/jobs/jobs.runner.ts";
 import { JobsService, type JobKind } from "./modules/jobs/jobs.service.ts";
 import { MediaService } from "./modules/media/media.service.ts";
+import { LiveService } from "./modules/live/live.service.ts";
 import type { Speech } from "./media/speech.ts";
 import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repository.ts";
 import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
@@ -132,6 +133,7 @@ export function createServices(deps: ServiceDeps) {
       }),
     );
   }
+  const live = new LiveService({ transaction, jobs, speech, clock });
   const experiences = new ExperiencesService({
     experiences: repositories.experiences,
     clock,
@@ -173,6 +175,7 @@ export function createServices(deps: ServiceDeps) {
     webFonts,
     ingestion,
     media,
+    live,
     speech,
     jobs,
     jobRunner,

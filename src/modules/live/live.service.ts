@@ -1,0 +1,157 @@
+import type { Clock } from "../../clock.ts";
+import type { Transaction } from "../../db/transaction.ts";
+import { DomainError, notFound } from "../../errors.ts";
+import { numericId, uuid } from "../../ids.ts";
+import type { Speaker, StartRequest } from "../../live/protocol.ts";
+import type { LiveRecognition, LiveRecognitionOptions, RecognizedSegment } from "../../media/engine.ts";
+import type { Speech } from "../../media/speech.ts";
+import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
+
+/** A conversation being streamed: its lines are stored under the job that will analyse them once it ends. */
+export interface LiveConversation {
+  appId: string;
+  conversationId: string;
+  jobId: string;
+  /** Position 0 of the stream. */
+  startedAt: Date;
+  speaker: Speaker;
+  messages: number;
+}
+
+export interface StoredLine {
+  id: string;
+  text: string;
+  startTime: string;
+  endTime: string;
+}
+
+/**
+ * Symbl's Streaming API on the speech engine (docs/LIVE.md): opens a conversation when a stream starts,
+ * stores each final utterance as a message as soon as it is recognised (so a dropped connection or a crash
+ * loses at most the utterance under way), and when the stream ends schedules the text job that analyses
+ * the conversation and fires its webhooks.
+ */
+export class LiveService {
+  constructor(
+    private readonly deps: {
+      transaction: Transaction<{ conversations: ConversationsRepository } & JobWrites>;
+      jobs: Pick<JobsService, "schedule" | "scheduled">;
+      speech: Speech;
+      clock: Clock;
+    },
+  ) {}
+
+  /**
+   * Starts recognising a stream on the process's engine. Throws service_unavailable when no engine is set
+   * up or the engine cannot stream (a remote server), invalid when it cannot take the language.
+   */
+  async listen(
+    start: StartRequest,
+    options: Omit<LiveRecognitionOptions, "languageCode">,
+  ): Promise<LiveRecognition> {
+    const status = this.deps.speech.status();
+    if (status.engine === null) throw new DomainError("unavailable", status.setupHint);
+    const engine = await this.deps.speech.engine();
+    if (!engine.listen) {
+      throw new DomainError(
+        "unavailable",
+        `the speech engine (${engine.description}) cannot stream: live recognition needs the local engine (docs/LIVE.md)`,
+      );
+    }
+    try {
+      return engine.listen({
+        ...options,
+        ...(start.languageCode !== null && { languageCode: start.languageCode }),
+      });
+    } catch (error) {
+      throw new DomainError("invalid", `config.languageCode: ${(error as Error).message}`);
+    }
+  }
+
+  /** Creates the stream's conversation (no job yet). */
+  async open(appId: string, start: StartRequest): Promise<LiveConversation> {
+    const startedAt = this.deps.clock.now();
+    const now = startedAt.toISOString();
+    const conversationId = numericId();
+    await this.deps.transaction(({ conversations }) =>
+      conversations.insert({
+        id: conversationId,
+        app_id: appId,
+        name: start.meetingTitle ?? "Untitled conversation",
+        start_time: now,
+        end_time: null,
+        metadata: JSON.stringify({}),
+        confidence_threshold: start.confidenceThreshold,
+        language_given: start.languageCode,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
+    return { appId, conversationId, jobId: uuid(), startedAt, speaker: start.speaker, messages: 0 };
+  }
+
+  /** Stores one final utterance as the conversation's next message, at once. */
+  async addLine(live: LiveConversation, segment: RecognizedSegment): Promise<StoredLine> {
+    const start = live.startedAt.getTime();
+    const line: StoredLine = {
+      id: numericId(),
+      text: segment.text,
+      startTime: new Date(start + segment.startMs).toISOString(),
+      endTime: new Date(start + segment.endMs).toISOString(),
+    };
+    await this.deps.transaction(async ({ conversations }) => {
+      if (!(await conversations.lockForWrite(live.conversationId, live.appId)))
+        throw notFound("conversation");
+      await conversations.insertMessages([
+        {
+          id: line.id,
+          conversation_id: live.conversationId,
+          job_id: live.jobId,
+          position: await conversations.nextMessagePosition(live.conversationId),
+          text: line.text,
+          from_name: live.speaker.name,
+          from_user_id: live.speaker.userId,
+          from_email: null,
+          member_id: null,
+          start_time: line.startTime,
+          end_time: line.endTime,
+          hidden: 0,
+          words:
+            segment.words.length === 0
+              ? null
+              : JSON.stringify(
+                  segment.words.map((word) => [
+                    word.text,
+                    word.startMs - segment.startMs,
+                    word.endMs - segment.startMs,
+                  ]),
+                ),
+        },
+      ]);
+      await conversations.update(live.conversationId, { updated_at: this.deps.clock.now().toISOString() });
+    });
+    live.messages += 1;
+    return line;
+  }
+
+  /**
+   * Ends the stream: schedules the job that analyses its lines (the webhooks follow it), unless nothing was
+   * said. Returns the job's id, or null.
+   */
+  async finish(live: LiveConversation): Promise<string | null> {
+    if (live.messages === 0) return null;
+    await this.deps.transaction((repos) =>
+      this.deps.jobs.schedule(repos, {
+        id: live.jobId,
+        kind: "text",
+        appId: live.appId,
+        conversationId: live.conversationId,
+        webhookUrl: null,
+        now: this.deps.clock.now().toISOString(),
+      }),
+    );
+    this.deps.jobs.scheduled();
+    return live.jobId;
+  }
+}

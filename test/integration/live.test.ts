@@ -1,0 +1,313 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sdk as untypedSdk } from "@symblai/symbl-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { writeRecording, type Part } from "../helpers/audio.ts";
+import { dialects } from "../helpers/databases.ts";
+import { createLink, onServer } from "../helpers/factories.ts";
+import { MediaKit } from "../helpers/media.ts";
+import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
+import { until } from "../helpers/wait.ts";
+
+/** A recording as a client streams it: LINEAR16 (16-bit little-endian mono PCM) at `rate`. */
+function linear16(kit: MediaKit, name: string, parts: Part[], rate: number): Buffer {
+  const wav = join(kit.dir, `${name}.wav`);
+  const raw = join(kit.dir, `${name}.raw`);
+  writeRecording(wav, parts);
+  execFileSync("sox", [wav, "-r", String(rate), "-c", "1", "-b", "16", "-e", "signed-integer", "-L", raw]);
+  return readFileSync(raw);
+}
+
+/** Sends `audio` in frames of `frameMs`, one every `frameMs / speed` milliseconds (speed 1 is real time). */
+async function stream(
+  send: (frame: Buffer) => void,
+  audio: Buffer,
+  rate: number,
+  frameMs: number,
+  speed: number,
+) {
+  const frameBytes = Math.round((rate * frameMs) / 1000) * 2;
+  for (let offset = 0; offset < audio.length; offset += frameBytes) {
+    send(audio.subarray(offset, offset + frameBytes));
+    await sleep(frameMs / speed);
+  }
+}
+
+/** What this test uses of the SDK (it ships no types for `sdk`). */
+interface RealtimeConnection {
+  conversationId: string;
+  sendAudio(data: Buffer): void;
+  stop(): Promise<{ conversationId: string }>;
+}
+const sdk = untypedSdk as {
+  init(options: { accessToken: string; basePath: string }): Promise<void>;
+  startRealtimeRequest(options: Record<string, unknown>): Promise<RealtimeConnection>;
+};
+
+interface Received {
+  events: Record<string, unknown>[];
+  close: { code: number; reason: string } | null;
+}
+
+/** A plain WebSocket client, as any Symbl client other than the SDK. */
+async function connect(url: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, { headers });
+  const received: Received = { events: [], close: null };
+  socket.on("message", (data) =>
+    received.events.push(JSON.parse((data as Buffer).toString("utf8")) as Record<string, unknown>),
+  );
+  socket.on("close", (code, reason) => (received.close = { code, reason: String(reason) }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return { socket, received };
+}
+
+const messageType = (event: Record<string, unknown>) =>
+  event.type === "message" ? (event.message as { type: string }).type : (event.type as string);
+
+describe.each(await dialects())("live streaming on the local engine on %s", (dialect) => {
+  const kit = new MediaKit();
+  let server: TestServer;
+  let wsUrl: string;
+  beforeAll(async () => {
+    // The local engine's real code on generated models: a 300 Hz tone is heard as "lo", a 2 kHz tone as "hi",
+    // and an energy VAD cuts utterances at pauses (test/helpers/speech-models.ts).
+    const modelsDir = join(kit.dir, "models");
+    installEnergyVad(modelsDir);
+    installToneRecogniser(modelsDir, "tone-ctc");
+    server = await startTestServer(dialect, {
+      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc", RECAP_LIVE_IDLE_SECONDS: "2" },
+    });
+    wsUrl = server.url.replace(/^http/, "ws");
+  });
+  afterAll(async () => {
+    await server.close();
+    kit.close();
+  });
+
+  it("serves Symbl's JavaScript SDK unchanged: interim and final results, messages, stop, then the REST API", async () => {
+    const { token } = await server.newApp();
+    const rate = 44_100;
+    const audio = linear16(
+      kit,
+      "sdk",
+      [
+        { silence: 0.5 },
+        { tone: VOICES[0], seconds: 1.5 },
+        { silence: 1 },
+        { tone: VOICES[1], seconds: 1.5 },
+        { silence: 1 },
+      ],
+      rate,
+    );
+    await sdk.init({ accessToken: token, basePath: server.url });
+    const results: { isFinal: boolean; transcript: string }[] = [];
+    const messages: { text: string; from: { name: string; userId: string } }[] = [];
+    const connection = await sdk.startRealtimeRequest({
+      id: "9f1c1d1e-7f5a-4d9b-9b43-2f7c3d1f0a11",
+      insightTypes: ["action_item", "question"],
+      config: {
+        meetingTitle: "Stand-up",
+        confidenceThreshold: 0.5,
+        languageCode: "en-US",
+        sampleRateHertz: rate,
+      },
+      speaker: { userId: "ada@example.com", name: "Ada" },
+      handlers: {
+        onSpeechDetected: (data: { isFinal: boolean; punctuated: { transcript: string } }) =>
+          results.push({ isFinal: data.isFinal, transcript: data.punctuated.transcript }),
+        onMessageResponse: (
+          data: { payload: { content: string }; from: { name: string; userId: string } }[],
+        ) => messages.push(...data.map((message) => ({ text: message.payload.content, from: message.from }))),
+      },
+    });
+    const conversationId = connection.conversationId;
+    expect(conversationId).toMatch(/^\d{16}$/);
+    await stream((frame) => connection.sendAudio(frame), audio, rate, 100, 1);
+    await until(() => messages.length === 2, "both messages");
+    const stopped = await connection.stop();
+    expect(stopped.conversationId).toBe(conversationId);
+
+    expect(results.filter((result) => result.isFinal).map((result) => result.transcript)).toEqual([
+      "lo",
+      "hi",
+    ]);
+    const interims = results.filter((result) => !result.isFinal).map((result) => result.transcript);
+    expect(interims).toContain("lo");
+    expect(interims).toContain("hi");
+    expect(messages.map(({ text, from }) => [text, from.name, from.userId])).toEqual([
+      ["lo", "Ada", "ada@example.com"],
+      ["hi", "Ada", "ada@example.com"],
+    ]);
+
+    // The conversation is real: its messages, members and a summary link through the REST API, once analysed.
+    await until(async () => {
+      const jobs = await server.database.db
+        .selectFrom("jobs")
+        .select("id")
+        .where("conversation_id", "=", conversationId)
+        .execute();
+      return jobs.length === 1 && (await waitForJob(server, token, jobs[0]!.id)) === "completed";
+    }, "the analysis job");
+    const conversation = (await (await server.api(token, `/v1/conversations/${conversationId}`)).json()) as {
+      name: string;
+    };
+    expect(conversation.name).toBe("Stand-up");
+    const stored = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/messages`)
+    ).json()) as {
+      messages: { text: string; from: { name: string } }[];
+    };
+    expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual([
+      ["Ada", "lo"],
+      ["Ada", "hi"],
+    ]);
+    const members = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/members`)
+    ).json()) as {
+      members: { name: string }[];
+    };
+    expect(members.members.map((member) => member.name)).toEqual(["Ada"]);
+    const link = await createLink(server, token, conversationId, { name: "verbose-text-summary" });
+    const page = await fetch(onServer(server, link.url));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Stand-up");
+  });
+
+  it("stores each final at once: a client that goes away keeps its lines, and they are analysed", async () => {
+    const { token } = await server.newApp();
+    const audio = linear16(kit, "drop", [{ tone: VOICES[1], seconds: 1 }, { silence: 1 }], 16_000);
+    const { socket, received } = await connect(`${wsUrl}/v1/streaming/drop-1?access_token=${token}`);
+    socket.send(
+      JSON.stringify({ type: "start_request", config: { speechRecognition: { sampleRateHertz: 16_000 } } }),
+    );
+    await until(
+      () => received.events.some((event) => messageType(event) === "conversation_created"),
+      "conversation_created",
+    );
+    const created = received.events.find((event) => messageType(event) === "conversation_created") as {
+      message: { data: { conversationId: string } };
+    };
+    await stream((frame) => socket.send(frame), audio, 16_000, 20, 20);
+    await until(
+      () => received.events.some((event) => event.type === "message_response"),
+      "a message_response",
+    );
+    socket.terminate();
+    const conversationId = created.message.data.conversationId;
+    await until(async () => {
+      const jobs = await server.database.db
+        .selectFrom("jobs")
+        .select("id")
+        .where("conversation_id", "=", conversationId)
+        .execute();
+      return jobs.length === 1 && (await waitForJob(server, token, jobs[0]!.id)) === "completed";
+    }, "the analysis job");
+    const stored = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/messages`)
+    ).json()) as {
+      messages: { text: string }[];
+    };
+    expect(stored.messages.map((message) => message.text)).toEqual(["hi"]);
+  });
+
+  it("takes the token from the query, X-API-KEY or Authorization at both addresses, and refuses a wrong one with Symbl's error event", async () => {
+    const { token } = await server.newApp();
+    for (const [path, headers, query] of [
+      ["/v1/streaming/a", {}, `?access_token=${token}`],
+      ["/v1/realtime/insights/b", { "x-api-key": token }, ""],
+      ["/v1/streaming/c", { authorization: `Bearer ${token}` }, ""],
+    ] as const) {
+      const { socket, received } = await connect(`${wsUrl}${path}${query}`, headers);
+      socket.send(JSON.stringify({ type: "start_request" }));
+      await until(
+        () => received.events.some((event) => messageType(event) === "started_listening"),
+        "started_listening",
+      );
+      socket.send(JSON.stringify({ type: "stop_request" }));
+      await until(() => received.close !== null, "the close");
+      expect(received.close?.code).toBe(1000);
+      expect(received.events.map(messageType)).toEqual([
+        "started_listening",
+        "recognition_started",
+        "conversation_created",
+        "conversation_completed",
+        "recognition_stopped",
+      ]);
+    }
+    const wrong = await connect(`${wsUrl}/v1/streaming/d?access_token=not-a-token`);
+    await until(() => wrong.received.close !== null, "the close");
+    expect(wrong.received.close?.code).toBe(4401);
+    expect(wrong.received.events).toEqual([
+      {
+        type: "message",
+        message: { type: "error", code: "unauthenticated", details: "Invalid access token" },
+      },
+    ]);
+  });
+
+  it("answers a bad client with an error event and a close code, and other connections carry on", async () => {
+    const { token } = await server.newApp();
+    const url = `${wsUrl}/v1/streaming/bad?access_token=${token}`;
+    const healthy = await connect(url);
+    healthy.socket.send(JSON.stringify({ type: "start_request" }));
+    const cases: { send: (socket: WebSocket) => void; code: number; details: RegExp }[] = [
+      { send: (socket) => socket.send("{not json"), code: 4400, details: /must be JSON/ },
+      {
+        send: (socket) => socket.send(Buffer.alloc(640)),
+        code: 4400,
+        details: /audio arrived before the start_request/,
+      },
+      {
+        send: (socket) =>
+          socket.send(
+            JSON.stringify({ type: "start_request", config: { speechRecognition: { encoding: "MULAW" } } }),
+          ),
+        code: 4400,
+        details: /encoding "MULAW" is not supported/,
+      },
+      {
+        send: (socket) =>
+          socket.send(
+            JSON.stringify({
+              type: "start_request",
+              config: { speechRecognition: { sampleRateHertz: 500 } },
+            }),
+          ),
+        code: 4400,
+        details: /sampleRateHertz must be a whole number from 8000 to 48000/,
+      },
+      {
+        send: (socket) => socket.send(JSON.stringify({ type: "hello" })),
+        code: 4400,
+        details: /type must be start_request/,
+      },
+    ];
+    for (const { send, code, details } of cases) {
+      const { socket, received } = await connect(url);
+      send(socket);
+      await until(() => received.close !== null, "the close");
+      expect(received.close?.code).toBe(code);
+      const [error] = received.events as { message: { type: string; details: string } }[];
+      expect(error?.message.type).toBe("error");
+      expect(error?.message.details).toMatch(details);
+    }
+    // The healthy connection is still served, and the HTTP API answers.
+    await until(
+      () => healthy.received.events.some((event) => messageType(event) === "conversation_created"),
+      "conversation_created",
+    );
+    expect(healthy.received.close).toBeNull();
+    expect((await server.api(token, "/v1/conversations")).status).toBe(200);
+    // A client that never stops is ended after RECAP_LIVE_IDLE_SECONDS of silence on the wire.
+    await until(() => healthy.received.close !== null, "the idle timeout");
+    expect(healthy.received.close?.code).toBe(1000);
+    expect(healthy.received.events.map(messageType)).toContain("conversation_completed");
+  });
+});
