@@ -48,6 +48,7 @@ const LIVE_MAX_FRAME_BYTES = 1024 * 1024;
 const LIVE_START_MS = 10_000;
 /** Audio received but not yet recognised past which a live stream is ended rather than fall behind. */
 const LIVE_MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
+const LIVE_MAX_BACKLOG_FRAMES = 2_000;
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -187,6 +188,9 @@ export async function buildApp(deps: AppDeps) {
         idleMs: config.media.liveIdleSeconds * 1000,
         startMs: LIVE_START_MS,
         maxBacklogBytes: LIVE_MAX_BACKLOG_BYTES,
+        maxBacklogFrames: LIVE_MAX_BACKLOG_FRAMES,
+        maxConnections: config.media.liveMaxConnections,
+        maxConnectionsPerApp: config.media.liveMaxConnectionsPerApp,
       },
     });
     done();

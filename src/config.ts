@@ -57,6 +57,9 @@ export interface MediaSettings {
   asrRemote: RemoteEngineSettings | null;
   /** A live stream that sends nothing for this long is ended as if it had stopped (docs/LIVE.md). */
   liveIdleSeconds: number;
+  /** Live connections one process serves at once, and one app at once on one process. */
+  liveMaxConnections: number;
+  liveMaxConnectionsPerApp: number;
 }
 
 export interface RemoteEngineSettings {
@@ -268,6 +271,8 @@ function mediaSettings(
     asrModel: env.RECAP_ASR_MODEL || null,
     asrRemote,
     liveIdleSeconds: integer("RECAP_LIVE_IDLE_SECONDS", 60, 1, 3600),
+    liveMaxConnections: integer("RECAP_LIVE_MAX_CONNECTIONS", 10, 0, 10_000),
+    liveMaxConnectionsPerApp: integer("RECAP_LIVE_MAX_CONNECTIONS_PER_APP", 10, 0, 10_000),
   };
 }
 

@@ -1,5 +1,5 @@
 import { invalid } from "../errors.ts";
-import type { RecognizedSegment } from "../media/engine.ts";
+import { SAMPLE_RATE, type RecognizedSegment } from "../media/engine.ts";
 
 /**
  * Symbl's Streaming API as Recap speaks it (docs/LIVE.md): the client's JSON requests read and checked, and
@@ -98,18 +98,18 @@ export function parseRequest(text: string): ClientRequest {
 
 /**
  * LINEAR16 frames (16-bit little-endian mono PCM at the stream's rate) to 16 kHz float samples, by linear
- * interpolation, carrying a byte and the last sample across frames so any frame size gives the same audio.
+ * interpolation. Each output's place in the input is computed from whole numbers (output k falls at input
+ * k × rate / 16 000), and a byte and the last sample are carried across frames, so any framing of the same
+ * audio gives the same samples.
  */
 export class Linear16Resampler {
-  private readonly step: number;
   private odd: number | null = null;
-  /** The last input sample, and where the next output falls after it (in input samples). */
+  /** Input samples before the current frame, outputs made so far, and the last input sample. */
+  private consumed = 0;
+  private made = 0;
   private previous = 0;
-  private position = 0;
 
-  constructor(private readonly inputRate: number) {
-    this.step = inputRate / 16_000;
-  }
+  constructor(private readonly inputRate: number) {}
 
   push(frame: Buffer): Float32Array {
     let bytes = frame;
@@ -118,20 +118,22 @@ export class Linear16Resampler {
     const count = Math.floor(bytes.length / 2);
     const input = new Float32Array(count);
     for (let i = 0; i < count; i++) input[i] = bytes.readInt16LE(i * 2) / 32_768;
-    if (this.inputRate === 16_000) return input;
+    if (this.inputRate === SAMPLE_RATE) return input;
+    const sampleAt = (index: number) =>
+      index < this.consumed ? this.previous : input[index - this.consumed]!;
+    const end = this.consumed + count;
     const out: number[] = [];
-    // Sample i of this frame sits at position i + 1 after `previous` (position 0).
-    while (this.position <= count) {
-      const index = Math.floor(this.position);
-      const fraction = this.position - index;
-      const left = index === 0 ? this.previous : input[index - 1]!;
-      const right = index === count ? left : input[index]!;
-      if (index === count && fraction > 0) break;
-      out.push(left + (right - left) * fraction);
-      this.position += this.step;
+    for (;;) {
+      const place = this.made * this.inputRate;
+      const index = Math.floor(place / SAMPLE_RATE);
+      const remainder = place % SAMPLE_RATE;
+      if (index >= end || (remainder > 0 && index + 1 >= end)) break;
+      const left = sampleAt(index);
+      out.push(remainder === 0 ? left : left + (sampleAt(index + 1) - left) * (remainder / SAMPLE_RATE));
+      this.made += 1;
     }
     if (count > 0) this.previous = input[count - 1]!;
-    this.position -= count;
+    this.consumed = end;
     return Float32Array.from(out);
   }
 }

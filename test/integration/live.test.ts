@@ -82,7 +82,12 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     installEnergyVad(modelsDir);
     installToneRecogniser(modelsDir, "tone-ctc");
     server = await startTestServer(dialect, {
-      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc", RECAP_LIVE_IDLE_SECONDS: "2" },
+      env: {
+        RECAP_MODELS_DIR: modelsDir,
+        RECAP_ASR_MODEL: "tone-ctc",
+        RECAP_LIVE_IDLE_SECONDS: "2",
+        RECAP_LIVE_MAX_CONNECTIONS_PER_APP: "2",
+      },
     });
     wsUrl = server.url.replace(/^http/, "ws");
   });
@@ -309,5 +314,52 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     await until(() => healthy.received.close !== null, "the idle timeout");
     expect(healthy.received.close?.code).toBe(1000);
     expect(healthy.received.events.map(messageType)).toContain("conversation_completed");
+  });
+
+  it("refuses a connection past RECAP_LIVE_MAX_CONNECTIONS_PER_APP with an error event, and admits one again when another ends", async () => {
+    const { token } = await server.newApp();
+    const url = `${wsUrl}/v1/streaming/many?access_token=${token}`;
+    const first = await connect(url);
+    const second = await connect(url);
+    const third = await connect(url);
+    await until(() => third.received.close !== null, "the refusal");
+    expect(third.received.close?.code).toBe(4429);
+    const [refusal] = third.received.events as { message: { type: string; details: string } }[];
+    expect(refusal?.message.details).toMatch(/RECAP_LIVE_MAX_CONNECTIONS_PER_APP/);
+    expect(first.received.close).toBeNull();
+    // Another app is not held back by this one's connections.
+    const other = await connect(`${wsUrl}/v1/streaming/other?access_token=${(await server.newApp()).token}`);
+    other.socket.send(JSON.stringify({ type: "start_request" }));
+    await until(
+      () => other.received.events.some((event) => messageType(event) === "started_listening"),
+      "started_listening",
+    );
+    first.socket.close();
+    await until(() => first.received.close !== null, "the first to close");
+    const fourth = await connect(url);
+    fourth.socket.send(JSON.stringify({ type: "start_request" }));
+    await until(
+      () => fourth.received.events.some((event) => messageType(event) === "started_listening"),
+      "started_listening",
+    );
+    for (const client of [second, fourth, other]) client.socket.close();
+  });
+
+  it("ends a flood of tiny frames with an error event rather than queue it without bound", async () => {
+    const { token } = await server.newApp();
+    const { socket, received } = await connect(`${wsUrl}/v1/streaming/flood?access_token=${token}`);
+    socket.send(JSON.stringify({ type: "start_request" }));
+    await until(
+      () => received.events.some((event) => messageType(event) === "started_listening"),
+      "started_listening",
+    );
+    const tiny = Buffer.alloc(2);
+    for (let i = 0; i < 20_000; i++) socket.send(tiny);
+    await until(() => received.close !== null, "the close");
+    expect(received.close?.code).toBe(4503);
+    const error = received.events.find((event) => messageType(event) === "error") as {
+      message: { details: string };
+    };
+    expect(error.message.details).toMatch(/faster than it can be recognised/);
   });
 });

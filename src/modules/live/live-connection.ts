@@ -13,6 +13,11 @@ export interface ConnectionLimits {
   startMs: number;
   /** Audio received but not yet recognised, past which the connection is ended rather than fall behind. */
   maxBacklogBytes: number;
+  /** Frames received but not yet handled, past which likewise (a flood of tiny frames). */
+  maxBacklogFrames: number;
+  /** Connections this process serves at once, and one app at once. */
+  maxConnections: number;
+  maxConnectionsPerApp: number;
 }
 
 /** The close code an error ends a connection with: 4000 plus its HTTP status (4400, 4401, 4503…). */
@@ -27,6 +32,7 @@ export const closeCodeOf = (error: DomainError) => 4000 + statusOf(error);
 export class LiveConnection {
   private work: Promise<void> = Promise.resolve();
   private backlogBytes = 0;
+  private backlogFrames = 0;
   private live: LiveConversation | null = null;
   private recognition: LiveRecognition | null = null;
   private resampler: Linear16Resampler | null = null;
@@ -73,7 +79,11 @@ export class LiveConnection {
     }
     if (!this.starting) return this.fail(invalid("audio arrived before the start_request"));
     this.backlogBytes += data.length;
-    if (this.backlogBytes > this.limits.maxBacklogBytes) {
+    this.backlogFrames += 1;
+    if (
+      this.backlogBytes > this.limits.maxBacklogBytes ||
+      this.backlogFrames > this.limits.maxBacklogFrames
+    ) {
       return this.fail(
         new DomainError(
           "unavailable",
@@ -83,6 +93,7 @@ export class LiveConnection {
     }
     this.enqueue(async () => {
       this.backlogBytes -= data.length;
+      this.backlogFrames -= 1;
       if (this.recognition && this.resampler) await this.recognition.push(this.resampler.push(data));
     });
   }

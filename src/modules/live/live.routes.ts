@@ -32,6 +32,36 @@ export function liveRoutes(
     limits: ConnectionLimits;
   },
 ): void {
+  const { limits } = deps;
+  let open = 0;
+  const openPerApp = new Map<string, number>();
+  /** Counts a connection in, or throws too_many_requests naming the limit it would pass. */
+  const admit = (appId: string): (() => void) => {
+    const ofApp = openPerApp.get(appId) ?? 0;
+    if (open >= limits.maxConnections) {
+      throw new DomainError(
+        "too_many_requests",
+        `this server already serves ${limits.maxConnections} live connections (RECAP_LIVE_MAX_CONNECTIONS); try again later`,
+      );
+    }
+    if (ofApp >= limits.maxConnectionsPerApp) {
+      throw new DomainError(
+        "too_many_requests",
+        `this app already has ${limits.maxConnectionsPerApp} live connections on this server (RECAP_LIVE_MAX_CONNECTIONS_PER_APP); try again later`,
+      );
+    }
+    open += 1;
+    openPerApp.set(appId, ofApp + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      open -= 1;
+      const left = (openPerApp.get(appId) ?? 1) - 1;
+      if (left === 0) openPerApp.delete(appId);
+      else openPerApp.set(appId, left);
+    };
+  };
   for (const path of LIVE_PATHS) {
     app.get(
       path,
@@ -47,7 +77,8 @@ export function liveRoutes(
               "Access token was revoked: the app's secret has been rotated since it was issued",
             );
           }
-          new LiveConnection(socket, appId, deps.live, deps.limits, request.log, () => undefined);
+          const release = admit(appId);
+          new LiveConnection(socket, appId, deps.live, limits, request.log, release);
         } catch (error) {
           const domain =
             error instanceof DomainError
