@@ -363,3 +363,31 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     expect(error.message.details).toMatch(/faster than it can be recognised/);
   });
 });
+
+describe.each(await dialects())("live streaming without a local engine on %s", (dialect) => {
+  it("refuses the start_request with an error event saying why, when no engine or only a remote one is set up", async () => {
+    const kit = new MediaKit();
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ RECAP_MODELS_DIR: join(kit.dir, "none") }, /No speech engine is set up/],
+      [{ RECAP_ASR_URL: "http://127.0.0.1:9/v1" }, /cannot stream: live recognition needs the local engine/],
+    ];
+    for (const [env, details] of cases) {
+      const server = await startTestServer(dialect, { env });
+      try {
+        const { token } = await server.newApp();
+        const { socket, received } = await connect(
+          `${server.url.replace(/^http/, "ws")}/v1/realtime/insights/x?access_token=${token}`,
+        );
+        socket.send(JSON.stringify({ type: "start_request" }));
+        await until(() => received.close !== null, "the close");
+        expect(received.close?.code).toBe(4503);
+        const [error] = received.events as { message: { type: string; details: string } }[];
+        expect(error?.message.details).toMatch(details);
+        expect(await server.database.db.selectFrom("conversations").select("id").execute()).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    }
+    kit.close();
+  });
+});
