@@ -49,6 +49,8 @@ const LIVE_START_MS = 10_000;
 /** Audio received but not yet recognised past which a live stream is ended rather than fall behind. */
 const LIVE_MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 const LIVE_MAX_BACKLOG_FRAMES = 2_000;
+/** How long a stopped live stream waits for its analysis, to send its insights and topics, before it completes. */
+const LIVE_ANALYSIS_WAIT_MS = 15_000;
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -189,6 +191,7 @@ export async function buildApp(deps: AppDeps) {
         startMs: LIVE_START_MS,
         maxBacklogBytes: LIVE_MAX_BACKLOG_BYTES,
         maxBacklogFrames: LIVE_MAX_BACKLOG_FRAMES,
+        analysisWaitMs: LIVE_ANALYSIS_WAIT_MS,
         maxConnections: config.media.liveMaxConnections,
         maxConnectionsPerApp: config.media.liveMaxConnectionsPerApp,
       },

@@ -133,7 +133,7 @@ export function createServices(deps: ServiceDeps) {
       }),
     );
   }
-  const live = new LiveService({ transaction, jobs, speech, clock });
+  const live = new LiveService({ transaction, jobs, conversations, speech, clock });
   const experiences = new ExperiencesService({
     experiences: repositories.experiences,
     clock,

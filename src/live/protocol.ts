@@ -145,6 +145,24 @@ const userOf = (speaker: Speaker, id: string) => ({
   id,
 });
 
+/** An insight as the REST API presents it, and a topic: what the stream's analysis found. */
+export interface FoundInsight {
+  id: string;
+  text: string;
+  type: string;
+  score: number;
+  messageIds: string[];
+  from: { id?: string; name?: string; userId?: string };
+  assignee?: { id?: string; name: string; email?: string };
+  dueBy?: string;
+}
+export interface FoundTopic {
+  id: string;
+  text: string;
+  score: number;
+  messageIds: string[];
+}
+
 export const events = {
   startedListening: () => ({ type: "message", message: { type: "started_listening" } }),
   recognitionStarted: (conversationId: string) => ({
@@ -199,6 +217,33 @@ export const events = {
       },
     ],
     sequenceNumber,
+  }),
+  insightResponse: (insights: FoundInsight[]) => ({
+    type: "insight_response",
+    insights: insights.map((insight) => ({
+      id: insight.id,
+      confidence: insight.score,
+      hints: [],
+      type: insight.type,
+      ...(insight.assignee !== undefined && { assignee: insight.assignee }),
+      ...(insight.dueBy !== undefined && { dueBy: insight.dueBy }),
+      tags: [],
+      dismissed: false,
+      payload: { content: insight.text, contentType: "text/plain" },
+      from: insight.from,
+      messageReference: { id: insight.messageIds[0] ?? null },
+    })),
+  }),
+  topicResponse: (topics: FoundTopic[]) => ({
+    type: "topic_response",
+    topics: topics.map((topic) => ({
+      id: topic.id,
+      messageReferences: topic.messageIds.map((id) => ({ id, relation: "text instance" })),
+      phrases: topic.text,
+      rootWords: [{ text: topic.text }],
+      score: topic.score,
+      type: "topic",
+    })),
   }),
   conversationCompleted: (conversationId: string, summaryUrl: string | null) => ({
     type: "message",

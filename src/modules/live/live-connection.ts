@@ -15,6 +15,8 @@ export interface ConnectionLimits {
   maxBacklogBytes: number;
   /** Frames received but not yet handled, past which likewise (a flood of tiny frames). */
   maxBacklogFrames: number;
+  /** How long a stopped stream waits for its analysis before it completes without insights. */
+  analysisWaitMs: number;
   /** Connections this process serves at once, and one app at once. */
   maxConnections: number;
   maxConnectionsPerApp: number;
@@ -56,7 +58,11 @@ export class LiveConnection {
       limits.startMs,
     );
     socket.on("message", (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
-    socket.on("close", () => this.enqueue(() => this.end(false)));
+    socket.on("close", () => {
+      // The connection no longer counts against the limits; what it sent is still recognised and stored.
+      this.onEnded();
+      this.enqueue(() => this.end(false));
+    });
     socket.on("error", () => undefined);
   }
 
@@ -146,14 +152,23 @@ export class LiveConnection {
     this.stopping = true;
     clearTimeout(this.timer);
     const live = this.live;
+    let jobId: string | null = null;
     try {
       if (live !== null && this.recognition !== null) {
         await this.recognition.end();
-        await this.service.finish(live);
+        jobId = await this.service.finish(live);
       }
     } finally {
       this.ended = true;
       this.onEnded();
+    }
+    if (answer && live !== null && jobId !== null) {
+      // Symbl sent insights as they were found; Recap finds them once the stream's analysis has run.
+      const found = await this.service.analysed(live, this.limits.analysisWaitMs);
+      if (found !== null) {
+        if (found.insights.length > 0) this.send(events.insightResponse(found.insights));
+        if (found.topics.length > 0) this.send(events.topicResponse(found.topics));
+      }
     }
     if (answer && live !== null) {
       this.send(events.conversationCompleted(live.conversationId, null));

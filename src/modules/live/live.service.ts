@@ -6,6 +6,7 @@ import type { Speaker, StartRequest } from "../../live/protocol.ts";
 import type { LiveRecognition, LiveRecognitionOptions, RecognizedSegment } from "../../media/engine.ts";
 import type { Speech } from "../../media/speech.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
 
 /** A conversation being streamed: its lines are stored under the job that will analyse them once it ends. */
@@ -36,7 +37,8 @@ export class LiveService {
   constructor(
     private readonly deps: {
       transaction: Transaction<{ conversations: ConversationsRepository } & JobWrites>;
-      jobs: Pick<JobsService, "schedule" | "scheduled">;
+      jobs: Pick<JobsService, "schedule" | "scheduled" | "getJob">;
+      conversations: Pick<ConversationsService, "getInsights" | "getTopics">;
       speech: Speech;
       clock: Clock;
     },
@@ -153,5 +155,25 @@ export class LiveService {
     );
     this.deps.jobs.scheduled();
     return live.jobId;
+  }
+
+  /**
+   * Waits up to `waitMs` for the stream's job (run by whichever process claims it) and reads what it found:
+   * the insights above the conversation's confidence threshold and the topics. Null when the job did not
+   * complete in time or failed.
+   */
+  async analysed(live: LiveConversation, waitMs: number) {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { status } = await this.deps.jobs.getJob(live.appId, live.jobId);
+      if (status === "completed") break;
+      if (status === "failed" || Date.now() >= deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const [insights, topics] = await Promise.all([
+      this.deps.conversations.getInsights(live.appId, live.conversationId),
+      this.deps.conversations.getTopics(live.appId, live.conversationId),
+    ]);
+    return { insights, topics };
   }
 }
