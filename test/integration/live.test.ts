@@ -337,7 +337,7 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     first.socket.close();
     await until(() => first.received.close !== null, "the first to close");
     // The server counts the first out when its socket closes, which the client may see a moment before.
-    let fourth = await connect(url);
+    let fourth: Awaited<ReturnType<typeof connect>> = await connect(url);
     fourth.socket.send(JSON.stringify({ type: "start_request" }));
     await until(async () => {
       if (fourth.received.events.some((event) => messageType(event) === "started_listening")) return true;
