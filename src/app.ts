@@ -192,6 +192,7 @@ export async function buildApp(deps: AppDeps) {
         maxBacklogBytes: LIVE_MAX_BACKLOG_BYTES,
         maxBacklogFrames: LIVE_MAX_BACKLOG_FRAMES,
         analysisWaitMs: LIVE_ANALYSIS_WAIT_MS,
+        maxStreamMs: config.media.maxSeconds * 1000,
         maxConnections: config.media.liveMaxConnections,
         maxConnectionsPerApp: config.media.liveMaxConnectionsPerApp,
       },

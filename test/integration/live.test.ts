@@ -462,3 +462,56 @@ describe.each(await dialects())("live insights on %s", (dialect) => {
     }
   });
 });
+
+describe.each(await dialects())("a live stream that never stops on %s", (dialect) => {
+  it("is ended at RECAP_MEDIA_MAX_SECONDS with an error event, keeping what was said", async () => {
+    const kit = new MediaKit();
+    const modelsDir = join(kit.dir, "models");
+    installEnergyVad(modelsDir);
+    installToneRecogniser(modelsDir, "tone-ctc");
+    const server = await startTestServer(dialect, {
+      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc", RECAP_MEDIA_MAX_SECONDS: "2" },
+    });
+    try {
+      const { token } = await server.newApp();
+      const audio = linear16(kit, "long", [{ tone: VOICES[0], seconds: 4 }], 16_000);
+      const { socket, received } = await connect(
+        `${server.url.replace(/^http/, "ws")}/v1/streaming/long?access_token=${token}`,
+      );
+      socket.send(JSON.stringify({ type: "start_request" }));
+      await until(
+        () => received.events.some((event) => messageType(event) === "started_listening"),
+        "started",
+      );
+      await stream(
+        (frame) => {
+          if (socket.readyState === WebSocket.OPEN) socket.send(frame);
+        },
+        audio,
+        16_000,
+        100,
+        20,
+      );
+      await until(() => received.close !== null, "the close");
+      expect(received.close?.code).toBe(1000);
+      const error = received.events.find((event) => messageType(event) === "error") as {
+        message: { details: string };
+      };
+      expect(error.message.details).toMatch(/the stream passed 2 s \(RECAP_MEDIA_MAX_SECONDS\)/);
+      // What was said is recognised, stored and analysed (its topics, if any, are not asserted here).
+      const types = received.events
+        .map(messageType)
+        .filter((type) => !type.endsWith("_response") || type === "message_response");
+      expect(types.slice(types.indexOf("error"))).toEqual([
+        "error",
+        "recognition_result",
+        "message_response",
+        "conversation_completed",
+        "recognition_stopped",
+      ]);
+    } finally {
+      await server.close();
+      kit.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@ import type { WebSocket } from "@fastify/websocket";
 import { DomainError, invalid } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
 import { events, Linear16Resampler, parseRequest, type StartRequest } from "../../live/protocol.ts";
-import type { LiveRecognition, RecognizedSegment } from "../../media/engine.ts";
+import { SAMPLE_RATE, type LiveRecognition, type RecognizedSegment } from "../../media/engine.ts";
 import type { LiveConversation, LiveService } from "./live.service.ts";
 
 export interface ConnectionLimits {
@@ -15,6 +15,8 @@ export interface ConnectionLimits {
   maxBacklogBytes: number;
   /** Frames received but not yet handled, past which likewise (a flood of tiny frames). */
   maxBacklogFrames: number;
+  /** The longest stream (RECAP_MEDIA_MAX_SECONDS): past it the stream is ended as if it had stopped. */
+  maxStreamMs: number;
   /** How long a stopped stream waits for its analysis before it completes without insights. */
   analysisWaitMs: number;
   /** Connections this process serves at once, and one app at once. */
@@ -44,6 +46,8 @@ export class LiveConnection {
   private ended = false;
   private timer: NodeJS.Timeout;
   private sequence = 0;
+  /** 16 kHz samples received. */
+  private samples = 0;
 
   constructor(
     private readonly socket: WebSocket,
@@ -100,7 +104,19 @@ export class LiveConnection {
     this.enqueue(async () => {
       this.backlogBytes -= data.length;
       this.backlogFrames -= 1;
-      if (this.recognition && this.resampler) await this.recognition.push(this.resampler.push(data));
+      if (this.stopping || !this.recognition || !this.resampler) return;
+      const chunk = this.resampler.push(data);
+      this.samples += chunk.length;
+      if ((this.samples * 1000) / SAMPLE_RATE > this.limits.maxStreamMs) {
+        this.send(
+          events.error(
+            "payload_too_large",
+            `the stream passed ${this.limits.maxStreamMs / 1000} s (RECAP_MEDIA_MAX_SECONDS): it was ended`,
+          ),
+        );
+        return this.end(true);
+      }
+      await this.recognition.push(chunk);
     });
   }
 
