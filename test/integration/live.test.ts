@@ -222,6 +222,67 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     expect(stored.messages.map((message) => message.text)).toEqual(["hi"]);
   });
 
+  it("joins the connections of one app with the same connection id into one conversation, one speaker each", async () => {
+    const { token } = await server.newApp();
+    const url = `${wsUrl}/v1/streaming/meeting-7?access_token=${token}`;
+    const participants = [
+      { speaker: { userId: "ada@example.com", name: "Ada" }, tone: VOICES[0] },
+      { speaker: { userId: "grace@example.com", name: "Grace" }, tone: VOICES[1] },
+    ];
+    const clients = [];
+    for (const { speaker } of participants) {
+      const client = await connect(url);
+      client.socket.send(JSON.stringify({ type: "start_request", speaker }));
+      await until(
+        () => client.received.events.some((event) => messageType(event) === "conversation_created"),
+        "conversation_created",
+      );
+      clients.push(client);
+    }
+    const ids = clients.map(
+      ({ received }) =>
+        (
+          received.events.find((event) => messageType(event) === "conversation_created") as {
+            message: { data: { conversationId: string } };
+          }
+        ).message.data.conversationId,
+    );
+    expect(ids[1]).toBe(ids[0]);
+    for (const [index, { tone }] of participants.entries()) {
+      const { socket, received } = clients[index]!;
+      const audio = linear16(kit, `participant-${index}`, [{ tone, seconds: 1 }, { silence: 1 }], 16_000);
+      await stream((frame) => socket.send(frame), audio, 16_000, 100, 20);
+      await until(() => received.events.some((event) => event.type === "message_response"), "the message");
+    }
+    for (const { socket, received } of clients) {
+      socket.send(JSON.stringify({ type: "stop_request" }));
+      await until(() => received.close !== null, "the close");
+    }
+    const conversationId = ids[0]!;
+    const jobs = await server.database.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("conversation_id", "=", conversationId)
+      .execute();
+    expect(jobs).toHaveLength(1);
+    expect(await waitForJob(server, token, jobs[0]!.id)).toBe("completed");
+    const stored = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/messages`)
+    ).json()) as {
+      messages: { text: string; from: { name: string } }[];
+    };
+    expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual([
+      ["Ada", "lo"],
+      ["Grace", "hi"],
+    ]);
+    const members = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/members`)
+    ).json()) as {
+      members: { name: string }[];
+    };
+    expect(members.members.map((member) => member.name).sort()).toEqual(["Ada", "Grace"]);
+  });
+
   it("takes the token from the query, X-API-KEY or Authorization at both addresses, and refuses a wrong one with Symbl's error event", async () => {
     const { token } = await server.newApp();
     for (const [path, headers, query] of [

@@ -52,6 +52,7 @@ export class LiveConnection {
   constructor(
     private readonly socket: WebSocket,
     private readonly appId: string,
+    private readonly connectionId: string,
     private readonly service: LiveService,
     private readonly limits: ConnectionLimits,
     private readonly logger: FastifyBaseLogger,
@@ -134,7 +135,7 @@ export class LiveConnection {
       onInterim: (segment) => this.result(segment, false),
       onFinal: (segment) => this.final(segment),
     });
-    this.live = await this.service.open(this.appId, start);
+    this.live = await this.service.open(this.appId, this.connectionId, start);
     this.recognition = recognition;
     this.resampler = new Linear16Resampler(start.sampleRateHertz);
     clearTimeout(this.timer);

@@ -22,6 +22,9 @@ function tokenOf(request: FastifyRequest): string {
   );
 }
 
+/** The connection id in the path: connections of one app with the same id join one conversation. */
+const connectionIdOf = (request: FastifyRequest) => (request.params as { connectionId: string }).connectionId;
+
 /** Symbl's Streaming API over WebSocket (docs/LIVE.md). */
 export function liveRoutes(
   app: Server,
@@ -78,7 +81,7 @@ export function liveRoutes(
             );
           }
           const release = admit(appId);
-          new LiveConnection(socket, appId, deps.live, limits, request.log, release);
+          new LiveConnection(socket, appId, connectionIdOf(request), deps.live, limits, request.log, release);
         } catch (error) {
           const domain =
             error instanceof DomainError

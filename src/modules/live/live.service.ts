@@ -9,15 +9,28 @@ import type { ConversationsRepository } from "../conversations/conversations.rep
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
 
-/** A conversation being streamed: its lines are stored under the job that will analyse them once it ends. */
+/** A conversation being streamed, shared by the connections that joined it on this process. */
+interface SharedStream {
+  conversationId: string;
+  /** The job that analyses the conversation once its last connection ends; its lines are stored under it. */
+  jobId: string;
+  /** The conversation row is written. */
+  ready: Promise<void>;
+  connections: number;
+  messages: number;
+}
+
+/** One connection's part of a conversation being streamed. */
 export interface LiveConversation {
   appId: string;
   conversationId: string;
   jobId: string;
-  /** Position 0 of the stream. */
+  /** Position 0 of this connection's audio. */
   startedAt: Date;
   speaker: Speaker;
-  messages: number;
+  shared: SharedStream;
+  /** The app and connection id its conversation is found by. */
+  key: string;
 }
 
 export interface StoredLine {
@@ -34,6 +47,9 @@ export interface StoredLine {
  * the conversation and fires its webhooks.
  */
 export class LiveService {
+  /** The conversations being streamed on this process, by app and connection id. */
+  private readonly streams = new Map<string, SharedStream>();
+
   constructor(
     private readonly deps: {
       transaction: Transaction<{ conversations: ConversationsRepository } & JobWrites>;
@@ -71,26 +87,45 @@ export class LiveService {
     }
   }
 
-  /** Creates the stream's conversation (no job yet). */
-  async open(appId: string, start: StartRequest): Promise<LiveConversation> {
+  /**
+   * Creates the stream's conversation (no job yet), or joins the one another connection of the app opened
+   * on this process with the same connection id and has not ended (one connection per participant, as Symbl
+   * allowed).
+   */
+  async open(appId: string, connectionId: string, start: StartRequest): Promise<LiveConversation> {
     const startedAt = this.deps.clock.now();
-    const now = startedAt.toISOString();
-    const conversationId = numericId();
-    await this.deps.transaction(({ conversations }) =>
-      conversations.insert({
-        id: conversationId,
-        app_id: appId,
-        name: start.meetingTitle ?? "Untitled conversation",
-        start_time: now,
-        end_time: null,
-        metadata: JSON.stringify({}),
-        confidence_threshold: start.confidenceThreshold,
-        language_given: start.languageCode,
-        created_at: now,
-        updated_at: now,
-      }),
-    );
-    return { appId, conversationId, jobId: uuid(), startedAt, speaker: start.speaker, messages: 0 };
+    const key = `${appId} ${connectionId}`;
+    let shared = this.streams.get(key);
+    if (shared === undefined) {
+      const now = startedAt.toISOString();
+      const conversationId = numericId();
+      const ready = this.deps.transaction(({ conversations }) =>
+        conversations.insert({
+          id: conversationId,
+          app_id: appId,
+          name: start.meetingTitle ?? "Untitled conversation",
+          start_time: now,
+          end_time: null,
+          metadata: JSON.stringify({}),
+          confidence_threshold: start.confidenceThreshold,
+          language_given: start.languageCode,
+          created_at: now,
+          updated_at: now,
+        }),
+      );
+      shared = { conversationId, jobId: uuid(), ready, connections: 0, messages: 0 };
+      this.streams.set(key, shared);
+      ready.catch(() => this.streams.delete(key));
+    }
+    shared.connections += 1;
+    try {
+      await shared.ready;
+    } catch (error) {
+      shared.connections -= 1;
+      throw error;
+    }
+    const { conversationId, jobId } = shared;
+    return { appId, conversationId, jobId, startedAt, speaker: start.speaker, shared, key };
   }
 
   /** Stores one final utterance as the conversation's next message, at once. */
@@ -133,16 +168,20 @@ export class LiveService {
       ]);
       await conversations.update(live.conversationId, { updated_at: this.deps.clock.now().toISOString() });
     });
-    live.messages += 1;
+    live.shared.messages += 1;
     return line;
   }
 
   /**
-   * Ends the stream: schedules the job that analyses its lines (the webhooks follow it), unless nothing was
-   * said. Returns the job's id, or null.
+   * Ends one connection; when it was the conversation's last, schedules the job that analyses its lines (the
+   * webhooks follow it), unless nothing was said. Returns the job's id, or null.
    */
   async finish(live: LiveConversation): Promise<string | null> {
-    if (live.messages === 0) return null;
+    const { shared } = live;
+    shared.connections -= 1;
+    if (shared.connections > 0) return null;
+    if (this.streams.get(live.key) === shared) this.streams.delete(live.key);
+    if (shared.messages === 0) return null;
     await this.deps.transaction((repos) =>
       this.deps.jobs.schedule(repos, {
         id: live.jobId,
