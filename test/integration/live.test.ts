@@ -411,6 +411,25 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     for (const client of [second, fourth, other]) client.socket.close();
   });
 
+  it("refuses 1,000 idle sockets past the limit at once, and the HTTP API and other apps' streams carry on", async () => {
+    const { token } = await server.newApp();
+    const url = `${wsUrl}/v1/streaming/idle?access_token=${token}`;
+    const idle = await Promise.all(Array.from({ length: 1_000 }, () => connect(url)));
+    await until(
+      () => idle.filter((client) => client.received.close?.code === 4429).length === 998,
+      "all but two to be refused",
+    );
+    expect((await server.api(token, "/v1/conversations")).status).toBe(200);
+    const other = await connect(`${wsUrl}/v1/streaming/busy?access_token=${(await server.newApp()).token}`);
+    other.socket.send(JSON.stringify({ type: "start_request" }));
+    await until(
+      () => other.received.events.some((event) => messageType(event) === "started_listening"),
+      "started_listening",
+    );
+    // The two admitted ones never send a start_request: they are ended after 10 s.
+    for (const client of [...idle, other]) client.socket.terminate();
+  });
+
   it("ends a flood of tiny frames with an error event rather than queue it without bound", async () => {
     const { token } = await server.newApp();
     const { socket, received } = await connect(`${wsUrl}/v1/streaming/flood?access_token=${token}`);
