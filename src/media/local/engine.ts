@@ -225,6 +225,8 @@ class LocalLiveRecognition implements LiveRecognition {
       .then((recognised) => {
         if (recognised !== null && this.finals === finalsBefore) this.options.onInterim(recognised);
       })
+      // An interim that fails is only not shown: the same samples are decoded again for the final, whose
+      // failure ends the stream with its error.
       .catch(() => undefined)
       .finally(() => {
         this.interimDecoding = false;
