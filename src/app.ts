@@ -39,7 +39,19 @@ import { invalid } from "./errors.ts";
 import { createTranscriptParser } from "./modules/ingestion/transcript-pool.ts";
 import { createServices } from "./services.ts";
 import type { Speech } from "./media/speech.ts";
+import websocket from "@fastify/websocket";
 import { mediaRoutes } from "./modules/media/media.routes.ts";
+import { liveRoutes } from "./modules/live/live.routes.ts";
+
+/** The largest WebSocket frame a live stream may send (a second of 48 kHz LINEAR16 is 96 KB). */
+const LIVE_MAX_FRAME_BYTES = 1024 * 1024;
+/** A live connection must send its start_request within this. */
+const LIVE_START_MS = 10_000;
+/** Audio received but not yet recognised past which a live stream is ended rather than fall behind. */
+const LIVE_MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
+const LIVE_MAX_BACKLOG_FRAMES = 2_000;
+/** How long a stopped live stream waits for its analysis, to send its insights and topics, before it completes. */
+const LIVE_ANALYSIS_WAIT_MS = 15_000;
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -186,6 +198,23 @@ export async function buildApp(deps: AppDeps) {
   });
 
   authRoutes(app, services);
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
+  await app.register((scope, _options, done) => {
+    liveRoutes(scope, {
+      ...services,
+      limits: {
+        idleMs: config.media.liveIdleSeconds * 1000,
+        startMs: LIVE_START_MS,
+        maxBacklogBytes: LIVE_MAX_BACKLOG_BYTES,
+        maxBacklogFrames: LIVE_MAX_BACKLOG_FRAMES,
+        analysisWaitMs: LIVE_ANALYSIS_WAIT_MS,
+        maxStreamMs: config.media.maxSeconds * 1000,
+        maxConnections: config.media.liveMaxConnections,
+        maxConnectionsPerApp: config.media.liveMaxConnectionsPerApp,
+      },
+    });
+    done();
+  });
   await app.register(async (v1) => {
     requireAccessToken(v1, services);
     await ingestionRoutes(v1, { ...services, transcripts });

@@ -60,6 +60,11 @@ export interface MediaSettings {
   asrModel: string | null;
   /** An OpenAI-compatible transcription server; null: the local engine. */
   asrRemote: RemoteEngineSettings | null;
+  /** A live stream that sends nothing for this long is ended as if it had stopped (docs/LIVE.md). */
+  liveIdleSeconds: number;
+  /** Live connections one process serves at once, and one app at once on one process. */
+  liveMaxConnections: number;
+  liveMaxConnectionsPerApp: number;
 }
 
 export interface RemoteEngineSettings {
@@ -274,6 +279,9 @@ function mediaSettings(
     asrConcurrency: integer("RECAP_ASR_CONCURRENCY", 1, 1, 64),
     asrModel: env.RECAP_ASR_MODEL || null,
     asrRemote,
+    liveIdleSeconds: integer("RECAP_LIVE_IDLE_SECONDS", 60, 1, 3600),
+    liveMaxConnections: integer("RECAP_LIVE_MAX_CONNECTIONS", 10, 0, 10_000),
+    liveMaxConnectionsPerApp: integer("RECAP_LIVE_MAX_CONNECTIONS_PER_APP", 10, 0, 10_000),
   };
 }
 

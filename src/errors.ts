@@ -8,6 +8,8 @@ export type ErrorCode =
   | "conflict"
   | "unsupported_media_type"
   | "payload_too_large"
+  /** A limit on what runs at once was reached (live connections): try again later. */
+  | "too_many_requests"
   /** The server lacks what the request needs (no speech engine set up): the operator must act, not the caller. */
   | "unavailable";
 

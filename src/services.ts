@@ -25,6 +25,7 @@ import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
 import { JobRunner, JobRunners, type JobRunnerOptions } from "./modules/jobs/jobs.runner.ts";
 import { JobsService, type JobKind } from "./modules/jobs/jobs.service.ts";
 import { MediaService } from "./modules/media/media.service.ts";
+import { LiveService } from "./modules/live/live.service.ts";
 import type { Speech } from "./media/speech.ts";
 import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repository.ts";
 import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
@@ -134,6 +135,7 @@ export function createServices(deps: ServiceDeps) {
       }),
     );
   }
+  const live = new LiveService({ transaction, jobs, conversations, speech, clock });
   const experiences = new ExperiencesService({
     experiences: repositories.experiences,
     clock,
@@ -177,6 +179,7 @@ export function createServices(deps: ServiceDeps) {
     webFonts,
     ingestion,
     media,
+    live,
     speech,
     jobs,
     jobRunner,

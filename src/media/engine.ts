@@ -34,11 +34,36 @@ export interface RecognitionOptions {
   onProgress?: (processedMs: number) => void;
 }
 
+/** What a live recognition reports as the audio arrives (docs/LIVE.md). */
+export interface LiveRecognitionOptions {
+  /** BCP-47 (`en-US`); engines that take a language use its primary subtag. */
+  languageCode?: string;
+  /** The utterance under way as heard so far, decoded again after every `interimEveryMs` of new audio. */
+  onInterim: (segment: RecognizedSegment) => void;
+  /** An utterance that ended; awaited before the next is reported, so the caller stores each in order. */
+  onFinal: (segment: RecognizedSegment) => Promise<void>;
+  /** How much new audio of an utterance under way passes between two interim decodes (default 500 ms). */
+  interimEveryMs?: number;
+}
+
+/** One live stream being recognised: positions are milliseconds from its first sample. */
+export interface LiveRecognition {
+  /** Takes the next samples; resolves once the utterances that ended within them have been reported. */
+  push(chunk: Float32Array): Promise<void>;
+  /** Ends the input: reports the utterance still open, if any. */
+  end(): Promise<void>;
+}
+
 export interface SpeechEngine {
   /** What the start-up log and /readyz call it: `local moonshine-base-en`, `remote whisper-1 at http://…`. */
   readonly description: string;
   /** Recognises all of `audio`; throws when the engine fails (the job then fails with that message). */
   transcribe(audio: AsyncIterable<Float32Array>, options: RecognitionOptions): Promise<RecognizedSegment[]>;
+  /**
+   * Starts recognising a live stream, utterance by utterance with interim results; absent on an engine that
+   * cannot stream (a remote server answers whole files only). Throws when it cannot take the language.
+   */
+  listen?(options: LiveRecognitionOptions): LiveRecognition;
   close(): Promise<void>;
 }
 

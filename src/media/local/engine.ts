@@ -2,6 +2,8 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import {
   SAMPLE_RATE,
+  type LiveRecognition,
+  type LiveRecognitionOptions,
   type RecognitionOptions,
   type RecognizedSegment,
   type SpeechEngine,
@@ -114,17 +116,23 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
     return { text, startMs: words[0]?.startMs ?? vadStartMs, endMs, words };
   };
 
+  const checkLanguage = (languageCode: string | undefined) => {
+    const language = languageCode?.split("-")[0]?.toLowerCase();
+    if (language !== undefined && !model.languages.includes(language)) {
+      throw new Error(`the local model ${model.name} does not recognise ${languageCode}`);
+    }
+  };
+  const segmenterOf = () =>
+    new SpeechSegmenter({ ...options.segmentation, vadModel: join(vad.dir, vadFile) });
+
   return {
     description: `local ${model.name}`,
 
     async transcribe(audio: AsyncIterable<Float32Array>, recognition: RecognitionOptions) {
       const { signal, onProgress } = recognition;
-      const language = recognition.languageCode?.split("-")[0]?.toLowerCase();
-      if (language !== undefined && !model.languages.includes(language)) {
-        throw new Error(`the local model ${model.name} does not recognise ${recognition.languageCode}`);
-      }
+      checkLanguage(recognition.languageCode);
       signal.throwIfAborted();
-      const segmenter = new SpeechSegmenter({ ...options.segmentation, vadModel: join(vad.dir, vadFile) });
+      const segmenter = segmenterOf();
       const segments: RecognizedSegment[] = [];
       const take = async (finished: SpeechSegment[]) => {
         for (const segment of finished) {
@@ -143,9 +151,104 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
       return segments;
     },
 
+    listen(live: LiveRecognitionOptions): LiveRecognition {
+      checkLanguage(live.languageCode);
+      return new LocalLiveRecognition(segmenterOf(), recognise, live);
+    },
+
     async close() {
       // A decode abandoned by an abort still uses the recogniser: let it finish before the engine is dropped.
       await Promise.allSettled([...decodes]);
     },
   };
+}
+
+/**
+ * A live stream on the local engine: the segmenter cuts utterances as frames arrive and each is recognised as
+ * a final, in order; while an utterance is open its samples so far are decoded again after every
+ * `interimEveryMs` of new audio, one such decode at a time, for the interim results. It keeps the samples of
+ * the utterance under way (at most the segmenter's longest utterance) and a second before it.
+ */
+class LocalLiveRecognition implements LiveRecognition {
+  private readonly interimEvery: number;
+  private readonly never = new AbortController().signal;
+  /** Recent input as received: chunks and the sample index each starts at. */
+  private recent: { start: number; samples: Float32Array }[] = [];
+  private received = 0;
+  private lastInterimAt = 0;
+  private interimDecoding = false;
+  /** Counts finals, so an interim decoded before its utterance ended is not reported after the final. */
+  private finals = 0;
+
+  constructor(
+    private readonly segmenter: SpeechSegmenter,
+    private readonly recognise: (
+      segment: SpeechSegment,
+      signal: AbortSignal,
+    ) => Promise<RecognizedSegment | null>,
+    private readonly options: LiveRecognitionOptions,
+  ) {
+    this.interimEvery = Math.round(((options.interimEveryMs ?? 500) * SAMPLE_RATE) / 1000);
+  }
+
+  async push(chunk: Float32Array): Promise<void> {
+    this.recent.push({ start: this.received, samples: chunk });
+    this.received += chunk.length;
+    await this.report(this.segmenter.push(chunk));
+    const open = this.segmenter.openSinceSample;
+    this.forget(open ?? this.received - SAMPLE_RATE);
+    if (open !== null && !this.interimDecoding && this.received - this.lastInterimAt >= this.interimEvery) {
+      this.lastInterimAt = this.received;
+      this.decodeInterim(open);
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.report(this.segmenter.flush());
+    this.recent = [];
+  }
+
+  private async report(finished: SpeechSegment[]): Promise<void> {
+    for (const segment of finished) {
+      this.finals += 1;
+      const recognised = await this.recognise(segment, this.never);
+      if (recognised !== null) await this.options.onFinal(recognised);
+    }
+  }
+
+  private decodeInterim(since: number): void {
+    const samples = this.samplesSince(since);
+    if (samples.length === 0) return;
+    const finalsBefore = this.finals;
+    this.interimDecoding = true;
+    this.recognise({ startSample: since, samples }, this.never)
+      .then((recognised) => {
+        if (recognised !== null && this.finals === finalsBefore) this.options.onInterim(recognised);
+      })
+      // An interim that fails is only not shown: the same samples are decoded again for the final, whose
+      // failure ends the stream with its error.
+      .catch(() => undefined)
+      .finally(() => {
+        this.interimDecoding = false;
+      });
+  }
+
+  /** Drops the chunks that end before `sample`. */
+  private forget(sample: number): void {
+    while (this.recent.length > 0) {
+      const first = this.recent[0]!;
+      if (first.start + first.samples.length > sample) break;
+      this.recent.shift();
+    }
+  }
+
+  private samplesSince(sample: number): Float32Array {
+    const from = Math.max(sample, this.recent[0]?.start ?? sample);
+    const out = new Float32Array(Math.max(0, this.received - from));
+    for (const { start, samples } of this.recent) {
+      const skip = Math.max(0, from - start);
+      if (skip < samples.length) out.set(samples.subarray(skip), start + skip - from);
+    }
+    return out;
+  }
 }

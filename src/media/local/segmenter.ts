@@ -74,6 +74,11 @@ export class SpeechSegmenter {
     return (this.received * 1000) / SAMPLE_RATE;
   }
 
+  /** Where the utterance under way began (a sample index of the whole input), or null between utterances. */
+  get openSinceSample(): number | null {
+    return this.openSince;
+  }
+
   /** Takes the next samples; returns the utterances that ended within them, in order. */
   push(chunk: Float32Array): SpeechSegment[] {
     this.received += chunk.length;

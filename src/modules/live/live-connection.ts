@@ -1,0 +1,215 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { WebSocket } from "@fastify/websocket";
+import { DomainError, invalid } from "../../errors.ts";
+import { statusOf } from "../../http/errors.ts";
+import { events, Linear16Resampler, parseRequest, type StartRequest } from "../../live/protocol.ts";
+import { SAMPLE_RATE, type LiveRecognition, type RecognizedSegment } from "../../media/engine.ts";
+import type { LiveConversation, LiveService } from "./live.service.ts";
+
+export interface ConnectionLimits {
+  /** A connection that sends nothing for this long is ended as if it had stopped. */
+  idleMs: number;
+  /** A connection must send its start_request within this. */
+  startMs: number;
+  /** Audio received but not yet recognised, past which the connection is ended rather than fall behind. */
+  maxBacklogBytes: number;
+  /** Frames received but not yet handled, past which likewise (a flood of tiny frames). */
+  maxBacklogFrames: number;
+  /** The longest stream (RECAP_MEDIA_MAX_SECONDS): past it the stream is ended as if it had stopped. */
+  maxStreamMs: number;
+  /** How long a stopped stream waits for its analysis before it completes without insights. */
+  analysisWaitMs: number;
+  /** Connections this process serves at once, and one app at once. */
+  maxConnections: number;
+  maxConnectionsPerApp: number;
+}
+
+/** The close code an error ends a connection with: 4000 plus its HTTP status (4400, 4401, 4503…). */
+export const closeCodeOf = (error: DomainError) => 4000 + statusOf(error);
+
+/**
+ * One WebSocket connection speaking Symbl's Streaming API (docs/LIVE.md): start_request, binary LINEAR16
+ * frames, stop_request. Frames are handled one at a time, in order; an error is sent as Symbl's error event
+ * and closes the connection with its code. However the connection ends (stop_request, the client going
+ * away, an idle timeout), the lines stored so far are analysed by a job.
+ */
+export class LiveConnection {
+  private work: Promise<void> = Promise.resolve();
+  private backlogBytes = 0;
+  private backlogFrames = 0;
+  private live: LiveConversation | null = null;
+  private recognition: LiveRecognition | null = null;
+  private resampler: Linear16Resampler | null = null;
+  private starting = false;
+  /** Set once the stream is ending: frames that still arrive are ignored. */
+  private stopping = false;
+  private ended = false;
+  private timer: NodeJS.Timeout;
+  private sequence = 0;
+  /** 16 kHz samples received. */
+  private samples = 0;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly appId: string,
+    private readonly connectionId: string,
+    private readonly service: LiveService,
+    private readonly limits: ConnectionLimits,
+    private readonly logger: FastifyBaseLogger,
+    private readonly onEnded: () => void,
+  ) {
+    this.timer = setTimeout(
+      () => this.fail(invalid(`no start_request within ${limits.startMs / 1000} s`)),
+      limits.startMs,
+    );
+    socket.on("message", (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
+    socket.on("close", () => {
+      // The connection no longer counts against the limits; what it sent is still recognised and stored.
+      this.onEnded();
+      this.enqueue(() => this.end(false));
+    });
+    socket.on("error", () => undefined);
+  }
+
+  private receive(data: Buffer, isBinary: boolean): void {
+    if (this.stopping) return;
+    if (this.live !== null) this.touch();
+    if (!isBinary) {
+      let request;
+      try {
+        request = parseRequest(data.toString("utf8"));
+      } catch (error) {
+        return this.fail(error);
+      }
+      if (request.type === "start_request") {
+        if (this.starting) return this.fail(invalid("start_request was already sent on this connection"));
+        this.starting = true;
+        return this.enqueue(() => this.start(request.start));
+      }
+      return this.enqueue(() => this.end(true));
+    }
+    if (!this.starting) return this.fail(invalid("audio arrived before the start_request"));
+    this.backlogBytes += data.length;
+    this.backlogFrames += 1;
+    if (
+      this.backlogBytes > this.limits.maxBacklogBytes ||
+      this.backlogFrames > this.limits.maxBacklogFrames
+    ) {
+      return this.fail(
+        new DomainError(
+          "unavailable",
+          "the audio arrives faster than it can be recognised: the stream was ended",
+        ),
+      );
+    }
+    this.enqueue(async () => {
+      this.backlogBytes -= data.length;
+      this.backlogFrames -= 1;
+      if (this.stopping || !this.recognition || !this.resampler) return;
+      const chunk = this.resampler.push(data);
+      this.samples += chunk.length;
+      if ((this.samples * 1000) / SAMPLE_RATE > this.limits.maxStreamMs) {
+        this.send(
+          events.error(
+            "payload_too_large",
+            `the stream passed ${this.limits.maxStreamMs / 1000} s (RECAP_MEDIA_MAX_SECONDS): it was ended`,
+          ),
+        );
+        return this.end(true);
+      }
+      await this.recognition.push(chunk);
+    });
+  }
+
+  private enqueue(step: () => Promise<void>): void {
+    this.work = this.work.then(step).catch((error: unknown) => this.fail(error));
+  }
+
+  private touch(): void {
+    this.timer.refresh();
+  }
+
+  private async start(start: StartRequest): Promise<void> {
+    if (this.stopping) return;
+    const recognition = await this.service.listen(start, {
+      onInterim: (segment) => this.result(segment, false),
+      onFinal: (segment) => this.final(segment),
+    });
+    this.live = await this.service.open(this.appId, this.connectionId, start);
+    this.recognition = recognition;
+    this.resampler = new Linear16Resampler(start.sampleRateHertz);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.enqueue(() => this.end(true)), this.limits.idleMs);
+    this.send(events.startedListening());
+    this.send(events.recognitionStarted(this.live.conversationId));
+    this.send(events.conversationCreated(this.live.conversationId));
+  }
+
+  private memberId(): string {
+    return this.live?.speaker.userId ?? this.live?.conversationId ?? "";
+  }
+
+  private result(segment: RecognizedSegment, isFinal: boolean): void {
+    if (this.live === null || this.ended) return;
+    this.send(events.recognitionResult(segment, isFinal, this.live.speaker, this.memberId()));
+  }
+
+  private async final(segment: RecognizedSegment): Promise<void> {
+    if (this.live === null) return;
+    const line = await this.service.addLine(this.live, segment);
+    this.result(segment, true);
+    this.sequence += 1;
+    if (!this.ended)
+      this.send(events.messageResponse(this.sequence, line, this.live.speaker, this.memberId()));
+  }
+
+  /** Recognises what is left, schedules the analysis; answers and closes when the client is still there. */
+  private async end(answer: boolean): Promise<void> {
+    if (this.ended) return;
+    this.stopping = true;
+    clearTimeout(this.timer);
+    const live = this.live;
+    let jobId: string | null = null;
+    try {
+      if (live !== null && this.recognition !== null) {
+        await this.recognition.end();
+        jobId = await this.service.finish(live);
+      }
+    } finally {
+      this.ended = true;
+      this.onEnded();
+    }
+    if (answer && live !== null && jobId !== null) {
+      // Symbl sent insights as they were found; Recap finds them once the stream's analysis has run.
+      const found = await this.service.analysed(live, this.limits.analysisWaitMs);
+      if (found !== null) {
+        if (found.insights.length > 0) this.send(events.insightResponse(found.insights));
+        if (found.topics.length > 0) this.send(events.topicResponse(found.topics));
+      }
+    }
+    if (answer && live !== null) {
+      this.send(events.conversationCompleted(live.conversationId, null));
+      this.send(events.recognitionStopped(live.conversationId));
+    }
+    this.socket.close(1000);
+  }
+
+  /** Sends Symbl's error event and closes with the error's code; an unexpected error is logged, not shown. */
+  fail(error: unknown): void {
+    const known = error instanceof DomainError;
+    if (!known) this.logger.error({ err: error }, "live connection failed");
+    const domain = known ? error : new DomainError("unavailable", "the stream could not be processed");
+    this.send(events.error(domain.code, domain.message));
+    this.socket.close(closeCodeOf(domain), domain.code);
+    if (!this.ended && this.live === null) {
+      this.ended = true;
+      this.stopping = true;
+      clearTimeout(this.timer);
+      this.onEnded();
+    }
+  }
+
+  private send(event: object): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(event));
+  }
+}

@@ -1,0 +1,218 @@
+import type { Clock } from "../../clock.ts";
+import type { Transaction } from "../../db/transaction.ts";
+import { DomainError, notFound } from "../../errors.ts";
+import { numericId, uuid } from "../../ids.ts";
+import type { Speaker, StartRequest } from "../../live/protocol.ts";
+import type { LiveRecognition, LiveRecognitionOptions, RecognizedSegment } from "../../media/engine.ts";
+import type { Speech } from "../../media/speech.ts";
+import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import type { ConversationsService } from "../conversations/conversations.service.ts";
+import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
+
+/** A conversation being streamed, shared by the connections that joined it on this process. */
+interface SharedStream {
+  conversationId: string;
+  /** The job that analyses the conversation once its last connection ends; its lines are stored under it. */
+  jobId: string;
+  /** The conversation row is written. */
+  ready: Promise<void>;
+  connections: number;
+  messages: number;
+}
+
+/** One connection's part of a conversation being streamed. */
+export interface LiveConversation {
+  appId: string;
+  conversationId: string;
+  jobId: string;
+  /** Position 0 of this connection's audio. */
+  startedAt: Date;
+  speaker: Speaker;
+  shared: SharedStream;
+  /** The app and connection id its conversation is found by. */
+  key: string;
+}
+
+export interface StoredLine {
+  id: string;
+  text: string;
+  startTime: string;
+  endTime: string;
+}
+
+/**
+ * Symbl's Streaming API on the speech engine (docs/LIVE.md): opens a conversation when a stream starts,
+ * stores each final utterance as a message as soon as it is recognised (so a dropped connection or a crash
+ * loses at most the utterance under way), and when the stream ends schedules the text job that analyses
+ * the conversation and fires its webhooks.
+ */
+export class LiveService {
+  /** The conversations being streamed on this process, by app and connection id. */
+  private readonly streams = new Map<string, SharedStream>();
+
+  constructor(
+    private readonly deps: {
+      transaction: Transaction<{ conversations: ConversationsRepository } & JobWrites>;
+      jobs: Pick<JobsService, "schedule" | "scheduled" | "getJob">;
+      conversations: Pick<ConversationsService, "getInsights" | "getTopics">;
+      speech: Speech;
+      clock: Clock;
+    },
+  ) {}
+
+  /**
+   * Starts recognising a stream on the process's engine. Throws service_unavailable when no engine is set
+   * up or the engine cannot stream (a remote server), invalid when it cannot take the language.
+   */
+  async listen(
+    start: StartRequest,
+    options: Omit<LiveRecognitionOptions, "languageCode">,
+  ): Promise<LiveRecognition> {
+    const status = this.deps.speech.status();
+    if (status.engine === null) throw new DomainError("unavailable", status.setupHint);
+    const engine = await this.deps.speech.engine();
+    if (!engine.listen) {
+      throw new DomainError(
+        "unavailable",
+        `the speech engine (${engine.description}) cannot stream: live recognition needs the local engine (docs/LIVE.md)`,
+      );
+    }
+    try {
+      return engine.listen({
+        ...options,
+        ...(start.languageCode !== null && { languageCode: start.languageCode }),
+      });
+    } catch (error) {
+      throw new DomainError("invalid", `config.languageCode: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Creates the stream's conversation (no job yet), or joins the one another connection of the app opened
+   * on this process with the same connection id and has not ended (one connection per participant, as Symbl
+   * allowed).
+   */
+  async open(appId: string, connectionId: string, start: StartRequest): Promise<LiveConversation> {
+    const startedAt = this.deps.clock.now();
+    const key = `${appId} ${connectionId}`;
+    let shared = this.streams.get(key);
+    if (shared === undefined) {
+      const now = startedAt.toISOString();
+      const conversationId = numericId();
+      const ready = this.deps.transaction(({ conversations }) =>
+        conversations.insert({
+          id: conversationId,
+          app_id: appId,
+          name: start.meetingTitle ?? "Untitled conversation",
+          start_time: now,
+          end_time: null,
+          metadata: JSON.stringify({}),
+          confidence_threshold: start.confidenceThreshold,
+          language_given: start.languageCode,
+          created_at: now,
+          updated_at: now,
+        }),
+      );
+      shared = { conversationId, jobId: uuid(), ready, connections: 0, messages: 0 };
+      this.streams.set(key, shared);
+      ready.catch(() => this.streams.delete(key));
+    }
+    shared.connections += 1;
+    try {
+      await shared.ready;
+    } catch (error) {
+      shared.connections -= 1;
+      throw error;
+    }
+    const { conversationId, jobId } = shared;
+    return { appId, conversationId, jobId, startedAt, speaker: start.speaker, shared, key };
+  }
+
+  /** Stores one final utterance as the conversation's next message, at once. */
+  async addLine(live: LiveConversation, segment: RecognizedSegment): Promise<StoredLine> {
+    const start = live.startedAt.getTime();
+    const line: StoredLine = {
+      id: numericId(),
+      text: segment.text,
+      startTime: new Date(start + segment.startMs).toISOString(),
+      endTime: new Date(start + segment.endMs).toISOString(),
+    };
+    await this.deps.transaction(async ({ conversations }) => {
+      if (!(await conversations.lockForWrite(live.conversationId, live.appId)))
+        throw notFound("conversation");
+      await conversations.insertMessages([
+        {
+          id: line.id,
+          conversation_id: live.conversationId,
+          job_id: live.jobId,
+          position: await conversations.nextMessagePosition(live.conversationId),
+          text: line.text,
+          from_name: live.speaker.name,
+          from_user_id: live.speaker.userId,
+          from_email: null,
+          member_id: null,
+          start_time: line.startTime,
+          end_time: line.endTime,
+          hidden: 0,
+          words:
+            segment.words.length === 0
+              ? null
+              : JSON.stringify(
+                  segment.words.map((word) => [
+                    word.text,
+                    word.startMs - segment.startMs,
+                    word.endMs - segment.startMs,
+                  ]),
+                ),
+        },
+      ]);
+      await conversations.update(live.conversationId, { updated_at: this.deps.clock.now().toISOString() });
+    });
+    live.shared.messages += 1;
+    return line;
+  }
+
+  /**
+   * Ends one connection; when it was the conversation's last, schedules the job that analyses its lines (the
+   * webhooks follow it), unless nothing was said. Returns the job's id, or null.
+   */
+  async finish(live: LiveConversation): Promise<string | null> {
+    const { shared } = live;
+    shared.connections -= 1;
+    if (shared.connections > 0) return null;
+    if (this.streams.get(live.key) === shared) this.streams.delete(live.key);
+    if (shared.messages === 0) return null;
+    await this.deps.transaction((repos) =>
+      this.deps.jobs.schedule(repos, {
+        id: live.jobId,
+        kind: "text",
+        appId: live.appId,
+        conversationId: live.conversationId,
+        webhookUrl: null,
+        now: this.deps.clock.now().toISOString(),
+      }),
+    );
+    this.deps.jobs.scheduled();
+    return live.jobId;
+  }
+
+  /**
+   * Waits up to `waitMs` for the stream's job (run by whichever process claims it) and reads what it found:
+   * the insights above the conversation's confidence threshold and the topics. Null when the job did not
+   * complete in time or failed.
+   */
+  async analysed(live: LiveConversation, waitMs: number) {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { status } = await this.deps.jobs.getJob(live.appId, live.jobId);
+      if (status === "completed") break;
+      if (status === "failed" || Date.now() >= deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const [insights, topics] = await Promise.all([
+      this.deps.conversations.getInsights(live.appId, live.conversationId),
+      this.deps.conversations.getTopics(live.appId, live.conversationId),
+    ]);
+    return { insights, topics };
+  }
+}

@@ -1,0 +1,597 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sdk as untypedSdk } from "@symblai/symbl-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { writeRecording, type Part } from "../helpers/audio.ts";
+import { dialects } from "../helpers/databases.ts";
+import { createLink, onServer } from "../helpers/factories.ts";
+import { MediaKit } from "../helpers/media.ts";
+import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
+import { until } from "../helpers/wait.ts";
+
+/** A recording as a client streams it: LINEAR16 (16-bit little-endian mono PCM) at `rate`. */
+function linear16(kit: MediaKit, name: string, parts: Part[], rate: number): Buffer {
+  const wav = join(kit.dir, `${name}.wav`);
+  const raw = join(kit.dir, `${name}.raw`);
+  writeRecording(wav, parts);
+  execFileSync("sox", [wav, "-r", String(rate), "-c", "1", "-b", "16", "-e", "signed-integer", "-L", raw]);
+  return readFileSync(raw);
+}
+
+/** Sends `audio` in frames of `frameMs`, one every `frameMs / speed` milliseconds (speed 1 is real time). */
+async function stream(
+  send: (frame: Buffer) => void,
+  audio: Buffer,
+  rate: number,
+  frameMs: number,
+  speed: number,
+) {
+  const frameBytes = Math.round((rate * frameMs) / 1000) * 2;
+  for (let offset = 0; offset < audio.length; offset += frameBytes) {
+    send(audio.subarray(offset, offset + frameBytes));
+    await sleep(frameMs / speed);
+  }
+}
+
+/** What this test uses of the SDK (it ships no types for `sdk`). */
+interface RealtimeConnection {
+  conversationId: string;
+  sendAudio(data: Buffer): void;
+  stop(): Promise<{ conversationId: string }>;
+}
+const sdk = untypedSdk as {
+  init(options: { accessToken: string; basePath: string }): Promise<void>;
+  startRealtimeRequest(options: Record<string, unknown>): Promise<RealtimeConnection>;
+};
+
+interface Received {
+  events: Record<string, unknown>[];
+  close: { code: number; reason: string } | null;
+}
+
+/** A plain WebSocket client, as any Symbl client other than the SDK. */
+async function connect(url: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, { headers });
+  const received: Received = { events: [], close: null };
+  socket.on("message", (data) =>
+    received.events.push(JSON.parse((data as Buffer).toString("utf8")) as Record<string, unknown>),
+  );
+  socket.on("close", (code, reason) => (received.close = { code, reason: String(reason) }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return { socket, received };
+}
+
+const messageType = (event: Record<string, unknown>) =>
+  event.type === "message" ? (event.message as { type: string }).type : (event.type as string);
+
+describe.each(await dialects())("live streaming on the local engine on %s", (dialect) => {
+  const kit = new MediaKit();
+  let server: TestServer;
+  let wsUrl: string;
+  beforeAll(async () => {
+    // The local engine's real code on generated models: a 300 Hz tone is heard as "lo", a 2 kHz tone as "hi",
+    // and an energy VAD cuts utterances at pauses (test/helpers/speech-models.ts).
+    const modelsDir = join(kit.dir, "models");
+    installEnergyVad(modelsDir);
+    installToneRecogniser(modelsDir, "tone-ctc");
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_MODELS_DIR: modelsDir,
+        RECAP_ASR_MODEL: "tone-ctc",
+        RECAP_LIVE_IDLE_SECONDS: "2",
+        RECAP_LIVE_MAX_CONNECTIONS_PER_APP: "2",
+      },
+    });
+    wsUrl = server.url.replace(/^http/, "ws");
+  });
+  afterAll(async () => {
+    await server.close();
+    kit.close();
+  });
+
+  it("serves Symbl's JavaScript SDK unchanged: interim and final results, messages, stop, then the REST API", async () => {
+    const { token } = await server.newApp();
+    const rate = 44_100;
+    const audio = linear16(
+      kit,
+      "sdk",
+      [
+        { silence: 0.5 },
+        { tone: VOICES[0], seconds: 1.5 },
+        { silence: 1 },
+        { tone: VOICES[1], seconds: 1.5 },
+        { silence: 1 },
+      ],
+      rate,
+    );
+    await sdk.init({ accessToken: token, basePath: server.url });
+    const results: { isFinal: boolean; transcript: string }[] = [];
+    const messages: { text: string; from: { name: string; userId: string } }[] = [];
+    const connection = await sdk.startRealtimeRequest({
+      id: "9f1c1d1e-7f5a-4d9b-9b43-2f7c3d1f0a11",
+      insightTypes: ["action_item", "question"],
+      config: {
+        meetingTitle: "Stand-up",
+        confidenceThreshold: 0.5,
+        languageCode: "en-US",
+        sampleRateHertz: rate,
+      },
+      speaker: { userId: "ada@example.com", name: "Ada" },
+      handlers: {
+        onSpeechDetected: (data: { isFinal: boolean; punctuated: { transcript: string } }) =>
+          results.push({ isFinal: data.isFinal, transcript: data.punctuated.transcript }),
+        onMessageResponse: (
+          data: { payload: { content: string }; from: { name: string; userId: string } }[],
+        ) => messages.push(...data.map((message) => ({ text: message.payload.content, from: message.from }))),
+      },
+    });
+    const conversationId = connection.conversationId;
+    expect(conversationId).toMatch(/^\d{16}$/);
+    await stream((frame) => connection.sendAudio(frame), audio, rate, 100, 1);
+    await until(() => messages.length === 2, "both messages");
+    const stopped = await connection.stop();
+    expect(stopped.conversationId).toBe(conversationId);
+
+    expect(results.filter((result) => result.isFinal).map((result) => result.transcript)).toEqual([
+      "lo",
+      "hi",
+    ]);
+    const interims = results.filter((result) => !result.isFinal).map((result) => result.transcript);
+    expect(interims).toContain("lo");
+    expect(interims).toContain("hi");
+    expect(messages.map(({ text, from }) => [text, from.name, from.userId])).toEqual([
+      ["lo", "Ada", "ada@example.com"],
+      ["hi", "Ada", "ada@example.com"],
+    ]);
+
+    // The conversation is real: its messages, members and a summary link through the REST API, once analysed.
+    await until(async () => {
+      const jobs = await server.database.db
+        .selectFrom("jobs")
+        .select("id")
+        .where("conversation_id", "=", conversationId)
+        .execute();
+      return jobs.length === 1 && (await waitForJob(server, token, jobs[0]!.id)) === "completed";
+    }, "the analysis job");
+    const conversation = (await (await server.api(token, `/v1/conversations/${conversationId}`)).json()) as {
+      name: string;
+    };
+    expect(conversation.name).toBe("Stand-up");
+    const stored = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/messages`)
+    ).json()) as {
+      messages: { text: string; from: { name: string } }[];
+    };
+    expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual([
+      ["Ada", "lo"],
+      ["Ada", "hi"],
+    ]);
+    const members = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/members`)
+    ).json()) as {
+      members: { name: string }[];
+    };
+    expect(members.members.map((member) => member.name)).toEqual(["Ada"]);
+    const link = await createLink(server, token, conversationId, { name: "verbose-text-summary" });
+    const page = await fetch(onServer(server, link.url));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Stand-up");
+  });
+
+  it("stores each final at once: a client that goes away keeps its lines, and they are analysed", async () => {
+    const { token } = await server.newApp();
+    const audio = linear16(kit, "drop", [{ tone: VOICES[1], seconds: 1 }, { silence: 1 }], 16_000);
+    const { socket, received } = await connect(`${wsUrl}/v1/streaming/drop-1?access_token=${token}`);
+    socket.send(
+      JSON.stringify({ type: "start_request", config: { speechRecognition: { sampleRateHertz: 16_000 } } }),
+    );
+    await until(
+      () => received.events.some((event) => messageType(event) === "conversation_created"),
+      "conversation_created",
+    );
+    const created = received.events.find((event) => messageType(event) === "conversation_created") as {
+      message: { data: { conversationId: string } };
+    };
+    await stream((frame) => socket.send(frame), audio, 16_000, 20, 20);
+    await until(
+      () => received.events.some((event) => event.type === "message_response"),
+      "a message_response",
+    );
+    socket.terminate();
+    const conversationId = created.message.data.conversationId;
+    await until(async () => {
+      const jobs = await server.database.db
+        .selectFrom("jobs")
+        .select("id")
+        .where("conversation_id", "=", conversationId)
+        .execute();
+      return jobs.length === 1 && (await waitForJob(server, token, jobs[0]!.id)) === "completed";
+    }, "the analysis job");
+    const stored = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/messages`)
+    ).json()) as {
+      messages: { text: string }[];
+    };
+    expect(stored.messages.map((message) => message.text)).toEqual(["hi"]);
+  });
+
+  it("joins the connections of one app with the same connection id into one conversation, one speaker each", async () => {
+    const { token } = await server.newApp();
+    const url = `${wsUrl}/v1/streaming/meeting-7?access_token=${token}`;
+    const participants = [
+      { speaker: { userId: "ada@example.com", name: "Ada" }, tone: VOICES[0] },
+      { speaker: { userId: "grace@example.com", name: "Grace" }, tone: VOICES[1] },
+    ];
+    const clients = [];
+    for (const { speaker } of participants) {
+      const client = await connect(url);
+      client.socket.send(JSON.stringify({ type: "start_request", speaker }));
+      await until(
+        () => client.received.events.some((event) => messageType(event) === "conversation_created"),
+        "conversation_created",
+      );
+      clients.push(client);
+    }
+    const ids = clients.map(
+      ({ received }) =>
+        (
+          received.events.find((event) => messageType(event) === "conversation_created") as {
+            message: { data: { conversationId: string } };
+          }
+        ).message.data.conversationId,
+    );
+    expect(ids[1]).toBe(ids[0]);
+    for (const [index, { tone }] of participants.entries()) {
+      const { socket, received } = clients[index]!;
+      const audio = linear16(kit, `participant-${index}`, [{ tone, seconds: 1 }, { silence: 1 }], 16_000);
+      await stream((frame) => socket.send(frame), audio, 16_000, 100, 20);
+      await until(() => received.events.some((event) => event.type === "message_response"), "the message");
+    }
+    for (const { socket, received } of clients) {
+      socket.send(JSON.stringify({ type: "stop_request" }));
+      await until(() => received.close !== null, "the close");
+    }
+    const conversationId = ids[0]!;
+    const jobs = await server.database.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("conversation_id", "=", conversationId)
+      .execute();
+    expect(jobs).toHaveLength(1);
+    expect(await waitForJob(server, token, jobs[0]!.id)).toBe("completed");
+    const stored = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/messages`)
+    ).json()) as {
+      messages: { text: string; from: { name: string } }[];
+    };
+    expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual([
+      ["Ada", "lo"],
+      ["Grace", "hi"],
+    ]);
+    const members = (await (
+      await server.api(token, `/v1/conversations/${conversationId}/members`)
+    ).json()) as {
+      members: { name: string }[];
+    };
+    expect(members.members.map((member) => member.name).sort()).toEqual(["Ada", "Grace"]);
+  });
+
+  it("takes the token from the query, X-API-KEY or Authorization at both addresses, and refuses a wrong one with Symbl's error event", async () => {
+    const { token } = await server.newApp();
+    for (const [path, headers, query] of [
+      ["/v1/streaming/a", {}, `?access_token=${token}`],
+      ["/v1/realtime/insights/b", { "x-api-key": token }, ""],
+      ["/v1/streaming/c", { authorization: `Bearer ${token}` }, ""],
+    ] as const) {
+      const { socket, received } = await connect(`${wsUrl}${path}${query}`, headers);
+      socket.send(JSON.stringify({ type: "start_request" }));
+      await until(
+        () => received.events.some((event) => messageType(event) === "started_listening"),
+        "started_listening",
+      );
+      socket.send(JSON.stringify({ type: "stop_request" }));
+      await until(() => received.close !== null, "the close");
+      expect(received.close?.code).toBe(1000);
+      expect(received.events.map(messageType)).toEqual([
+        "started_listening",
+        "recognition_started",
+        "conversation_created",
+        "conversation_completed",
+        "recognition_stopped",
+      ]);
+    }
+    const wrong = await connect(`${wsUrl}/v1/streaming/d?access_token=not-a-token`);
+    await until(() => wrong.received.close !== null, "the close");
+    expect(wrong.received.close?.code).toBe(4401);
+    expect(wrong.received.events).toEqual([
+      {
+        type: "message",
+        message: { type: "error", code: "unauthenticated", details: "Invalid access token" },
+      },
+    ]);
+  });
+
+  it("answers a bad client with an error event and a close code, and other connections carry on", async () => {
+    const { token } = await server.newApp();
+    const url = `${wsUrl}/v1/streaming/bad?access_token=${token}`;
+    const healthy = await connect(url);
+    healthy.socket.send(JSON.stringify({ type: "start_request" }));
+    const cases: { send: (socket: WebSocket) => void; code: number; details: RegExp }[] = [
+      { send: (socket) => socket.send("{not json"), code: 4400, details: /must be JSON/ },
+      {
+        send: (socket) => socket.send(Buffer.alloc(640)),
+        code: 4400,
+        details: /audio arrived before the start_request/,
+      },
+      {
+        send: (socket) =>
+          socket.send(
+            JSON.stringify({ type: "start_request", config: { speechRecognition: { encoding: "MULAW" } } }),
+          ),
+        code: 4400,
+        details: /encoding "MULAW" is not supported/,
+      },
+      {
+        send: (socket) =>
+          socket.send(
+            JSON.stringify({
+              type: "start_request",
+              config: { speechRecognition: { sampleRateHertz: 500 } },
+            }),
+          ),
+        code: 4400,
+        details: /sampleRateHertz must be a whole number from 8000 to 48000/,
+      },
+      {
+        send: (socket) => socket.send(JSON.stringify({ type: "hello" })),
+        code: 4400,
+        details: /type must be start_request/,
+      },
+    ];
+    for (const { send, code, details } of cases) {
+      const { socket, received } = await connect(url);
+      send(socket);
+      await until(() => received.close !== null, "the close");
+      expect(received.close?.code).toBe(code);
+      const [error] = received.events as { message: { type: string; details: string } }[];
+      expect(error?.message.type).toBe("error");
+      expect(error?.message.details).toMatch(details);
+    }
+    // The healthy connection is still served, and the HTTP API answers.
+    await until(
+      () => healthy.received.events.some((event) => messageType(event) === "conversation_created"),
+      "conversation_created",
+    );
+    expect(healthy.received.close).toBeNull();
+    expect((await server.api(token, "/v1/conversations")).status).toBe(200);
+    // A client that never stops is ended after RECAP_LIVE_IDLE_SECONDS of silence on the wire.
+    await until(() => healthy.received.close !== null, "the idle timeout");
+    expect(healthy.received.close?.code).toBe(1000);
+    expect(healthy.received.events.map(messageType)).toContain("conversation_completed");
+  });
+
+  it("refuses a connection past RECAP_LIVE_MAX_CONNECTIONS_PER_APP with an error event, and admits one again when another ends", async () => {
+    const { token } = await server.newApp();
+    const url = `${wsUrl}/v1/streaming/many?access_token=${token}`;
+    const first = await connect(url);
+    const second = await connect(url);
+    const third = await connect(url);
+    await until(() => third.received.close !== null, "the refusal");
+    expect(third.received.close?.code).toBe(4429);
+    const [refusal] = third.received.events as { message: { type: string; details: string } }[];
+    expect(refusal?.message.details).toMatch(/RECAP_LIVE_MAX_CONNECTIONS_PER_APP/);
+    expect(first.received.close).toBeNull();
+    // Another app is not held back by this one's connections.
+    const other = await connect(`${wsUrl}/v1/streaming/other?access_token=${(await server.newApp()).token}`);
+    other.socket.send(JSON.stringify({ type: "start_request" }));
+    await until(
+      () => other.received.events.some((event) => messageType(event) === "started_listening"),
+      "started_listening",
+    );
+    first.socket.close();
+    await until(() => first.received.close !== null, "the first to close");
+    // The server counts the first out when its socket closes, which the client may see a moment before.
+    let fourth: Awaited<ReturnType<typeof connect>> = await connect(url);
+    fourth.socket.send(JSON.stringify({ type: "start_request" }));
+    await until(async () => {
+      if (fourth.received.events.some((event) => messageType(event) === "started_listening")) return true;
+      if (fourth.received.close?.code === 4429) {
+        fourth = await connect(url);
+        fourth.socket.send(JSON.stringify({ type: "start_request" }));
+      }
+      return false;
+    }, "a connection to be admitted");
+    for (const client of [second, fourth, other]) client.socket.close();
+  });
+
+  it("refuses 1,000 idle sockets past the limit at once, and the HTTP API and other apps' streams carry on", async () => {
+    const { token } = await server.newApp();
+    const url = `${wsUrl}/v1/streaming/idle?access_token=${token}`;
+    const idle = await Promise.all(Array.from({ length: 1_000 }, () => connect(url)));
+    await until(
+      () => idle.filter((client) => client.received.close?.code === 4429).length === 998,
+      "all but two to be refused",
+    );
+    expect((await server.api(token, "/v1/conversations")).status).toBe(200);
+    const other = await connect(`${wsUrl}/v1/streaming/busy?access_token=${(await server.newApp()).token}`);
+    other.socket.send(JSON.stringify({ type: "start_request" }));
+    await until(
+      () => other.received.events.some((event) => messageType(event) === "started_listening"),
+      "started_listening",
+    );
+    // The two admitted ones never send a start_request: they are ended after 10 s.
+    for (const client of [...idle, other]) client.socket.terminate();
+  });
+
+  it("ends a flood of tiny frames with an error event rather than queue it without bound", async () => {
+    const { token } = await server.newApp();
+    const { socket, received } = await connect(`${wsUrl}/v1/streaming/flood?access_token=${token}`);
+    socket.send(JSON.stringify({ type: "start_request" }));
+    await until(
+      () => received.events.some((event) => messageType(event) === "started_listening"),
+      "started_listening",
+    );
+    const tiny = Buffer.alloc(2);
+    for (let i = 0; i < 20_000; i++) socket.send(tiny);
+    await until(() => received.close !== null, "the close");
+    expect(received.close?.code).toBe(4503);
+    const error = received.events.find((event) => messageType(event) === "error") as {
+      message: { details: string };
+    };
+    expect(error.message.details).toMatch(/faster than it can be recognised/);
+  });
+});
+
+describe.each(await dialects())("live streaming without a local engine on %s", (dialect) => {
+  it("refuses the start_request with an error event saying why, when no engine or only a remote one is set up", async () => {
+    const kit = new MediaKit();
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ RECAP_MODELS_DIR: join(kit.dir, "none") }, /No speech engine is set up/],
+      [{ RECAP_ASR_URL: "http://127.0.0.1:9/v1" }, /cannot stream: live recognition needs the local engine/],
+    ];
+    for (const [env, details] of cases) {
+      const server = await startTestServer(dialect, { env });
+      try {
+        const { token } = await server.newApp();
+        const { socket, received } = await connect(
+          `${server.url.replace(/^http/, "ws")}/v1/realtime/insights/x?access_token=${token}`,
+        );
+        socket.send(JSON.stringify({ type: "start_request" }));
+        await until(() => received.close !== null, "the close");
+        expect(received.close?.code).toBe(4503);
+        const [error] = received.events as { message: { type: string; details: string } }[];
+        expect(error?.message.details).toMatch(details);
+        expect(await server.database.db.selectFrom("conversations").select("id").execute()).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    }
+    kit.close();
+  });
+});
+
+/** A recogniser that hears each tone as a word, so a test can speak sentences the analysis understands. */
+const WORDS = ["i", "will", "send", "the", "report", "tomorrow", "can", "you", "review", "budget"];
+const WORD_TONES = WORDS.map((word, index) => ({
+  piece: `\u2581${word}`,
+  hz: Math.round(250 * 1.3 ** index),
+}));
+const spoken = (sentence: string): Part[] =>
+  sentence.split(" ").map((word) => ({ tone: WORD_TONES[WORDS.indexOf(word)]!.hz, seconds: 0.3 }));
+
+describe.each(await dialects())("live insights on %s", (dialect) => {
+  it("sends the stream's insights and topics, found by its analysis, before the conversation completes", async () => {
+    const kit = new MediaKit();
+    const modelsDir = join(kit.dir, "models");
+    installEnergyVad(modelsDir);
+    installToneRecogniser(modelsDir, "words-ctc", WORD_TONES);
+    const server = await startTestServer(dialect, {
+      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "words-ctc" },
+    });
+    try {
+      const { token } = await server.newApp();
+      const audio = linear16(
+        kit,
+        "words",
+        [
+          { silence: 0.3 },
+          ...spoken("i will send the report tomorrow"),
+          { silence: 1 },
+          ...spoken("can you review the budget"),
+          { silence: 1 },
+        ],
+        16_000,
+      );
+      await sdk.init({ accessToken: token, basePath: server.url });
+      const messages: string[] = [];
+      const insights: { type: string; payload: { content: string } }[] = [];
+      const topics: { phrases: string }[] = [];
+      const connection = await sdk.startRealtimeRequest({
+        id: "0b7e0a4c-3c1e-4d4b-8f6e-7d2c9a1b5e20",
+        insightTypes: ["action_item", "question"],
+        config: { meetingTitle: "Budget", sampleRateHertz: 16_000 },
+        speaker: { userId: "ada@example.com", name: "Ada" },
+        handlers: {
+          onMessageResponse: (data: { payload: { content: string } }[]) =>
+            messages.push(...data.map((message) => message.payload.content)),
+          onInsightResponse: (data: { type: string; payload: { content: string } }[]) =>
+            insights.push(...data),
+          onTopicResponse: (data: { phrases: string }[]) => topics.push(...data),
+        },
+      });
+      await stream((frame) => connection.sendAudio(frame), audio, 16_000, 100, 4);
+      await until(() => messages.length === 2, "both messages");
+      await connection.stop();
+      await until(() => insights.length > 0 && topics.length > 0, "the insights and topics");
+      expect(messages).toEqual(["i will send the report tomorrow", "can you review the budget"]);
+      expect(insights.map((insight) => [insight.type, insight.payload.content])).toEqual([
+        ["action_item", "I will send the report tomorrow"],
+        ["action_item", "Can you review the budget"],
+      ]);
+      expect(topics.map((topic) => topic.phrases)).toEqual(["budget"]);
+    } finally {
+      await server.close();
+      kit.close();
+    }
+  });
+});
+
+describe.each(await dialects())("a live stream that never stops on %s", (dialect) => {
+  it("is ended at RECAP_MEDIA_MAX_SECONDS with an error event, keeping what was said", async () => {
+    const kit = new MediaKit();
+    const modelsDir = join(kit.dir, "models");
+    installEnergyVad(modelsDir);
+    installToneRecogniser(modelsDir, "tone-ctc");
+    const server = await startTestServer(dialect, {
+      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc", RECAP_MEDIA_MAX_SECONDS: "2" },
+    });
+    try {
+      const { token } = await server.newApp();
+      const audio = linear16(kit, "long", [{ tone: VOICES[0], seconds: 4 }], 16_000);
+      const { socket, received } = await connect(
+        `${server.url.replace(/^http/, "ws")}/v1/streaming/long?access_token=${token}`,
+      );
+      socket.send(JSON.stringify({ type: "start_request" }));
+      await until(
+        () => received.events.some((event) => messageType(event) === "started_listening"),
+        "started",
+      );
+      await stream(
+        (frame) => {
+          if (socket.readyState === WebSocket.OPEN) socket.send(frame);
+        },
+        audio,
+        16_000,
+        100,
+        20,
+      );
+      await until(() => received.close !== null, "the close");
+      expect(received.close?.code).toBe(1000);
+      const error = received.events.find((event) => messageType(event) === "error") as {
+        message: { details: string };
+      };
+      expect(error.message.details).toMatch(/the stream passed 2 s \(RECAP_MEDIA_MAX_SECONDS\)/);
+      // What was said is recognised, stored and analysed (its topics, if any, are not asserted here).
+      const types = received.events
+        .map(messageType)
+        .filter((type) => !type.endsWith("_response") || type === "message_response");
+      expect(types.slice(types.indexOf("error"))).toEqual([
+        "error",
+        "recognition_result",
+        "message_response",
+        "conversation_completed",
+        "recognition_stopped",
+      ]);
+    } finally {
+      await server.close();
+      kit.close();
+    }
+  });
+});
