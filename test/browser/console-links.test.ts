@@ -36,7 +36,7 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
 
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Import" }).click();
     await page.getByLabel("Name").fill("Remote control design");
-    await page.getByLabel(/Transcript file/).setInputFiles({
+    await page.getByLabel(/^File \(/).setInputFiles({
       name: "ES2006a.json",
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify(toProcessTextBody(loadMeeting("val", "ES2006a.json")))),

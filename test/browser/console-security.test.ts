@@ -250,7 +250,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     await page.goto(`${server.url}/console/import`);
     await page.getByRole("heading", { name: "Import a transcript" }).waitFor();
     await page.getByLabel("Name").fill("Board meeting");
-    await page.getByLabel(/Transcript file/).setInputFiles({
+    await page.getByLabel(/^File \(/).setInputFiles({
       name: "board.vtt",
       mimeType: "text/vtt",
       buffer: Buffer.from("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Ana>The budget is final.\n"),

@@ -45,7 +45,7 @@ describe.skipIf(!available)("the console in Chromium", () => {
 
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Import" }).click();
     await page.getByLabel("Name").fill("Remote control design");
-    await page.getByLabel(/Transcript file/).setInputFiles({
+    await page.getByLabel(/^File \(/).setInputFiles({
       name: "broken.json",
       mimeType: "application/json",
       buffer: Buffer.from('{"messages": []}'),
@@ -57,7 +57,7 @@ describe.skipIf(!available)("the console in Chromium", () => {
     await accessible(page);
 
     const meeting = toProcessTextBody(loadMeeting("val", "ES2006a.json"));
-    await page.getByLabel(/Transcript file/).setInputFiles({
+    await page.getByLabel(/^File \(/).setInputFiles({
       name: "ES2006a.json",
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify(meeting)),

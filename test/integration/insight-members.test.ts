@@ -71,7 +71,7 @@ describe.each(await dialects())("insights follow renamed and merged members on %
 
       const html = await (await fromPage()).text();
       const strong = (person: Person) =>
-        `<strong data-member-name="${person.id ?? ""}">${person.name}</strong>`;
+        `<strong data-member-name="${person.id ?? ""}" dir="auto">${person.name}</strong>`;
       // An insight's list item in the insights section (the summary may quote the same line).
       const insightHtml = (start: string) => {
         const at = html.indexOf(start, html.indexOf('id="insights"'));
