@@ -14,12 +14,16 @@ import { wireTimelineFocus } from "./timeline-focus.ts";
 const player = $<HTMLMediaElement>("#player");
 
 /* Jumping to a line (and seeking the media there, once it knows its length). */
+/** Whether the player plays from `seconds`: a time past the recording's end (once it is known) is not played. */
+const plays = (seconds: number) =>
+  player !== null && !player.hidden && Number.isFinite(seconds) && !(seconds > player.duration);
+
 function seek(seconds: number): void {
-  if (!player || player.hidden || !Number.isFinite(seconds)) return;
-  // A time past the recording's end is not played: the player would stop at its end, and following it
-  // would carry the reader away from the line they asked for.
+  if (!player || !plays(seconds)) return;
+  // Past the end the player would stop at its end, and following it would carry the reader away from the
+  // line they asked for.
   const to = () => {
-    if (!(seconds > player.duration)) player.currentTime = seconds;
+    if (plays(seconds)) player.currentTime = seconds;
   };
   if (player.readyState >= HTMLMediaElement.HAVE_METADATA) to();
   else player.addEventListener("loadedmetadata", to, { once: true });
@@ -36,7 +40,12 @@ function wireJumps(): void {
       history.replaceState(null, "", `#${line.id}`);
       // A chapter opens at its top, just below the toolbar.
       showLine(line, { focus: true, block: goto.closest(".outline") ? "start" : "center" });
-      if (goto.dataset.seek !== undefined) seek(Number(goto.dataset.seek));
+      const seconds = Number(goto.dataset.seek);
+      if (goto.dataset.seek === undefined || !plays(seconds)) return;
+      seek(seconds);
+      // The line is the one played now, and in view already: following the seek must not scroll again
+      // (that carried a chapter jumped to down to the bottom of the window, under the reader's eye).
+      setCurrentLine(line, false);
       return;
     }
     const time = target?.closest<HTMLAnchorElement>("a.time");
@@ -103,14 +112,14 @@ function showSpeaker(line: HTMLElement | null): void {
   if (named) named.textContent = name;
 }
 
-function setCurrentLine(line: HTMLElement | null): void {
+function setCurrentLine(line: HTMLElement | null, scroll = true): void {
   if (line === currentLine) return;
   currentLine?.removeAttribute("aria-current");
   currentLine = line;
   showSpeaker(line);
   if (!line) return;
   line.setAttribute("aria-current", "true");
-  if (following) line.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
+  if (following && scroll) line.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
 }
 
 /** Sound only: an audio player, or a video player whose file turns out to have no picture (an mp3 given as a video). */
