@@ -97,6 +97,8 @@ try {
     fontStylesheetUrl: null,
     selfPath: "t",
     verbatim: false,
+    part: null,
+    version: "1",
   };
   // The page as the route sends it: its bytes.
   const render = () => renderPage(view, context).bytes;

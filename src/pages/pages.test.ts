@@ -15,6 +15,8 @@ const context = {
   fontStylesheetUrl: null,
   selfPath: "TOKEN",
   verbatim: false,
+  part: null,
+  version: "1",
 };
 
 /** An action item resting on line "1", with no speaker, assignee or due date. */

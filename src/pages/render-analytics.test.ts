@@ -10,6 +10,8 @@ const context = {
   fontStylesheetUrl: null,
   selfPath: "TOKEN",
   verbatim: false,
+  part: null,
+  version: "1",
 };
 
 const line = (id: string, speaker: "a" | "b", text: string, at: number | null): PageMessage => ({

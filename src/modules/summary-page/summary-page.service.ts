@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { setImmediate } from "node:timers/promises";
+import { LRUCache } from "lru-cache";
 import { DomainError, notFound } from "../../errors.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
@@ -38,6 +40,12 @@ export interface VersionedPage {
  * hook in summary-page.routes.ts), then reads the conversation's current version.
  */
 export class SummaryPageService {
+  /**
+   * The views last built, by link and content: a long transcript's parts and searches each ask for the
+   * view of the same content, which is read and built once. A few: a long meeting's view is several MB.
+   */
+  private readonly views = new LRUCache<string, Promise<PageView>>({ max: 4 });
+
   constructor(
     private readonly deps: {
       conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
@@ -64,9 +72,26 @@ export class SummaryPageService {
       contentKey: `${contentVersion}:${trackersDigest}`,
       fontFamily: link.settings.font.family ?? null,
       frameAncestors: app.frameAncestors,
-      view: async () =>
-        pageViewOf(await this.readRows(link.app_id, link.conversation_id), link.settings, trackers),
+      view: () =>
+        this.viewOf(`${link.id} ${contentVersion}:${trackersDigest}`, async () => {
+          const rows = await this.readRows(link.app_id, link.conversation_id);
+          // Reading a long meeting's rows and building its view each take a while: the event loop is let
+          // go between the two.
+          await setImmediate();
+          return pageViewOf(rows, link.settings, trackers);
+        }),
     };
+  }
+
+  /** The view of a link's content, built by `build` unless this process has built it lately. */
+  private viewOf(key: string, build: () => Promise<PageView>): Promise<PageView> {
+    let view = this.views.get(key);
+    if (view === undefined) {
+      view = build();
+      this.views.set(key, view);
+      view.catch(() => this.views.delete(key));
+    }
+    return view;
   }
 
   /** Only the analytics page (audio-summary) shows tracker hits; they are matched when it renders. */
