@@ -98,7 +98,6 @@ try {
     selfPath: "t",
     verbatim: false,
     part: null,
-    version: "1",
   };
   // The page as the route sends it: its bytes.
   const render = () => renderPage(view, context).bytes;

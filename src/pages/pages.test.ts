@@ -16,7 +16,6 @@ const context = {
   selfPath: "TOKEN",
   verbatim: false,
   part: null,
-  version: "1",
 };
 
 /** An action item resting on line "1", with no speaker, assignee or due date. */

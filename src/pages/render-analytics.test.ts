@@ -11,7 +11,6 @@ const context = {
   selfPath: "TOKEN",
   verbatim: false,
   part: null,
-  version: "1",
 };
 
 const line = (id: string, speaker: "a" | "b", text: string, at: number | null): PageMessage => ({

@@ -190,13 +190,15 @@ export function pageParts(fullView: PageView, context: TranscriptContext): Trans
 
 /**
  * The page's transcript to search part by part (so a long one is searched without holding the event loop):
- * how many parts it has, and whether a part mentions a query (render-transcript.ts, partMentions).
+ * how many parts it has, the signature of the lines they are counted in, and whether a part mentions a
+ * query (render-transcript.ts, partMentions).
  */
 export function pageSearch(fullView: PageView, context: TranscriptContext) {
   const view = shownView(fullView);
   const parts = partsOf(view, context);
   return {
     parts: parts.count,
+    signature: parts.signature,
     mentions: (part: number, query: string) => partMentions(view, context, parts, part, query),
   };
 }

@@ -198,13 +198,13 @@ function renderPartLink(parts: TranscriptParts, part: number): Raw {
 
 /**
  * What the script needs of a transcript in parts: the part shown, how many there are, each part's start
- * (for a time to play from), and the content they are parts of.
+ * (for a time to play from), and which lines they are parts of (their signature).
  */
 function partsAttributes(context: TranscriptContext, parts: TranscriptParts, part = parts.current): Raw {
   if (parts.whole) return raw("");
   const starts = Array.from({ length: parts.count }, (_, i) => parts.startOf(i + 1) ?? "-").join(" ");
   return html`data-part="${part}" data-parts="${parts.count}" data-part-starts="${starts}"
-  data-version="${context.version}"`;
+  data-version="${parts.signature}"`;
 }
 
 /**

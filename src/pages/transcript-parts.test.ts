@@ -12,7 +12,6 @@ const context = {
   selfPath: "TOKEN",
   verbatim: false,
   part: null,
-  version: "7:",
 };
 
 /** `count` lines, 5 s apart, by Ann but every tenth (5, 15, …) by Bob; line 2,500 says "needle". */
@@ -71,7 +70,12 @@ describe("a long transcript in parts", () => {
       ["4", "TOKEN?part=4", "Part 4 of 4: lines 3,001–3,200, from 4:10:00"],
     ]);
     expect(first).toContain('data-part="1" data-parts="4" data-part-starts="0 5000 10000 15000"');
-    expect(first).toContain('data-version="7:"');
+    const signature = new TranscriptParts(view.messages, null, context).signature;
+    expect(first).toContain(`data-version="${signature}"`);
+    // The lines' text is not in it: an edited line moves no part.
+    const edited = view.messages.map((m, i) => (i === 5 ? { ...m, text: "Edited." } : m));
+    expect(new TranscriptParts(edited, null, context).signature).toBe(signature);
+    expect(new TranscriptParts(view.messages.slice(1), null, context).signature).not.toBe(signature);
     // The summary's line is in part 3: its link is that part's page (without the script) and names the part.
     expect(first).toMatch(/href="TOKEN\?part=3#m-l2500" data-goto="l2500" data-part="3" data-seek="12500"/);
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { formatOffset, type PageMessage } from "./view-model.ts";
 
 // A long transcript is sent in parts (docs/PAGES.md, "A very long meeting"): the page holds one part's lines
@@ -38,6 +39,17 @@ export class TranscriptParts {
 
   get whole(): boolean {
     return this.count === 1;
+  }
+
+  /**
+   * Names the lines the parts are counted in, in order: the same as long as every part holds the same lines.
+   * Edits to a line's text, names and the analysis keep it; a line added, or hidden on a read-only link,
+   * changes it, and with it where each part begins.
+   */
+  get signature(): string {
+    const ids = createHash("sha256");
+    for (const message of this.messages) ids.update(`${message.id}\n`);
+    return `${this.messages.length}.${ids.digest("base64url").slice(0, 16)}`;
   }
 
   /** The line with this id, when it is on the page (hidden lines are not on a read-only one). */

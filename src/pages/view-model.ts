@@ -106,12 +106,10 @@ export interface PageContext {
   verbatim: boolean;
   /** The part of a long transcript to show (?part=, 1-based; transcript-parts.ts); null for the first. */
   part: number | null;
-  /** Names the content the page shows (its content version), so the script asks for parts of the same one. */
-  version: string;
 }
 
 /** What the transcript is rendered from besides the view: its text mode and part, and the link's address. */
-export type TranscriptContext = Pick<PageContext, "selfPath" | "verbatim" | "part" | "version">;
+export type TranscriptContext = Pick<PageContext, "selfPath" | "verbatim" | "part">;
 
 export const INSIGHT_GROUPS: { type: InsightType; label: string; chip: string; anchor: string }[] = [
   { type: "action_item", label: "Action items", chip: "Action items", anchor: "action-items" },

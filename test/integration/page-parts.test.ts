@@ -62,7 +62,7 @@ describe.each(await dialects())("a very long meeting's page in parts on %s", (di
     expect(((await refused.json()) as { message: string }).message).toContain("part");
   });
 
-  it("answers a part's lines, by its number or by one of its lines, for the page's content version only", async () => {
+  it("answers a part's lines, by its number or by one of its lines, of the lines the page counted its parts in", async () => {
     const version = versionOf((await text(page)).body);
     const second = await text(`${page}/transcript?part=2&v=${encodeURIComponent(version)}`);
     expect([second.status, second.type]).toEqual([200, "text/html; charset=utf-8"]);
@@ -80,9 +80,9 @@ describe.each(await dialects())("a very long meeting's page in parts on %s", (di
     for (const [query, status, message] of [
       ["line=9999999999999999", 404, "Line 9999999999999999 not found"],
       ["part=5", 404, "This transcript has 4 parts"],
-      ["part=2", 409, "The conversation has changed since this page was made"],
+      ["part=2", 409, "The transcript has changed since this page was made"],
     ] as const) {
-      const v = status === 409 ? "0:" : version;
+      const v = status === 409 ? "3199.stale" : version;
       const answer = await fetch(`${page}/transcript?${query}&v=${encodeURIComponent(v)}`);
       expect(answer.status, query).toBe(status);
       expect(((await answer.json()) as { message: string }).message, query).toContain(message);
@@ -122,12 +122,24 @@ describe.each(await dialects())("a very long meeting's page in parts on %s", (di
       (await createLink(server, token, conversationId, { name: "verbose-text-summary" })).url,
     );
     const hidden = messages[10]?.id ?? "";
+    const version = encodeURIComponent(versionOf((await text(page)).body));
+    const partTwo = () => fetch(`${page}/transcript?part=2&v=${version}`).then((answer) => answer.status);
+    // A line's text edited moves no part: the page asks on.
+    const edit = await fetch(`${editable}/messages/${messages[20]?.id ?? ""}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "An edited line." }),
+    });
+    expect(edit.status).toBe(200);
+    expect(await partTwo()).toBe(200);
     const hide = await fetch(`${editable}/messages/${hidden}`, {
       method: "PATCH",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ hidden: true }),
     });
     expect(hide.status).toBe(200);
+    // A line hidden moves every part after it on the read-only link: its page from before must load again.
+    expect(await partTwo()).toBe(409);
     const readOnly = lineIds((await text(`${page}?part=2`)).body);
     expect(readOnly[0]).toBe(messages[1001]?.id);
     expect(lineIds((await text(`${editable}?part=2`)).body)[0]).toBe(messages[1000]?.id);

@@ -86,7 +86,6 @@ async function makePage(
     selfPath: html.selfPath,
     verbatim: html.verbatim,
     part: html.part,
-    version: page.contentKey,
   }).bytes;
   return { contentType: "text/html; charset=utf-8", styleNonce: nonce, body };
 }
@@ -103,7 +102,7 @@ const PageQuery = Type.Object({ text: TextMode, part: Type.Optional(Part) });
 
 /**
  * What the page's script asks for of a long transcript: a part's lines by its number or by one of its lines,
- * in the text mode and of the content version (`v`) the page shows.
+ * in the text mode the page shows, of the lines it counted its parts in (`v`, their signature).
  */
 const TranscriptQuery = Type.Object({
   text: TextMode,
@@ -112,16 +111,16 @@ const TranscriptQuery = Type.Object({
   v: Type.String({ maxLength: 200 }),
 });
 
-/** Which parts of the transcript mention `q`, in the text mode and of the content version the page shows. */
+/** Which parts of the transcript mention `q`, in the text mode and of the lines (`v`) the page shows. */
 const SearchQuery = Type.Object({
   text: TextMode,
   q: Type.String({ minLength: 1, maxLength: 200 }),
   v: Type.String({ maxLength: 200 }),
 });
 
-/** Asked for parts of content the page no longer shows: the transcript changed since it was made. */
+/** Asked for parts of lines the page was not made of: lines were added or hidden since. */
 const CHANGED =
-  "The conversation has changed since this page was made: its parts are those of the page as it is now, so load the page again";
+  "The transcript has changed since this page was made (lines were added or hidden), so its parts have moved: load the page again";
 
 /** The form the page route answers in: by the link's suffix, else by Accept. */
 const pageFormatOf = (request: FastifyRequest) =>
@@ -249,15 +248,14 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
       { schema: { hide: true, params: Type.Object({ token: Type.String() }), querystring: TranscriptQuery } },
       async (request, reply) => {
         const page = await summaryPage.openVersioned(openedLink(request));
-        if (request.query.v !== page.contentKey) throw new DomainError("conflict", CHANGED);
         const view = await page.view();
         const context = {
           selfPath: request.params.token,
           verbatim: request.query.text === "verbatim",
           part: request.query.part ?? null,
-          version: page.contentKey,
         };
         const parts = pageParts(view, context);
+        if (request.query.v !== parts.signature) throw new DomainError("conflict", CHANGED);
         const { line } = request.query;
         const part = line === undefined ? context.part : (parts.partOf(line) ?? null);
         if (line !== undefined && part === null) throw notFound(`Line ${line}`);
@@ -286,14 +284,13 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
       { schema: { hide: true, params: Type.Object({ token: Type.String() }), querystring: SearchQuery } },
       async (request, reply) => {
         const page = await summaryPage.openVersioned(openedLink(request));
-        if (request.query.v !== page.contentKey) throw new DomainError("conflict", CHANGED);
         const context = {
           selfPath: request.params.token,
           verbatim: request.query.text === "verbatim",
           part: null,
-          version: page.contentKey,
         };
         const search = pageSearch(await page.view(), context);
+        if (request.query.v !== search.signature) throw new DomainError("conflict", CHANGED);
         const parts: number[] = [];
         // A part at a time, the event loop free between: a long transcript's first search cleans every line.
         for (let part = 1; part <= search.parts; part++) {
