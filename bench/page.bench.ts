@@ -99,6 +99,7 @@ try {
     fontStylesheetUrl: null,
     selfPath: "t",
     verbatim: false,
+    part: null,
   };
   // The page as the route sends it: its bytes.
   const render = () => renderPage(view, context).bytes;

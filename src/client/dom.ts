@@ -37,6 +37,12 @@ export function addMovingHelp(widget: Element, id: string, text: string): void {
 
 export const lines = () => $$<HTMLLIElement>(".line");
 
+/** Whether the page shows the transcript as stored (?text=verbatim), not cleaned for reading. */
+export const verbatim = () => $('[data-text-mode="verbatim"][aria-current]') !== null;
+
+/** The link's own address, under which its parts, search and edits are asked for. */
+export const linkPath = () => location.pathname.replace(/\/+$/, "");
+
 /** Whether an element is laid out (not display: none, nor inside such). */
 export const shown = (element: HTMLElement) => element.offsetParent !== null;
 

@@ -4,15 +4,14 @@
  */
 import { initials } from "../pages/initials.ts";
 import { readingText } from "../pages/reading-text.ts";
-import { $, $$, announce, controlButton } from "./dom.ts";
+import { $, $$, announce, controlButton, linkPath, verbatim } from "./dom.ts";
 import { wireEditMode } from "./edit-mode.ts";
 
-const apiBase = location.pathname.replace(/\/+$/, "");
 const announceFailure = (error: unknown) =>
   announce(error instanceof Error ? error.message : "Saving failed.");
 
 async function save(path: string, body: unknown): Promise<void> {
-  const response = await fetch(apiBase + path, {
+  const response = await fetch(linkPath() + path, {
     method: "PATCH",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -123,8 +122,6 @@ function renameMember(button: HTMLButtonElement): void {
     },
   });
 }
-
-const verbatim = () => $('[data-text-mode="verbatim"][aria-current]') !== null;
 
 /** Edits a line's stored text (data-text where the page shows it cleaned), then shows it as the page does. */
 function editMessage(button: HTMLButtonElement): void {

@@ -28,8 +28,13 @@ export function resetLineFocus(): void {
 export function wireLineFocus(): void {
   const list = $(".lines");
   if (!list) return;
-  for (const line of lines()) line.tabIndex = -1;
-  for (const time of list.querySelectorAll<HTMLElement>(".line a.time")) time.tabIndex = -1;
+  // Lines leave the tab order, those of parts loaded later too (parts.ts).
+  const untab = () => {
+    for (const line of lines()) if (line !== active) line.tabIndex = -1;
+    for (const time of list.querySelectorAll<HTMLElement>(".line a.time")) time.tabIndex = -1;
+  };
+  untab();
+  document.addEventListener("recap:lines-added", untab);
   addMovingHelp(
     list,
     "lines-help",

@@ -4,50 +4,81 @@
  * User text is only ever written with textContent or text nodes, never as HTML.
  */
 import { initials } from "../pages/initials.ts";
-import { $, $$, announce, lines, reducedMotion, scrollBehavior, showLine } from "./dom.ts";
+import { $, $$, announce, lines, reducedMotion, scrollBehavior, shown, showLine } from "./dom.ts";
 import { wireEditing } from "./editing.ts";
 import { wireLineFocus } from "./line-focus.ts";
 import { localiseTimes } from "./local-time.ts";
+import {
+  findLine,
+  inParts,
+  lineAddress,
+  loadAll,
+  loadPart,
+  partAt,
+  placeholderOf,
+  wireParts,
+} from "./parts.ts";
 import { wireReading } from "./reading.ts";
 import { wireTimelineFocus } from "./timeline-focus.ts";
 
 const player = $<HTMLMediaElement>("#player");
 
 /* Jumping to a line (and seeking the media there, once it knows its length). */
+/** Whether the player plays from `seconds`: a time past the recording's end (once it is known) is not played. */
+const plays = (seconds: number) =>
+  player !== null && !player.hidden && Number.isFinite(seconds) && !(seconds > player.duration);
+
 function seek(seconds: number): void {
-  if (!player || player.hidden || !Number.isFinite(seconds)) return;
-  // A time past the recording's end is not played: the player would stop at its end, and following it
-  // would carry the reader away from the line they asked for.
+  if (!player || !plays(seconds)) return;
+  // Past the end the player would stop at its end, and following it would carry the reader away from the
+  // line they asked for.
   const to = () => {
-    if (!(seconds > player.duration)) player.currentTime = seconds;
+    if (plays(seconds)) player.currentTime = seconds;
   };
   if (player.readyState >= HTMLMediaElement.HAVE_METADATA) to();
   else player.addEventListener("loadedmetadata", to, { once: true });
 }
 
+/**
+ * Links to a line (from the overview, the outline, the timeline) jump to it, its part loaded first when the
+ * transcript is in parts, and play from its time; a line's own time link plays from there. Either way the
+ * address then names the line (with its part), as the line's anchor does without the script.
+ */
 function wireJumps(): void {
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target : null;
     const goto = target?.closest<HTMLAnchorElement>("a[data-goto]");
     if (goto) {
-      const line = document.getElementById(`m-${goto.dataset.goto ?? ""}`);
-      if (!line) return;
       event.preventDefault();
-      history.replaceState(null, "", `#${line.id}`);
-      // A chapter opens at its top, just below the toolbar.
-      showLine(line, { focus: true, block: goto.closest(".outline") ? "start" : "center" });
-      if (goto.dataset.seek !== undefined) seek(Number(goto.dataset.seek));
+      const part = goto.dataset.part === undefined ? undefined : Number(goto.dataset.part);
+      void findLine(goto.dataset.goto ?? "", part).then((line) => {
+        if (!line) {
+          location.assign(goto.href);
+          return;
+        }
+        history.replaceState(null, "", lineAddress(line));
+        // A chapter opens at its top, just below the toolbar.
+        showLine(line, { focus: true, block: goto.closest(".outline") ? "start" : "center" });
+        const seconds = Number(goto.dataset.seek);
+        if (goto.dataset.seek === undefined || !plays(seconds)) return;
+        seek(seconds);
+        // The line is the one played now, and in view already: following the seek must not scroll again
+        // (that carried a chapter jumped to down to the bottom of the window, under the reader's eye).
+        setCurrentLine(line, false);
+      });
       return;
     }
     const time = target?.closest<HTMLAnchorElement>("a.time");
     const line = time?.closest<HTMLElement>(".line");
-    if (line && player && !player.hidden && line.dataset.offset !== undefined) {
-      event.preventDefault();
-      // The address then links to this line, as it does without media.
-      history.replaceState(null, "", `#${line.id}`);
+    if (!line) return;
+    const playing = player && !player.hidden && line.dataset.offset !== undefined;
+    if (!playing && !inParts()) return;
+    event.preventDefault();
+    history.replaceState(null, "", lineAddress(line));
+    if (playing) {
       seek(Number(line.dataset.offset));
       setCurrentLine(line);
-    }
+    } else showLine(line);
   });
 }
 
@@ -55,14 +86,17 @@ function wireJumps(): void {
  * Opens the page at the line an address names: `#m-<id>` (a line's own anchor) or `#t=<seconds>` (the line
  * being said then), and seeks the media there.
  */
-function openAtHash(): void {
+async function openAtHash(): Promise<void> {
   const hash = location.hash.slice(1);
   const time = /^t=(\d+(?:\.\d+)?)$/.exec(hash);
   let line: HTMLElement | null = null;
   if (time) {
     const seconds = Number(time[1]);
+    const part = partAt(seconds);
+    if (part !== null) await loadPart(part);
+    // Of the lines shown: a line of marks only ("{vocalsound}") is not on the cleaned page.
     const timed = lines().filter(
-      (l) => l.dataset.offset !== undefined && Number(l.dataset.offset) <= seconds,
+      (l) => l.dataset.offset !== undefined && Number(l.dataset.offset) <= seconds && shown(l),
     );
     line = timed.reduce<HTMLElement | null>(
       (latest, l) => (latest && Number(latest.dataset.offset) >= Number(l.dataset.offset) ? latest : l),
@@ -70,7 +104,7 @@ function openAtHash(): void {
     );
     seek(seconds);
   } else if (hash.startsWith("m-")) {
-    line = document.getElementById(hash);
+    line = await findLine(hash.slice(2));
     if (line?.dataset.offset !== undefined) seek(Number(line.dataset.offset));
   }
   if (!line) return;
@@ -103,14 +137,14 @@ function showSpeaker(line: HTMLElement | null): void {
   if (named) named.textContent = name;
 }
 
-function setCurrentLine(line: HTMLElement | null): void {
+function setCurrentLine(line: HTMLElement | null, scroll = true): void {
   if (line === currentLine) return;
   currentLine?.removeAttribute("aria-current");
   currentLine = line;
   showSpeaker(line);
   if (!line) return;
   line.setAttribute("aria-current", "true");
-  if (following) line.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
+  if (following && scroll) line.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
 }
 
 /** Sound only: an audio player, or a video player whose file turns out to have no picture (an mp3 given as a video). */
@@ -143,11 +177,15 @@ function wirePlayer(): void {
   if (player.error || player.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) fail();
   markSoundOnly(player);
 
-  const timed = lines()
-    .filter((line) => line.dataset.offset !== undefined)
-    .map((line) => ({ line, offset: Number(line.dataset.offset) }))
-    .sort((a, b) => a.offset - b.offset);
-  player.addEventListener("timeupdate", () => {
+  const timedLines = () =>
+    lines()
+      .filter((line) => line.dataset.offset !== undefined)
+      .map((line) => ({ line, offset: Number(line.dataset.offset) }))
+      .sort((a, b) => a.offset - b.offset);
+  let timed = timedLines();
+  document.addEventListener("recap:lines-added", () => (timed = timedLines()));
+  /** Marks the line being said at the player's time. */
+  const follow = () => {
     const time = player.currentTime;
     let low = 0;
     let high = timed.length - 1;
@@ -160,6 +198,12 @@ function wirePlayer(): void {
       } else high = mid - 1;
     }
     setCurrentLine(found >= 0 ? (timed[found]?.line ?? null) : null);
+  };
+  player.addEventListener("timeupdate", () => {
+    // A part being played that is not on the page comes onto it, and its line is marked then.
+    const part = partAt(player.currentTime);
+    if (part !== null && placeholderOf(part)) void loadPart(part).then(follow);
+    else follow();
   });
 
   if (toggle) {
@@ -201,9 +245,10 @@ async function copy(text: string, done: string): Promise<void> {
 
 function wireShare(): void {
   $("[data-action=copy-link]")?.addEventListener("click", () => void copy(location.href, "Link copied."));
+  // A transcript in parts is copied whole: the parts not on the page are loaded first.
   $("[data-action=copy-transcript]")?.addEventListener(
     "click",
-    () => void copy(transcriptText(), "Transcript copied."),
+    () => void loadAll().then(() => copy(transcriptText(), "Transcript copied.")),
   );
 }
 
@@ -217,8 +262,9 @@ function start(): void {
   wirePlayer();
   wireShare();
   wireEditing();
-  openAtHash();
-  window.addEventListener("hashchange", openAtHash);
+  wireParts();
+  void openAtHash();
+  window.addEventListener("hashchange", () => void openAtHash());
 }
 
 start();

@@ -5,6 +5,7 @@
  */
 import { $, $$, lines, shown, showLine } from "./dom.ts";
 import { resetLineFocus } from "./line-focus.ts";
+import { lineAddress, loadParts, placeholderOf } from "./parts.ts";
 import { wireSearch } from "./search.ts";
 
 const toolbar = $("#toolbar");
@@ -89,38 +90,47 @@ function wireFilters(): void {
   };
 
   for (const chip of chips) {
-    chip.addEventListener("click", () => {
-      const active = chip.getAttribute("aria-pressed") !== "true";
-      for (const other of chips) other.setAttribute("aria-pressed", "false");
-      for (const line of lines()) line.classList.remove("is-match-topic", "is-match-insight");
-      const [kind, value] = (chip.dataset.filter ?? "").split(":");
-      filter = active ? { attribute: kind === "topic" ? "topics" : "insights", value: value ?? "" } : null;
-      matches = filter === null ? [] : lines().filter(matchesFilter);
-      if (previous) previous.hidden = matches.length === 0;
-      if (next) next.hidden = matches.length === 0;
-      refreshMatching();
-      if (!active) {
-        if (count) count.textContent = "";
-        return;
-      }
-      chip.setAttribute("aria-pressed", "true");
-      for (const line of matches)
-        line.classList.add(kind === "topic" ? "is-match-topic" : "is-match-insight");
-      current = 0;
-      if (matches.length === 0 && count) count.textContent = "No lines match.";
-      else step(0);
-    });
+    chip.addEventListener("click", () => void choose(chip));
+  }
+  // A transcript in parts: the parts holding the chip's lines come onto the page first.
+  async function choose(chip: HTMLButtonElement): Promise<void> {
+    const active = chip.getAttribute("aria-pressed") !== "true";
+    if (active && chip.dataset.parts) await loadParts(chip.dataset.parts.split(" ").map(Number));
+    for (const other of chips) other.setAttribute("aria-pressed", "false");
+    for (const line of lines()) line.classList.remove("is-match-topic", "is-match-insight");
+    const [kind, value] = (chip.dataset.filter ?? "").split(":");
+    filter = active ? { attribute: kind === "topic" ? "topics" : "insights", value: value ?? "" } : null;
+    matches = filter === null ? [] : lines().filter(matchesFilter);
+    if (previous) previous.hidden = matches.length === 0;
+    if (next) next.hidden = matches.length === 0;
+    refreshMatching();
+    if (!active) {
+      if (count) count.textContent = "";
+      return;
+    }
+    chip.setAttribute("aria-pressed", "true");
+    for (const line of matches) line.classList.add(kind === "topic" ? "is-match-topic" : "is-match-insight");
+    current = 0;
+    if (matches.length === 0 && count) count.textContent = "No lines match.";
+    else step(0);
   }
   previous?.addEventListener("click", () => step(-1));
   next?.addEventListener("click", () => step(1));
   onlyMatching?.addEventListener("change", refreshMatching);
 }
 
-/* The outline marks the chapter being read: the last one whose first line has reached the reader's eye. */
+/**
+ * The outline marks the chapter being read: the last one whose first line has reached the reader's eye. In a
+ * transcript in parts, a chapter whose first line is not on the page starts where its part's link is.
+ */
 function trackChapter(): void {
   const label = $(".outline-current");
-  const starts = $$<HTMLAnchorElement>(".outline a[data-goto]").flatMap((link) => {
-    const line = document.getElementById(`m-${link.dataset.goto ?? ""}`);
+  const links = $$<HTMLAnchorElement>(".outline a[data-goto]");
+  const startOf = (link: HTMLAnchorElement) =>
+    document.getElementById(`m-${link.dataset.goto ?? ""}`) ??
+    (link.dataset.part === undefined ? null : placeholderOf(Number(link.dataset.part)));
+  let starts = links.flatMap((link) => {
+    const line = startOf(link);
     return line ? [{ link, line }] : [];
   });
   if (starts.length === 0) return;
@@ -146,6 +156,9 @@ function trackChapter(): void {
     }
   };
   window.addEventListener("scroll", () => (frame ||= requestAnimationFrame(update)), { passive: true });
+  document.addEventListener("recap:lines-added", () => {
+    starts = starts.map(({ link, line }) => ({ link, line: startOf(link) ?? line }));
+  });
   update();
   // A chapter chosen in the outline closes it (the jump itself is page.ts's).
   const outline = $<HTMLDetailsElement>("details.outline");
@@ -160,7 +173,15 @@ function keepPlaceOnTextSwitch(): void {
       if (!toolbar || toolbar.getBoundingClientRect().top > toolbarTop() + 1) return;
       const edge = coveredUntil();
       const reading = lines().find((line) => shown(line) && line.getBoundingClientRect().bottom > edge);
-      if (reading) link.hash = reading.id;
+      if (!reading) return;
+      // The page in the other text mode, at the line being read (and its part).
+      const at = new URL(lineAddress(reading));
+      const to = new URL(link.href);
+      to.searchParams.delete("part");
+      const part = at.searchParams.get("part");
+      if (part !== null) to.searchParams.set("part", part);
+      to.hash = reading.id;
+      link.href = to.href;
     });
   }
 }

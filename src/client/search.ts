@@ -1,5 +1,22 @@
-/* Search: marks every match in the transcript text shown, with a count and next/previous. */
-import { $, $$, scrollBehavior } from "./dom.ts";
+/*
+ * Search: marks every match in the transcript text shown, with a count and next/previous. A transcript in
+ * parts is searched whole: the link answers which parts mention the words, and those come onto the page
+ * before they are marked.
+ */
+import { $, $$, linkPath, scrollBehavior, verbatim } from "./dom.ts";
+import { inParts, loadParts } from "./parts.ts";
+
+/** The parts of a transcript in parts that mention `query` (the link searches the text as the page shows it). */
+async function partsMentioning(query: string): Promise<number[]> {
+  const version = $<HTMLElement>(".lines[data-parts]")?.dataset.version ?? "";
+  const text = verbatim() ? "&text=verbatim" : "";
+  const response = await fetch(
+    `${linkPath()}/search?q=${encodeURIComponent(query)}${text}&v=${encodeURIComponent(version)}`,
+    { credentials: "omit" },
+  );
+  if (!response.ok) return [];
+  return ((await response.json()) as { parts: number[] }).parts;
+}
 
 /** Wires the search form; `changed` hears of every new set of marks (for "only matching lines"). */
 export function wireSearch(changed: () => void): void {
@@ -9,6 +26,8 @@ export function wireSearch(changed: () => void): void {
   if (!form || !input || !count) return;
   let marks: HTMLElement[] = [];
   let current = -1;
+  /** Counts searches, so that one overtaken while its parts were loading marks nothing. */
+  let searches = 0;
 
   const clear = () => {
     for (const text of $$(".line-text")) {
@@ -18,18 +37,11 @@ export function wireSearch(changed: () => void): void {
     current = -1;
   };
 
-  const run = () => {
-    clear();
-    const query = input.value.trim().toLocaleLowerCase();
-    document.body.dataset.searching = String(query !== "");
-    if (query === "") {
-      count.textContent = "";
-      changed();
-      return;
-    }
+  /** Marks every match of `query` in the lines on the page. */
+  const mark = (query: string) => {
     for (const text of $$(".line-text")) {
       const content = text.textContent ?? "";
-      const lower = content.toLocaleLowerCase();
+      const lower = content.toLowerCase();
       let from = 0;
       let at = lower.indexOf(query);
       if (at < 0) continue;
@@ -46,6 +58,23 @@ export function wireSearch(changed: () => void): void {
       fragment.append(content.slice(from));
       text.replaceChildren(fragment);
     }
+  };
+
+  const queryOf = () => input.value.trim().toLowerCase();
+
+  const run = async () => {
+    const search = ++searches;
+    const query = queryOf();
+    if (query !== "" && inParts()) await loadParts(await partsMentioning(query));
+    if (search !== searches) return;
+    clear();
+    document.body.dataset.searching = String(query !== "");
+    if (query === "") {
+      count.textContent = "";
+      changed();
+      return;
+    }
+    mark(query);
     changed();
     if (marks.length === 0) count.textContent = "No matches";
     else step(0, true);
@@ -65,7 +94,7 @@ export function wireSearch(changed: () => void): void {
   let timer = 0;
   input.addEventListener("input", () => {
     window.clearTimeout(timer);
-    timer = window.setTimeout(run, 120);
+    timer = window.setTimeout(() => void run(), 120);
   });
   form.addEventListener("submit", (event) => event.preventDefault());
   input.addEventListener("keydown", (event) => {
@@ -74,12 +103,28 @@ export function wireSearch(changed: () => void): void {
     window.clearTimeout(timer);
     if (marks.length === 0 || input.dataset.query !== input.value) {
       input.dataset.query = input.value;
-      run();
+      void run();
     } else step(event.shiftKey ? -1 : 1);
   });
   $("[data-action=search-next]", form)?.addEventListener("click", () => step(1));
   $("[data-action=search-prev]", form)?.addEventListener("click", () => step(-1));
   document.addEventListener("recap:transcript-changed", () => {
-    if (input.value.trim() !== "") run();
+    if (queryOf() !== "") void run();
+  });
+  // Lines that arrive later (the next part as the reader scrolls) are marked too, keeping the match in hand.
+  document.addEventListener("recap:lines-added", () => {
+    const query = queryOf();
+    if (query === "" || document.body.dataset.searching !== "true") return;
+    // The match in hand, as its line's text and its place among that line's matches.
+    const at = marks[current];
+    const text = at?.parentElement;
+    const nth = text ? [...text.querySelectorAll("mark")].indexOf(at) : -1;
+    clear();
+    mark(query);
+    changed();
+    const again = text ? text.querySelectorAll("mark")[nth] : undefined;
+    current = again ? Math.max(marks.indexOf(again), 0) : 0;
+    marks[current]?.classList.add("is-current");
+    count.textContent = marks.length === 0 ? "No matches" : `${current + 1} of ${marks.length}`;
   });
 }

@@ -16,6 +16,7 @@ const context = {
   fontStylesheetUrl: null,
   selfPath: "TOKEN",
   verbatim: false,
+  part: null,
 };
 
 /** An action item resting on line "1", with no speaker, assignee or due date. */

@@ -11,6 +11,7 @@ const context = {
   fontStylesheetUrl: null,
   selfPath: "TOKEN",
   verbatim: false,
+  part: null,
 };
 
 const line = (id: string, speaker: "a" | "b", text: string, at: number | null): PageMessage => ({

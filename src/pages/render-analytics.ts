@@ -9,8 +9,9 @@ import {
 } from "./analytics-timeline.ts";
 import { html, type Raw } from "./escape.ts";
 import { renderMedia } from "./render-overview.ts";
-import { gotoLink } from "./render-parts.ts";
+import { gotoLink, lineLinkAttributes } from "./render-parts.ts";
 import { renderTranscript } from "./render-transcript.ts";
+import type { TranscriptParts } from "./transcript-parts.ts";
 import {
   durationSeconds,
   formatDuration,
@@ -24,13 +25,22 @@ import {
 // shares and pace, tracker hits and the transcript (docs/PAGES.md).
 
 /** A link that jumps to a line and plays from its time (the script's data-goto and data-seek). */
-function seekLink(messageId: string, seconds: number, className: string, content: Raw | string): Raw {
-  return html`<a class="${className}" href="#m-${messageId}" data-goto="${messageId}" data-seek="${seconds}"
-    >${content}</a
-  >`;
+function seekLink(
+  parts: TranscriptParts,
+  messageId: string,
+  seconds: number,
+  className: string,
+  content: Raw | string,
+): Raw {
+  return html`<a class="${className}" ${lineLinkAttributes(messageId, parts, seconds)}>${content}</a>`;
 }
 
-function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Placements): Raw {
+function renderTimeline(
+  timeline: Timeline,
+  trackers: TrackerSummary[],
+  at: Placements,
+  parts: TranscriptParts,
+): Raw {
   const span = (start: number, end: number) => `${formatOffset(start)} to ${formatOffset(end)}`;
   // A speaker's lane carries data-member-id, which gives it the speaker's colour (theme.ts).
   const row = (id: string, label: string, items: Raw[], memberId = "") =>
@@ -44,7 +54,7 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
   // A link placed along its row: a band from start to end, or (end null) a marker at start.
   const placed = (messageId: string, start: number, end: number | null, linkClass: string, content: Raw) =>
     html`<li class="tl-item ${end === null ? "tl-marker " : ""}${at.place(start, end ?? undefined)}">
-      ${seekLink(messageId, start, linkClass, content)}
+      ${seekLink(parts, messageId, start, linkClass, content)}
     </li>`;
   const hits = trackers.flatMap((t) =>
     t.hits.flatMap((hit) => (hit.offset === null ? [] : [{ ...hit, offset: hit.offset }])),
@@ -121,7 +131,9 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
               ({ lane, segment }) =>
                 html`<tr>
                   <th scope="row" dir="auto">${lane.name}</th>
-                  <td>${seekLink(segment.messageId, segment.start, "goto", formatOffset(segment.start))}</td>
+                  <td>
+                    ${seekLink(parts, segment.messageId, segment.start, "goto", formatOffset(segment.start))}
+                  </td>
                   <td>${formatOffset(segment.end)}</td>
                 </tr>`,
             )}
@@ -130,13 +142,18 @@ function renderTimeline(timeline: Timeline, trackers: TrackerSummary[], at: Plac
     </details>`;
 }
 
-function renderWhoSpokeWhen(timeline: Timeline | null, trackers: TrackerSummary[], at: Placements): Raw {
+function renderWhoSpokeWhen(
+  timeline: Timeline | null,
+  trackers: TrackerSummary[],
+  at: Placements,
+  parts: TranscriptParts,
+): Raw {
   return html`<section class="card analytics-timeline" id="timeline" aria-labelledby="timeline-heading">
     <h2 id="timeline-heading">Who spoke when</h2>
     ${
       timeline
         ? html`<p class="hint">One lane per speaker; choose a stretch of talk to play from there.</p>
-            ${renderTimeline(timeline, trackers, at)}`
+            ${renderTimeline(timeline, trackers, at, parts)}`
         : html`<p class="empty">This conversation's lines have no times, so there is no timeline.</p>`
     }
   </section>`;
@@ -211,10 +228,9 @@ function renderSpeakers(analytics: SpeakerAnalytics, at: Placements): Raw {
 /** How much of a line a tracker hit quotes: the link jumps to the whole line. */
 const QUOTE_LENGTH = 120;
 
-function renderTrackers(view: PageView, trackers: TrackerSummary[]): Raw {
-  const messagesById = new Map(view.messages.map((m) => [m.id, m]));
+function renderTrackers(view: PageView, trackers: TrackerSummary[], parts: TranscriptParts): Raw {
   const lineLabel = (id: string) => {
-    const line = messagesById.get(id);
+    const line = parts.message(id);
     const time = line?.offset == null ? "" : `${formatOffset(line.offset)} · `;
     const text = line?.text ?? "";
     const quoted = text.length > QUOTE_LENGTH ? `${text.slice(0, QUOTE_LENGTH).trimEnd()}…` : text;
@@ -235,7 +251,7 @@ function renderTrackers(view: PageView, trackers: TrackerSummary[]): Raw {
                   </h3>
                   <p class="item-meta">${t.phrases.join(", ")}</p>
                   <ul class="hit-lines">
-                    ${t.hits.map((hit) => html`<li>${gotoLink([hit.messageId], messagesById, lineLabel(hit.messageId))}</li>`)}
+                    ${t.hits.map((hit) => html`<li>${gotoLink([hit.messageId], parts, lineLabel(hit.messageId))}</li>`)}
                   </ul>
                 </li>`,
             )}
@@ -261,6 +277,7 @@ const ANALYTICS_JUMPS: [string, string][] = [
 export function renderAnalytics(
   view: PageView,
   context: PageContext,
+  parts: TranscriptParts,
   hasMedia: boolean,
 ): { main: Raw; css: string; jumps: [string, string][] } {
   const timeline = timelineOf(view);
@@ -280,13 +297,13 @@ export function renderAnalytics(
   // prettier-ignore
   const main = html`<div class="analytics">
     ${renderMedia(view)}
-    ${renderWhoSpokeWhen(timeline, trackers, at)}
+    ${renderWhoSpokeWhen(timeline, trackers, at, parts)}
     <div class="analytics-columns">
       <div class="analytics-figures">
         ${renderSpeakers(analytics, at)}
-        ${renderTrackers(view, trackers)}
+        ${renderTrackers(view, trackers, parts)}
       </div>
-      ${renderTranscript(view, context, hasMedia)}
+      ${renderTranscript(view, context, parts, hasMedia)}
     </div>
   </div>`;
   return { main, css: at.rules.join(""), jumps: ANALYTICS_JUMPS };

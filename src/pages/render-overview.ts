@@ -1,7 +1,8 @@
 import { html, raw, safeHttpUrl, safeMediaUrl, type Raw } from "./escape.ts";
 import { initials } from "./initials.ts";
 import { talkShare } from "./talk-share.ts";
-import { editButton, gotoLink, memberName, type MessagesById } from "./render-parts.ts";
+import { editButton, gotoLink, memberName } from "./render-parts.ts";
+import type { TranscriptParts } from "./transcript-parts.ts";
 import {
   formatOffset,
   formatShare,
@@ -109,13 +110,13 @@ export function renderAttendees(view: PageView, editable: boolean): Raw {
   </section>`;
 }
 
-export function renderSummary(view: PageView, messagesById: MessagesById): Raw {
+export function renderSummary(view: PageView, parts: TranscriptParts): Raw {
   return html`<section class="card" id="summary" aria-labelledby="summary-heading">
     <h2 id="summary-heading">Summary</h2>
     ${
       view.summary.length > 0
         ? html`<div class="summary">
-            ${view.summary.map((item) => html`<p>${gotoLink(item.messageIds, messagesById, item.text)}</p>`)}
+            ${view.summary.map((item) => html`<p>${gotoLink(item.messageIds, parts, item.text)}</p>`)}
           </div>`
         : html`<p class="empty">${view.analysisNotice ?? "No summary was found for this conversation."}</p>`
     }
@@ -142,7 +143,7 @@ function renderDue(dueBy: string): Raw {
 
 function renderInsight(
   insight: PageInsight,
-  messagesById: MessagesById,
+  parts: TranscriptParts,
   editable: boolean,
   dismissed = false,
 ): Raw {
@@ -154,7 +155,7 @@ function renderInsight(
     insight.dueBy !== null && html`<span>due ${renderDue(insight.dueBy)}</span>`,
   ].filter(Boolean);
   return html`<li class="insight" id="i-${insight.id}" data-insight-id="${insight.id}">
-    ${gotoLink(insight.messageIds, messagesById, insight.text)}
+    ${gotoLink(insight.messageIds, parts, insight.text)}
     ${details.length > 0 && html`<span class="item-meta">${details}</span>`}
     ${
       editable &&
@@ -177,14 +178,14 @@ function renderInsight(
 function renderInsightGroup(
   group: (typeof INSIGHT_GROUPS)[number],
   view: PageView,
-  messagesById: MessagesById,
+  parts: TranscriptParts,
   editable: boolean,
 ): Raw {
   const items = view.insights.filter((i) => i.type === group.type);
   const dismissed = editable ? view.dismissedInsights.filter((i) => i.type === group.type) : [];
   const list = (insights: PageInsight[]) =>
     html`<ul class="items">
-      ${insights.map((i) => renderInsight(i, messagesById, editable))}
+      ${insights.map((i) => renderInsight(i, parts, editable))}
     </ul>`;
   return html`<div class="insight-group" id="${group.anchor}" data-group="${group.type}">
     <h3>${group.label}</h3>
@@ -202,23 +203,23 @@ function renderInsightGroup(
       html`<details class="dismissed" ${dismissed.length === 0 ? raw("hidden") : ""}>
         <summary class="control">Dismissed <span class="count">(${dismissed.length})</span></summary>
         <ul class="items">
-          ${dismissed.map((i) => renderInsight(i, messagesById, editable, true))}
+          ${dismissed.map((i) => renderInsight(i, parts, editable, true))}
         </ul>
       </details>`
     }
   </div>`;
 }
 
-export function renderInsights(view: PageView, messagesById: MessagesById, editable: boolean): Raw {
+export function renderInsights(view: PageView, parts: TranscriptParts, editable: boolean): Raw {
   const any = view.insights.length > 0 || (editable && view.dismissedInsights.length > 0);
   return html`<section class="card" id="insights" aria-labelledby="insights-heading">
     <h2 id="insights-heading">Insights</h2>
     ${!any && html`<p class="empty">No action items, follow-ups or questions were found.</p>`}
-    ${any && INSIGHT_GROUPS.map((group) => renderInsightGroup(group, view, messagesById, editable))}
+    ${any && INSIGHT_GROUPS.map((group) => renderInsightGroup(group, view, parts, editable))}
   </section>`;
 }
 
-function renderChapter(chapter: PageTopic, messagesById: MessagesById): Raw {
+function renderChapter(chapter: PageTopic, parts: TranscriptParts): Raw {
   const details = [
     chapter.offset !== null &&
       html`<span
@@ -228,13 +229,13 @@ function renderChapter(chapter: PageTopic, messagesById: MessagesById): Raw {
     chapter.share !== null && html`<span>${formatShare(chapter.share)} of the meeting</span>`,
   ].filter(Boolean);
   return html`<li class="chapter">
-    ${gotoLink(chapter.messageIds, messagesById, chapter.text)}
+    ${gotoLink(chapter.messageIds, parts, chapter.text)}
     ${details.length > 0 && html`<span class="item-meta">${details}</span>`}
   </li>`;
 }
 
 /** The chapters in order (start, share, link to the first line), then the key phrases. */
-export function renderTopics(view: PageView, messagesById: MessagesById): Raw {
+export function renderTopics(view: PageView, parts: TranscriptParts): Raw {
   const chapters = view.topics.filter((t) => t.kind === "chapter");
   const phrases = view.topics.filter((t) => t.kind === "phrase");
   return html`<section class="card" id="topics" aria-labelledby="topics-heading">
@@ -243,14 +244,14 @@ export function renderTopics(view: PageView, messagesById: MessagesById): Raw {
       chapters.length > 0 &&
       html`<h3 id="chapters-heading">Chapters</h3>
         <ol class="items chapters" aria-labelledby="chapters-heading">
-          ${chapters.map((c) => renderChapter(c, messagesById))}
+          ${chapters.map((c) => renderChapter(c, parts))}
         </ol>`
     }
     ${
       phrases.length > 0 &&
       html`${chapters.length > 0 && html`<h3 id="phrases-heading">Key phrases</h3>`}
         <ul class="items topics" ${chapters.length > 0 ? raw(`aria-labelledby="phrases-heading"`) : ""}>
-          ${phrases.map((t) => html`<li>${gotoLink(t.messageIds, messagesById, t.text)}</li>`)}
+          ${phrases.map((t) => html`<li>${gotoLink(t.messageIds, parts, t.text)}</li>`)}
         </ul>`
     }
     ${view.topics.length === 0 && html`<p class="empty">No topics were found.</p>`}

@@ -8,7 +8,8 @@ import {
   renderTopics,
 } from "./render-overview.ts";
 import { editButton } from "./render-parts.ts";
-import { renderTranscript } from "./render-transcript.ts";
+import { partMentions, renderTranscript, renderTranscriptPart } from "./render-transcript.ts";
+import { TranscriptParts } from "./transcript-parts.ts";
 import { themeCss } from "./theme.ts";
 import {
   formatDuration,
@@ -16,6 +17,7 @@ import {
   pageLanguage,
   type PageContext,
   type PageView,
+  type TranscriptContext,
   withoutHiddenLines,
 } from "./view-model.ts";
 
@@ -127,15 +129,24 @@ function renderJumps(view: PageView, pageJumps?: [string, string][]): Raw {
   </nav>`;
 }
 
-/** Renders the whole summary page: it reads completely without the script, which only enhances it. */
-export function renderPage(fullView: PageView, context: PageContext): Raw {
-  const view = fullView.readOnly ? withoutHiddenLines(fullView) : fullView;
-  const editable = !view.readOnly;
-  const hasMedia = view.kind !== "verbose-text-summary" && safeMediaUrl(view.mediaUrl) !== null;
+/** What the page shows of a view: a read-only link leaves hidden lines out. */
+const shownView = (view: PageView) => (view.readOnly ? withoutHiddenLines(view) : view);
+const hasMediaOf = (view: PageView) =>
+  view.kind !== "verbose-text-summary" && safeMediaUrl(view.mediaUrl) !== null;
+const partsOf = (view: PageView, context: TranscriptContext) =>
+  new TranscriptParts(view.messages, context.part, context);
 
-  const messagesById = new Map(view.messages.map((m) => [m.id, m]));
+/**
+ * Renders the whole summary page: it reads completely without the script, which only enhances it. A long
+ * transcript shows the part `context.part` (transcript-parts.ts) and links to the others.
+ */
+export function renderPage(fullView: PageView, context: PageContext): Raw {
+  const view = shownView(fullView);
+  const editable = !view.readOnly;
+  const hasMedia = hasMediaOf(view);
+  const parts = partsOf(view, context);
   // An audio-summary link opens the analytics view (Symbl's "Trackers & Analytics") in the same frame.
-  const analytics = view.kind === "audio-summary" ? renderAnalytics(view, context, hasMedia) : null;
+  const analytics = view.kind === "audio-summary" ? renderAnalytics(view, context, parts, hasMedia) : null;
   // Verbatim: a line break between sections is the page's whitespace (escape.ts squeezes only indentation),
   // which the formatter would otherwise turn into spaces.
   // prettier-ignore
@@ -152,11 +163,11 @@ export function renderPage(fullView: PageView, context: PageContext): Raw {
             ${renderMedia(view)}
             <div class="col-overview">
               ${renderAttendees(view, editable)}
-              ${renderSummary(view, messagesById)}
-              ${renderInsights(view, messagesById, editable)}
-              ${renderTopics(view, messagesById)}
+              ${renderSummary(view, parts)}
+              ${renderInsights(view, parts, editable)}
+              ${renderTopics(view, parts)}
             </div>
-            ${renderTranscript(view, context, hasMedia)}
+            ${renderTranscript(view, context, parts, hasMedia)}
           </div>`}
         </main>
         ${renderFooter(view, context)}
@@ -164,4 +175,30 @@ export function renderPage(fullView: PageView, context: PageContext): Raw {
       </body>
     </html> `;
   return page;
+}
+
+/** One part of a long transcript as the script asks for it: the lines the page shows there. */
+export function renderPagePart(fullView: PageView, context: TranscriptContext): Raw {
+  const view = shownView(fullView);
+  return renderTranscriptPart(view, context, partsOf(view, context), hasMediaOf(view));
+}
+
+/** The parts the page's transcript is in, as `?part=` and the script's requests count them. */
+export function pageParts(fullView: PageView, context: TranscriptContext): TranscriptParts {
+  return partsOf(shownView(fullView), context);
+}
+
+/**
+ * The page's transcript to search part by part (so a long one is searched without holding the event loop):
+ * how many parts it has, the signature of the lines they are counted in, and whether a part mentions a
+ * query (render-transcript.ts, partMentions).
+ */
+export function pageSearch(fullView: PageView, context: TranscriptContext) {
+  const view = shownView(fullView);
+  const parts = partsOf(view, context);
+  return {
+    parts: parts.count,
+    signature: parts.signature,
+    mentions: (part: number, query: string) => partMentions(view, context, parts, part, query),
+  };
 }

@@ -1,8 +1,9 @@
 import { LRUCache } from "lru-cache";
-import { formatOffset, type PageContext, type PageMessage, type PageView } from "./view-model.ts";
+import { formatOffset, type PageMessage, type PageView, type TranscriptContext } from "./view-model.ts";
 import { html, raw, Raw } from "./escape.ts";
 import { readingText } from "./reading-text.ts";
 import { renderToolbar } from "./render-toolbar.ts";
+import type { TranscriptParts } from "./transcript-parts.ts";
 
 // The transcript column: the toolbar and the lines. A long meeting has thousands of lines, so a line
 // carries only what the script needs to filter, search, seek and edit (docs/PAGES.md).
@@ -153,13 +154,70 @@ function readingTextOf(text: string): string {
   return shown;
 }
 
-/** The transcript section; `hasMedia` makes each line's time a "play from here" control. */
-export function renderTranscript(view: PageView, context: PageContext, hasMedia: boolean): Raw {
+/** The text a line shows: as stored, or cleaned for reading (kept). */
+const shownText = (message: PageMessage, context: TranscriptContext) =>
+  context.verbatim ? message.text : readingTextOf(message.text);
+
+/** The lines of one part of the transcript (the whole of it when it is not in parts). */
+function renderPartLines(
+  view: PageView,
+  context: TranscriptContext,
+  parts: TranscriptParts,
+  index: ReturnType<typeof indexByMessage>,
+  hasMedia: boolean,
+  part: number,
+): Raw[] {
   const { messages } = view;
-  const index = indexByMessage(view);
   const editable = !view.readOnly;
-  const texts = messages.map((m) => (context.verbatim ? m.text : readingTextOf(m.text)));
+  const [start, end] = parts.range(part);
+  // The last line before the part that shows any text: its speaker's next line goes on under their name. A
+  // line of marks only ("{vocalsound}") is left out of the cleaned text, so it does not part a speaker's lines.
   let previous: PageMessage | undefined;
+  for (let i = start - 1; i >= 0 && previous === undefined; i--) {
+    const message = messages[i];
+    if (message !== undefined && shownText(message, context) !== "") previous = message;
+  }
+  const lines: Raw[] = [];
+  for (let i = start; i < end; i++) {
+    const message = messages[i];
+    if (message === undefined) continue;
+    const shown = shownText(message, context);
+    const continued = previous !== undefined && speakerKey(previous) === speakerKey(message);
+    if (shown !== "") previous = message;
+    lines.push(keptLine(message, index, { hasMedia, editable, shown, continued }));
+  }
+  return lines;
+}
+
+/** Where another part's lines go: a link to that part's page, which the script replaces with its lines. */
+function renderPartLink(parts: TranscriptParts, part: number): Raw {
+  return html`<li class="part" data-part="${part}">
+    <a class="part-link" href="${parts.pageOf(part)}">${parts.label(part)}</a>
+  </li>`;
+}
+
+/**
+ * What the script needs of a transcript in parts: the part shown, how many there are, each part's start
+ * (for a time to play from), and which lines they are parts of (their signature).
+ */
+function partsAttributes(context: TranscriptContext, parts: TranscriptParts, part = parts.current): Raw {
+  if (parts.whole) return raw("");
+  const starts = Array.from({ length: parts.count }, (_, i) => parts.startOf(i + 1) ?? "-").join(" ");
+  return html`data-part="${part}" data-parts="${parts.count}" data-part-starts="${starts}"
+  data-version="${parts.signature}"`;
+}
+
+/**
+ * The transcript section; `hasMedia` makes each line's time a "play from here" control. A long transcript
+ * shows the part asked for, and a link to each other part in its place.
+ */
+export function renderTranscript(
+  view: PageView,
+  context: TranscriptContext,
+  parts: TranscriptParts,
+  hasMedia: boolean,
+): Raw {
+  const index = indexByMessage(view);
   return html`<section
     class="card col-transcript"
     id="transcript"
@@ -167,20 +225,49 @@ export function renderTranscript(view: PageView, context: PageContext, hasMedia:
     tabindex="-1"
   >
     <h2 id="transcript-heading">Transcript</h2>
-    ${renderToolbar(view, context, index)}
+    ${renderToolbar(view, context, parts, index)}
     ${
-      messages.length > 0
-        ? html`<ol class="lines" aria-labelledby="transcript-heading">
-            ${messages.map((m, i) => {
-              const shown = texts[i] ?? "";
-              // A line of marks only ("{vocalsound}") is left out of the cleaned text, so it does not part a
-              // speaker's lines.
-              const continued = previous !== undefined && speakerKey(previous) === speakerKey(m);
-              if (shown !== "") previous = m;
-              return keptLine(m, index, { hasMedia, editable, shown, continued });
-            })}
+      view.messages.length > 0
+        ? html`<ol class="lines" aria-labelledby="transcript-heading" ${partsAttributes(context, parts)}>
+            ${Array.from({ length: parts.count }, (_, i) =>
+              i + 1 === parts.current
+                ? renderPartLines(view, context, parts, index, hasMedia, i + 1)
+                : renderPartLink(parts, i + 1),
+            )}
           </ol>`
         : html`<p class="empty">This conversation has no messages.</p>`
     }
   </section>`;
+}
+
+/** One part of a long transcript as the script asks for it: its lines in a list that says which part they are. */
+export function renderTranscriptPart(
+  view: PageView,
+  context: TranscriptContext,
+  parts: TranscriptParts,
+  hasMedia: boolean,
+): Raw {
+  return html`<ol class="lines" ${partsAttributes(context, parts)}>
+    ${renderPartLines(view, context, parts, indexByMessage(view), hasMedia, parts.current)}
+  </ol>`;
+}
+
+/**
+ * Whether a part holds a line whose text as shown contains `query`, ignoring case, as the script's search
+ * marks them: it loads the parts that do, then marks every match.
+ */
+export function partMentions(
+  view: PageView,
+  context: TranscriptContext,
+  parts: TranscriptParts,
+  part: number,
+  query: string,
+): boolean {
+  const wanted = query.toLowerCase();
+  const [start, end] = parts.range(part);
+  for (let i = start; i < end; i++) {
+    const message = view.messages[i];
+    if (message !== undefined && shownText(message, context).toLowerCase().includes(wanted)) return true;
+  }
+  return false;
 }

@@ -108,7 +108,12 @@ export interface PageContext {
   selfPath: string;
   /** Show the transcript as stored (?text=verbatim) instead of cleaned for reading (reading-text.ts). */
   verbatim: boolean;
+  /** The part of a long transcript to show (?part=, 1-based; transcript-parts.ts); null for the first. */
+  part: number | null;
 }
+
+/** What the transcript is rendered from besides the view: its text mode and part, and the link's address. */
+export type TranscriptContext = Pick<PageContext, "selfPath" | "verbatim" | "part">;
 
 export const INSIGHT_GROUPS: { type: InsightType; label: string; chip: string; anchor: string }[] = [
   { type: "action_item", label: "Action items", chip: "Action items", anchor: "action-items" },

@@ -121,9 +121,8 @@ export function pageViewOf(
   return {
     kind: settings.name,
     title: conversation.name,
-    // The conversation's language, once language detection stores one (its `languageCode`): the one place
-    // the page learns it. Until then the page says English.
-    language: null,
+    // The conversation's language as the analysis stored it (its `languageCode`): the page's `lang`.
+    language: conversation.language_code,
     startTime: conversation.start_time,
     endTime: conversation.end_time ?? conversation.start_time,
     // A start that is the moment the conversation arrived is no meeting date: lines sent without times, or

@@ -1,12 +1,14 @@
 import { basename, dirname } from "node:path";
 import sendFile from "@fastify/send";
+import { setImmediate } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import { Type } from "typebox";
+import { DomainError, notFound } from "../../errors.ts";
 import { setPageSecurityHeaders, styleNonce } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
 import { captionCues, cuesToSrt, cuesToWebVtt, downloadName, pageToText } from "../../pages/exports.ts";
 import { pageToJson, pageToMarkdown } from "../../pages/page-data.ts";
-import { renderPage } from "../../pages/render-page.ts";
+import { pageParts, pageSearch, renderPage, renderPagePart } from "../../pages/render-page.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import type { LinkViews } from "../experiences/link-views.ts";
 import { safeFontFamily } from "../../pages/theme.ts";
@@ -64,9 +66,13 @@ async function makePage(
     stylesheetUrl: string | null;
     selfPath: string;
     verbatim: boolean;
+    part: number | null;
   },
 ): Promise<MadePage> {
   const view = await page.view();
+  // The view of a long meeting takes a while to build and its page a while to render: the event loop is
+  // let go between the two.
+  await setImmediate();
   if (format === "json") {
     return { contentType: EXPORTS.json, styleNonce: null, body: JSON.stringify(pageToJson(view)) };
   }
@@ -81,14 +87,42 @@ async function makePage(
     fontStylesheetUrl: html.font === null ? null : `../assets/fonts/${html.font}`,
     selfPath: html.selfPath,
     verbatim: html.verbatim,
+    part: html.part,
   }).bytes;
   return { contentType: "text/html; charset=utf-8", styleNonce: nonce, body };
 }
 
-/** The page's own options: `text=verbatim` shows the transcript as stored instead of cleaned for reading. */
-const PageQuery = Type.Object({
-  text: Type.Optional(Type.Union([Type.Literal("cleaned"), Type.Literal("verbatim")])),
+const TextMode = Type.Optional(Type.Union([Type.Literal("cleaned"), Type.Literal("verbatim")]));
+/** A part of a long transcript, 1-based (transcript-parts.ts). */
+const Part = Type.Integer({ minimum: 1, maximum: 1_000_000 });
+
+/**
+ * The page's own options: `text=verbatim` shows the transcript as stored instead of cleaned for reading;
+ * `part` the part of a long transcript to show (past the last part, the last).
+ */
+const PageQuery = Type.Object({ text: TextMode, part: Type.Optional(Part) });
+
+/**
+ * What the page's script asks for of a long transcript: a part's lines by its number or by one of its lines,
+ * in the text mode the page shows, of the lines it counted its parts in (`v`, their signature).
+ */
+const TranscriptQuery = Type.Object({
+  text: TextMode,
+  part: Type.Optional(Part),
+  line: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  v: Type.String({ maxLength: 200 }),
 });
+
+/** Which parts of the transcript mention `q`, in the text mode and of the lines (`v`) the page shows. */
+const SearchQuery = Type.Object({
+  text: TextMode,
+  q: Type.String({ minLength: 1, maxLength: 200 }),
+  v: Type.String({ maxLength: 200 }),
+});
+
+/** Asked for parts of lines the page was not made of: lines were added or hidden since. */
+const CHANGED =
+  "The transcript has changed since this page was made (lines were added or hidden), so its parts have moved: load the page again";
 
 /** The form the page route answers in: by the link's suffix, else by Accept. */
 const pageFormatOf = (request: FastifyRequest) =>
@@ -150,10 +184,12 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
           stylesheetUrl: pageAssets.urlFromPage("page.css"),
           selfPath: token,
           verbatim: request.query.text === "verbatim",
+          part: request.query.part ?? null,
         };
         // Besides the link and its content version, the bytes depend on the format, the font, the assets and
-        // the transcript's form.
-        const form = [format, font, html.scriptUrl, html.stylesheetUrl, html.verbatim].join(" ");
+        // the transcript's form and part.
+        const part = format === "html" ? html.part : null;
+        const form = [format, font, html.scriptUrl, html.stylesheetUrl, html.verbatim, part].join(" ");
         const made = await pageCache.get(
           { link: page.linkId, version: page.contentKey, form },
           () => makePage(page, format, html),
@@ -226,6 +262,66 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
         reply.header("cache-control", "private, no-store");
         if (recording.contentType !== null && sent.statusCode < 300) reply.type(recording.contentType);
         return reply.send(sent.stream);
+      },
+    );
+
+    // A long transcript's parts, as the page's script asks for them (docs/PAGES.md, A very long meeting).
+    links.get(
+      "/s/:token/transcript",
+      { schema: { hide: true, params: Type.Object({ token: Type.String() }), querystring: TranscriptQuery } },
+      async (request, reply) => {
+        const page = await summaryPage.openVersioned(openedLink(request), request.params.token);
+        const view = await page.view();
+        const context = {
+          selfPath: request.params.token,
+          verbatim: request.query.text === "verbatim",
+          part: request.query.part ?? null,
+        };
+        const parts = pageParts(view, context);
+        if (request.query.v !== parts.signature) throw new DomainError("conflict", CHANGED);
+        const { line } = request.query;
+        const part = line === undefined ? context.part : (parts.partOf(line) ?? null);
+        if (line !== undefined && part === null) throw notFound(`Line ${line}`);
+        if (part === null || part > parts.count) {
+          throw new DomainError("not_found", `This transcript has ${parts.count} parts`);
+        }
+        const made = await pageCache.get(
+          { link: page.linkId, version: page.contentKey, form: `transcript ${context.verbatim} ${part}` },
+          () =>
+            Promise.resolve({
+              contentType: "text/html; charset=utf-8",
+              styleNonce: null,
+              body: renderPagePart(view, { ...context, part }).bytes,
+            }),
+          (size) => preferredEncoding(request.headers["accept-encoding"], size),
+        );
+        setPageSecurityHeaders(reply, { frameAncestors: page.frameAncestors });
+        reply.header("vary", "Accept-Encoding").type(made.page.contentType);
+        if (made.encoding !== "identity") reply.header("content-encoding", made.encoding);
+        return reply.send(made.bytes);
+      },
+    );
+
+    links.get(
+      "/s/:token/search",
+      { schema: { hide: true, params: Type.Object({ token: Type.String() }), querystring: SearchQuery } },
+      async (request, reply) => {
+        const page = await summaryPage.openVersioned(openedLink(request), request.params.token);
+        const context = {
+          selfPath: request.params.token,
+          verbatim: request.query.text === "verbatim",
+          part: null,
+        };
+        const search = pageSearch(await page.view(), context);
+        if (request.query.v !== search.signature) throw new DomainError("conflict", CHANGED);
+        const parts: number[] = [];
+        // A part at a time, the event loop free between: a long transcript's first search cleans every line.
+        for (let part = 1; part <= search.parts; part++) {
+          if (search.mentions(part, request.query.q)) parts.push(part);
+          await setImmediate();
+        }
+        setPageSecurityHeaders(reply, { frameAncestors: page.frameAncestors });
+        return { parts };
       },
     );
 

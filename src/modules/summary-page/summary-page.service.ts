@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { extname } from "node:path";
+import { setImmediate } from "node:timers/promises";
+import { LRUCache } from "lru-cache";
 import { DomainError, notFound } from "../../errors.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
@@ -61,6 +63,12 @@ function digestOf(value: object): string {
  * hook in summary-page.routes.ts), then reads the conversation's current version.
  */
 export class SummaryPageService {
+  /**
+   * The views last built, by link and content: a long transcript's parts and searches each ask for the
+   * view of the same content, which is read and built once. A few: a long meeting's view is several MB.
+   */
+  private readonly views = new LRUCache<string, Promise<PageView>>({ max: 4 });
+
   constructor(
     private readonly deps: {
       conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
@@ -82,15 +90,33 @@ export class SummaryPageService {
     if (contentVersion === undefined) throw notFound("link");
     const trackers = await this.trackersShownBy(link);
     const settings = await this.withOwnMedia(withBrandDefaults(link.settings, app.brand), link, token);
+    // The app's brand is part of what the page shows: a change to it makes the page anew.
+    const contentKey = `${contentVersion}:${digestOf(trackers)}:${digestOf(app.brand)}`;
     return {
       linkId: link.id,
-      // The app's brand is part of what the page shows: a change to it makes the page anew.
-      contentKey: `${contentVersion}:${digestOf(trackers)}:${digestOf(app.brand)}`,
+      contentKey,
       fontFamily: settings.font.family ?? null,
       frameAncestors: app.frameAncestors,
-      view: async () =>
-        this.viewOf(await this.readRows(link.app_id, link.conversation_id), settings, trackers),
+      view: () =>
+        this.cachedView(`${link.id} ${contentKey}`, async () => {
+          const rows = await this.readRows(link.app_id, link.conversation_id);
+          // Reading a long meeting's rows and building its view each take a while: the event loop is let
+          // go between the two.
+          await setImmediate();
+          return this.viewOf(rows, settings, trackers);
+        }),
     };
+  }
+
+  /** The view of a link's content, built by `build` unless this process has built it lately. */
+  private cachedView(key: string, build: () => Promise<PageView>): Promise<PageView> {
+    let view = this.views.get(key);
+    if (view === undefined) {
+      view = build();
+      this.views.set(key, view);
+      view.catch(() => this.views.delete(key));
+    }
+    return view;
   }
 
   /**
