@@ -97,6 +97,7 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
     const page = await (await fetch(onServer(server, link.url))).text();
     expect(page).toContain(notice.replace("'", "&#39;"));
     expect(page).not.toContain("The meeting was about");
+    expect(page).toMatch(/<html lang="es-ES"/);
     const json = (await (await fetch(`${onServer(server, link.url)}/export.json`)).json()) as {
       analysisNotice?: string;
     };
