@@ -150,14 +150,7 @@ export class ConsoleService {
    * Throws FormRefused (`file` or `name`).
    */
   async importTranscript(appId: string, nameBytes: Buffer, file: UploadedTranscript): Promise<Accepted> {
-    let name: string;
-    try {
-      name = decodeUtf8(nameBytes, "name");
-      checkInput("body", { name });
-    } catch (error) {
-      throw new FormRefused("name", (error as Error).message, 400);
-    }
-    if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
+    const name = importName(nameBytes);
     const named = name.trim() === "" ? {} : { name };
     const read = await this.read(file);
     return "cues" in read
@@ -174,14 +167,7 @@ export class ConsoleService {
     nameBytes: Buffer,
     file: { fileName: string; contentType: string; stream: Readable },
   ): Promise<Accepted> {
-    let name: string;
-    try {
-      name = decodeUtf8(nameBytes, "name");
-      checkInput("body", { name });
-    } catch (error) {
-      throw new FormRefused("name", (error as Error).message, 400);
-    }
-    if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
+    const name = importName(nameBytes);
     const kind = file.contentType.startsWith("video/") ? "video" : "audio";
     const contentType = file.contentType.startsWith(`${kind}/`) ? file.contentType : null;
     try {
@@ -247,4 +233,17 @@ export class ConsoleService {
       throw new FormRefused("file", error.message, statusOf(error));
     }
   }
+}
+
+/** The import form's name from the field's bytes, read as the API reads a body. Throws FormRefused (`name`). */
+function importName(nameBytes: Buffer): string {
+  let name: string;
+  try {
+    name = decodeUtf8(nameBytes, "name");
+    checkInput("body", { name });
+  } catch (error) {
+    throw new FormRefused("name", (error as Error).message, 400);
+  }
+  if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
+  return name;
 }
