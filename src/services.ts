@@ -135,7 +135,14 @@ export function createServices(deps: ServiceDeps) {
       }),
     );
   }
-  const live = new LiveService({ transaction, jobs, conversations, speech, clock });
+  const live = new LiveService({
+    transaction,
+    jobs,
+    conversations,
+    speech,
+    clock,
+    leaseMs: config.jobLeaseSeconds * 1000,
+  });
   const experiences = new ExperiencesService({
     experiences: repositories.experiences,
     clock,
@@ -171,7 +178,7 @@ export function createServices(deps: ServiceDeps) {
     conversationIntelligence: new ConversationIntelligenceService(conversations, analyzer),
     trackers,
     experiences,
-    summaryPage: new SummaryPageService({ conversations, apps, trackers, media }),
+    summaryPage: new SummaryPageService({ conversations, apps, trackers, media, jobs, clock }),
     linkViews: new LinkViews({ transaction, clock, secret, logger }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),

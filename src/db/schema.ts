@@ -105,6 +105,8 @@ export interface JobsTable {
   kind: string;
   /** How far a media job has got, from 0 to 1; null for text jobs. */
   progress: number | null;
+  /** A live stream's job: the client's connection id, by which other connections join its conversation. */
+  live_connection_id: string | null;
 }
 
 export interface SummariesTable {

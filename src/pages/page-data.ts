@@ -3,6 +3,7 @@ import {
   formatOffset,
   formatShare,
   INSIGHT_GROUPS,
+  noSummary,
   whenLine,
   withoutHiddenLines,
   type PageTopic,
@@ -35,6 +36,7 @@ export function pageToJson(fullView: PageView) {
     startTime: view.startTime,
     endTime: view.endTime,
     duration: durationSeconds(view),
+    ...(view.live && { live: true }),
     ...(view.mediaUrl !== null && { mediaUrl: view.mediaUrl }),
     attendees: view.attendees.map((a) => ({ id: a.id, name: a.name })),
     summary: view.summary.map((s) => ({ text: s.text, messageIds: s.messageIds })),
@@ -83,11 +85,12 @@ export function pageToMarkdown(fullView: PageView): string {
   const lines: string[] = [`# ${e(view.title)}`, ""];
   const when = whenLine(view);
   if (when !== null) lines.push(when, "");
+  if (view.live) lines.push("**Live:** this meeting is being streamed; these are the lines so far.", "");
   if (view.attendees.length > 0)
     lines.push(`**Attendees:** ${view.attendees.map((a) => e(a.name)).join(", ")}`, "");
   lines.push("## Summary", "");
   if (view.summary.length === 0)
-    lines.push(e(view.analysisNotice ?? "No summary was found for this conversation."), "");
+    lines.push(e(noSummary(view)), "");
   else lines.push(...view.summary.map((s) => e(s.text)), "");
   lines.push("## Insights", "");
   for (const group of INSIGHT_GROUPS) {

@@ -7,6 +7,7 @@ import {
   formatOffset,
   formatShare,
   INSIGHT_GROUPS,
+  noSummary,
   TOP_INSIGHTS,
   type PageAttendee,
   type PageInsight,
@@ -118,7 +119,7 @@ export function renderSummary(view: PageView, parts: TranscriptParts): Raw {
         ? html`<div class="summary">
             ${view.summary.map((item) => html`<p>${gotoLink(item.messageIds, parts, item.text)}</p>`)}
           </div>`
-        : html`<p class="empty">${view.analysisNotice ?? "No summary was found for this conversation."}</p>`
+        : html`<p class="empty">${noSummary(view)}</p>`
     }
   </section>`;
 }

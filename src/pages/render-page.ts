@@ -69,6 +69,14 @@ function renderHeader(view: PageView, editable: boolean): Raw {
       <h1 id="title"><span data-field="title" dir="auto">${view.title}</span></h1>
       ${editable && editButton("rename-conversation", "Rename this conversation", "Rename")}
       ${
+        view.live &&
+        html`<p class="live" role="status">
+          <span class="live-badge">Live</span>
+          This meeting is being streamed: the lines so far are below, the summary comes when it ends.
+          <a href="">Refresh</a>
+        </p>`
+      }
+      ${
         facts.length > 0 &&
         html`<p class="meta">
           ${facts.map((fact, i) => html`${i > 0 && html`<span aria-hidden="true">·</span>`}${fact}`)}

@@ -93,6 +93,8 @@ export interface PageView {
   branding: PageBranding;
   readOnly: boolean;
   hideShareButton: boolean;
+  /** The conversation is being streamed (docs/LIVE.md): the lines so far, the analysis when it ends. */
+  live: boolean;
 }
 
 /** Per-response values that are not part of the content. */
@@ -120,6 +122,12 @@ export const INSIGHT_GROUPS: { type: InsightType; label: string; chip: string; a
   { type: "follow_up", label: "Follow-ups", chip: "Follow-ups", anchor: "follow-ups" },
   { type: "question", label: "Questions", chip: "Questions", anchor: "questions" },
 ];
+
+/** Why the summary is empty: the meeting is still being streamed, its language, or nothing was found. */
+export function noSummary(view: Pick<PageView, "live" | "analysisNotice">): string {
+  if (view.live) return "The summary comes when the meeting ends.";
+  return view.analysisNotice ?? "No summary was found for this conversation.";
+}
 
 /** How many insights of a type show before "Show all". */
 export const TOP_INSIGHTS = 5;

@@ -32,6 +32,7 @@ export function testPageView(overrides: Partial<PageView> = {}): PageView {
     },
     readOnly: false,
     hideShareButton: false,
+    live: false,
     ...overrides,
   };
 }

@@ -201,4 +201,62 @@ export class JobsRepository {
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
+
+  /**
+   * The app's live stream with this connection id that a process still holds (docs/LIVE.md): its job, in
+   * progress with attempts 0 (no runner has claimed it) and a lease not yet lapsed.
+   */
+  findLive(appId: string, connectionId: string, now: string): Promise<JobRow | undefined> {
+    return this.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .where("live_connection_id", "=", connectionId)
+      .where("status", "=", "in_progress")
+      .where("attempts", "=", 0)
+      .where("lease_expires_at", ">", now)
+      .orderBy("sequence")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Whether the conversation is being streamed: a live stream's job still held by its process. */
+  async isLive(conversationId: string, now: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("conversation_id", "=", conversationId)
+      .where("live_connection_id", "is not", null)
+      .where("status", "=", "in_progress")
+      .where("attempts", "=", 0)
+      .where("lease_expires_at", ">", now)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Hands a live stream's job, still held by its process (attempts 0), to the job runners: scheduled, so one
+   * claims it at once. False when a runner took it over (the stream's process stalled past its lease).
+   */
+  async handOver(jobId: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("jobs")
+      .set({ status: "scheduled", lease_expires_at: null, updated_at: now })
+      .where("id", "=", jobId)
+      .where("attempts", "=", 0)
+      .where("status", "=", "in_progress")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Deletes a live stream's job still held by its process: the stream ended with nothing to analyse. */
+  async dropLive(jobId: string): Promise<void> {
+    await this.db
+      .deleteFrom("jobs")
+      .where("id", "=", jobId)
+      .where("attempts", "=", 0)
+      .where("status", "=", "in_progress")
+      .execute();
+  }
 }

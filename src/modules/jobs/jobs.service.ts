@@ -101,6 +101,81 @@ export class JobsService {
     return { jobId: id, created: true };
   }
 
+  /**
+   * Writes a live stream's job (docs/LIVE.md), in the caller's transaction: in progress and held by this
+   * process until `leaseExpiresAt` (renewed by `renewLive` while the stream runs), so the runners leave it alone
+   * unless the process dies; no webhook event yet (the stream's end schedules it).
+   */
+  async openLive(
+    within: JobWrites,
+    job: Omit<NewJobRequest, "kind" | "webhookUrl"> & { connectionId: string; leaseExpiresAt: string },
+  ): Promise<void> {
+    await within.jobs.insert({
+      id: job.id,
+      app_id: job.appId,
+      conversation_id: job.conversationId,
+      kind: "text",
+      progress: null,
+      sequence: await within.jobs.nextSequence(job.conversationId),
+      status: "in_progress",
+      webhook_url: null,
+      error: null,
+      attempts: 0,
+      lease_expires_at: job.leaseExpiresAt,
+      live_connection_id: job.connectionId,
+      created_at: job.now,
+      updated_at: job.now,
+    });
+  }
+
+  /** The live stream of the app with this connection id that a process still holds, if any. */
+  async findLive(
+    within: JobWrites,
+    appId: string,
+    connectionId: string,
+    now: string,
+  ): Promise<{ jobId: string; conversationId: string } | null> {
+    const job = await within.jobs.findLive(appId, connectionId, now);
+    return job ? { jobId: job.id, conversationId: job.conversation_id } : null;
+  }
+
+  /** Whether the conversation is being streamed (a live stream's job still held by its process). */
+  isLive(conversationId: string, now: string): Promise<boolean> {
+    return this.jobs.isLive(conversationId, now);
+  }
+
+  /** Renews a live stream's hold on its job; false when a runner took it over (the process stalled). */
+  renewLive(jobId: string, leaseExpiresAt: string): Promise<boolean> {
+    return this.jobs.extendLease({ id: jobId, attempts: 0 }, leaseExpiresAt);
+  }
+
+  /**
+   * Ends a live stream's hold on its job, in the caller's transaction: with lines to analyse, it is scheduled
+   * for the runners (or, when a runner had taken it over, a new job is), with its webhook event; with none, it
+   * is deleted. Returns the id of the job that will analyse the stream, or null. Call `scheduled()` after.
+   */
+  async endLive(
+    within: JobWrites,
+    job: { id: string; appId: string; conversationId: string; now: string },
+    hasLines: boolean,
+  ): Promise<string | null> {
+    if (!hasLines) {
+      await within.jobs.dropLive(job.id);
+      return null;
+    }
+    if (await within.jobs.handOver(job.id, job.now)) {
+      await within.webhookEvents.addJobStatus(
+        { id: job.id, app_id: job.appId, webhook_url: null },
+        "scheduled",
+        job.now,
+      );
+      return job.id;
+    }
+    const id = uuid();
+    await this.schedule(within, { id, appId: job.appId, conversationId: job.conversationId, webhookUrl: null, now: job.now });
+    return id;
+  }
+
   /** Wakes the job runner (and the webhook sender) after a transaction that scheduled a job has committed. */
   scheduled(): void {
     this.events.scheduled();

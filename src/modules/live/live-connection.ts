@@ -181,7 +181,7 @@ export class LiveConnection {
     }
     if (answer && live !== null && jobId !== null) {
       // Symbl sent insights as they were found; Recap finds them once the stream's analysis has run.
-      const found = await this.service.analysed(live, this.limits.analysisWaitMs);
+      const found = await this.service.analysed(live, jobId, this.limits.analysisWaitMs);
       if (found !== null) {
         if (found.insights.length > 0) this.send(events.insightResponse(found.insights));
         if (found.topics.length > 0) this.send(events.topicResponse(found.topics));

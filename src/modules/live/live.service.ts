@@ -11,13 +11,19 @@ import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
 
 /** A conversation being streamed, shared by the connections that joined it on this process. */
 interface SharedStream {
+  /** Known once `ready` has resolved. */
   conversationId: string;
-  /** The job that analyses the conversation once its last connection ends; its lines are stored under it. */
+  /**
+   * This process's hold on the stream: a job in progress that it renews while the stream runs (so the page
+   * marks the conversation live), handed to the job runners when the last connection here ends, or taken up
+   * by one when this process dies. The lines stored here are stored under it.
+   */
   jobId: string;
-  /** The conversation row is written. */
+  /** The conversation is found or written, and the hold written. */
   ready: Promise<void>;
   connections: number;
   messages: number;
+  renewal: NodeJS.Timeout | undefined;
 }
 
 /** One connection's part of a conversation being streamed. */
@@ -53,10 +59,12 @@ export class LiveService {
   constructor(
     private readonly deps: {
       transaction: Transaction<{ conversations: ConversationsRepository } & JobWrites>;
-      jobs: Pick<JobsService, "schedule" | "scheduled" | "getJob">;
+      jobs: Pick<JobsService, "openLive" | "findLive" | "renewLive" | "endLive" | "scheduled" | "getJob">;
       conversations: Pick<ConversationsService, "getInsights" | "getTopics">;
       speech: Speech;
       clock: Clock;
+      /** How long a hold lasts unrenewed (RECAP_JOB_LEASE_SECONDS): a stream's process that dies is found after it. */
+      leaseMs: number;
     },
   ) {}
 
@@ -88,34 +96,27 @@ export class LiveService {
   }
 
   /**
-   * Creates the stream's conversation (no job yet), or joins the one another connection of the app opened
-   * on this process with the same connection id and has not ended (one connection per participant, as Symbl
-   * allowed).
+   * Joins the conversation that connections of the app with the same connection id are streaming, on this
+   * process or another (one connection per participant, as Symbl allowed), or creates it; this process holds
+   * a job on it while any of its connections to it is open.
    */
   async open(appId: string, connectionId: string, start: StartRequest): Promise<LiveConversation> {
     const startedAt = this.deps.clock.now();
     const key = `${appId} ${connectionId}`;
     let shared = this.streams.get(key);
     if (shared === undefined) {
-      const now = startedAt.toISOString();
-      const conversationId = numericId();
-      const ready = this.deps.transaction(({ conversations }) =>
-        conversations.insert({
-          id: conversationId,
-          app_id: appId,
-          name: start.meetingTitle ?? "Untitled conversation",
-          start_time: now,
-          end_time: null,
-          metadata: JSON.stringify({}),
-          confidence_threshold: start.confidenceThreshold,
-          language_given: start.languageCode,
-          created_at: now,
-          updated_at: now,
-        }),
-      );
-      shared = { conversationId, jobId: uuid(), ready, connections: 0, messages: 0 };
+      const stream: SharedStream = {
+        conversationId: "",
+        jobId: uuid(),
+        ready: Promise.resolve(),
+        connections: 0,
+        messages: 0,
+        renewal: undefined,
+      };
+      stream.ready = this.hold(stream, appId, connectionId, start, startedAt.toISOString());
+      shared = stream;
       this.streams.set(key, shared);
-      ready.catch(() => this.streams.delete(key));
+      shared.ready.catch(() => this.streams.delete(key));
     }
     shared.connections += 1;
     try {
@@ -126,6 +127,50 @@ export class LiveService {
     }
     const { conversationId, jobId } = shared;
     return { appId, conversationId, jobId, startedAt, speaker: start.speaker, shared, key };
+  }
+
+  /** Finds or writes the stream's conversation and this process's hold on it, then keeps the hold renewed. */
+  private async hold(
+    stream: SharedStream,
+    appId: string,
+    connectionId: string,
+    start: StartRequest,
+    now: string,
+  ): Promise<void> {
+    const leaseUntil = () => new Date(this.deps.clock.now().getTime() + this.deps.leaseMs).toISOString();
+    stream.conversationId = await this.deps.transaction(async (repos) => {
+      const streamed = await this.deps.jobs.findLive(repos, appId, connectionId, now);
+      const conversationId = streamed?.conversationId ?? numericId();
+      if (streamed === null) {
+        await repos.conversations.insert({
+          id: conversationId,
+          app_id: appId,
+          name: start.meetingTitle ?? "Untitled conversation",
+          start_time: now,
+          end_time: null,
+          metadata: JSON.stringify({}),
+          confidence_threshold: start.confidenceThreshold,
+          language_given: start.languageCode,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+      await this.deps.jobs.openLive(repos, {
+        id: stream.jobId,
+        appId,
+        conversationId,
+        connectionId,
+        now,
+        leaseExpiresAt: leaseUntil(),
+      });
+      return conversationId;
+    });
+    // A renewal that fails is tried again at the next beat; a hold that lapses meanwhile is taken up by a job
+    // runner, and the stream's end then schedules another job for what came after.
+    stream.renewal = setInterval(() => {
+      this.deps.jobs.renewLive(stream.jobId, leaseUntil()).catch(() => undefined);
+    }, this.deps.leaseMs / 3);
+    stream.renewal.unref();
   }
 
   /** Stores one final utterance as the conversation's next message, at once. */
@@ -173,27 +218,27 @@ export class LiveService {
   }
 
   /**
-   * Ends one connection; when it was the conversation's last, schedules the job that analyses its lines (the
-   * webhooks follow it), unless nothing was said. Returns the job's id, or null.
+   * Ends one connection; when it was the last on this process, hands the process's hold to the job runners to
+   * analyse the lines (the webhooks follow), or drops it when nothing was said here, and the page is no longer
+   * marked live by it. Returns the id of the job that analyses the stream, or null.
    */
   async finish(live: LiveConversation): Promise<string | null> {
     const { shared } = live;
     shared.connections -= 1;
     if (shared.connections > 0) return null;
     if (this.streams.get(live.key) === shared) this.streams.delete(live.key);
-    if (shared.messages === 0) return null;
-    await this.deps.transaction((repos) =>
-      this.deps.jobs.schedule(repos, {
-        id: live.jobId,
-        kind: "text",
-        appId: live.appId,
-        conversationId: live.conversationId,
-        webhookUrl: null,
-        now: this.deps.clock.now().toISOString(),
-      }),
-    );
-    this.deps.jobs.scheduled();
-    return live.jobId;
+    clearInterval(shared.renewal);
+    const now = this.deps.clock.now().toISOString();
+    const jobId = await this.deps.transaction(async (repos) => {
+      await repos.conversations.lockForWrite(live.conversationId, live.appId);
+      return this.deps.jobs.endLive(
+        repos,
+        { id: shared.jobId, appId: live.appId, conversationId: live.conversationId, now },
+        shared.messages > 0,
+      );
+    });
+    if (jobId !== null) this.deps.jobs.scheduled();
+    return jobId;
   }
 
   /**
@@ -201,10 +246,10 @@ export class LiveService {
    * the insights above the conversation's confidence threshold and the topics. Null when the job did not
    * complete in time or failed.
    */
-  async analysed(live: LiveConversation, waitMs: number) {
+  async analysed(live: LiveConversation, jobId: string, waitMs: number) {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const { status } = await this.deps.jobs.getJob(live.appId, live.jobId);
+      const { status } = await this.deps.jobs.getJob(live.appId, jobId);
       if (status === "completed") break;
       if (status === "failed" || Date.now() >= deadline) return null;
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -115,6 +115,7 @@ export function pageViewOf(
   settings: ExperienceSettings,
   trackers: TrackerDefinition[],
   trackerMatches: DetectedTracker[],
+  live: boolean,
 ): PageView {
   const { conversation, members } = rows;
   const membersById = new Map(members.map((member) => [member.id, member]));
@@ -157,5 +158,6 @@ export function pageViewOf(
     },
     readOnly: settings.readOnly,
     hideShareButton: settings.hideShareButton,
+    live,
   };
 }

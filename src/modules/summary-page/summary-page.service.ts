@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { extname } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import { LRUCache } from "lru-cache";
+import type { Clock } from "../../clock.ts";
 import { DomainError, notFound } from "../../errors.ts";
 import type { PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
@@ -10,6 +11,7 @@ import type { ConversationInFull, ConversationsService } from "../conversations/
 import { withBrandDefaults } from "../experiences/brand.ts";
 import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { OpenLink } from "../experiences/experiences.service.ts";
+import type { JobsService } from "../jobs/jobs.service.ts";
 import type { MediaService } from "../media/media.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
@@ -75,6 +77,8 @@ export class SummaryPageService {
       apps: Pick<AppsService, "getApp">;
       trackers: Pick<TrackersService, "list" | "matchLines">;
       media: Pick<MediaService, "playableOf">;
+      jobs: Pick<JobsService, "isLive">;
+      clock: Clock;
     },
   ) {}
 
@@ -83,15 +87,17 @@ export class SummaryPageService {
    * content version; the rows are read when `view()` is called. Throws not_found when the conversation is gone.
    */
   async openVersioned(link: OpenLink, token: string): Promise<VersionedPage> {
-    const [contentVersion, app] = await Promise.all([
+    const [contentVersion, app, live] = await Promise.all([
       this.deps.conversations.contentVersion(link.app_id, link.conversation_id),
       this.deps.apps.getApp(link.app_id),
+      this.isLive(link.conversation_id),
     ]);
     if (contentVersion === undefined) throw notFound("link");
     const trackers = await this.trackersShownBy(link);
     const settings = await this.withOwnMedia(withBrandDefaults(link.settings, app.brand), link, token);
-    // The app's brand is part of what the page shows: a change to it makes the page anew.
-    const contentKey = `${contentVersion}:${digestOf(trackers)}:${digestOf(app.brand)}`;
+    // The app's brand is part of what the page shows: a change to it makes the page anew; so does the end of a
+    // live stream, even one whose process died (its hold lapsed, no write marked it).
+    const contentKey = `${contentVersion}:${live ? "live" : ""}:${digestOf(trackers)}:${digestOf(app.brand)}`;
     return {
       linkId: link.id,
       contentKey,
@@ -103,9 +109,13 @@ export class SummaryPageService {
           // Reading a long meeting's rows and building its view each take a while: the event loop is let
           // go between the two.
           await setImmediate();
-          return this.viewOf(rows, settings, trackers);
+          return this.viewOf(rows, settings, trackers, live);
         }),
     };
+  }
+
+  private isLive(conversationId: string): Promise<boolean> {
+    return this.deps.jobs.isLive(conversationId, this.deps.clock.now().toISOString());
   }
 
   /** The view of a link's content, built by `build` unless this process has built it lately. */
@@ -154,13 +164,14 @@ export class SummaryPageService {
     rows: ConversationInFull,
     settings: ExperienceSettings,
     trackers: TrackerDefinition[],
+    live: boolean,
   ) {
     const visible = rows.messages.filter((message) => message.hidden === 0);
     const matched = await this.deps.trackers.matchLines(
       trackers,
       visible.map(({ id, text }) => ({ id, text })),
     );
-    return pageViewOf(rows, settings, trackers, matched.trackers);
+    return pageViewOf(rows, settings, trackers, matched.trackers, live);
   }
 
   private async readRows(appId: string, conversationId: string) {
@@ -177,20 +188,22 @@ export class SummaryPageService {
    * (its page, a new link's preview). Throws not_found when the app cannot see the conversation.
    */
   async conversationView(appId: string, conversationId: string): Promise<PageView> {
-    return pageViewOf(
-      await this.deps.conversations.readInFull(appId, conversationId),
-      PLAIN_SETTINGS,
-      [],
-      [],
-    );
+    const [rows, live] = await Promise.all([
+      this.deps.conversations.readInFull(appId, conversationId),
+      this.isLive(conversationId),
+    ]);
+    return pageViewOf(rows, PLAIN_SETTINGS, [], [], live);
   }
 
   /** The page behind an opened link, its rows read now. Throws not_found when the conversation is gone. */
   async open(link: OpenLink, token: string): Promise<OpenedPage> {
-    const rows = await this.readRows(link.app_id, link.conversation_id);
+    const [rows, live] = await Promise.all([
+      this.readRows(link.app_id, link.conversation_id),
+      this.isLive(link.conversation_id),
+    ]);
     const { frameAncestors, brand } = await this.deps.apps.getApp(link.app_id);
     const trackers = await this.trackersShownBy(link);
     const settings = await this.withOwnMedia(withBrandDefaults(link.settings, brand), link, token);
-    return { linkId: link.id, view: await this.viewOf(rows, settings, trackers), frameAncestors };
+    return { linkId: link.id, view: await this.viewOf(rows, settings, trackers, live), frameAncestors };
   }
 }
