@@ -42,6 +42,7 @@ import type { Speech } from "./media/speech.ts";
 import websocket from "@fastify/websocket";
 import { mediaRoutes } from "./modules/media/media.routes.ts";
 import { liveRoutes } from "./modules/live/live.routes.ts";
+import { LiveSlots } from "./modules/live/live-slots.ts";
 
 /** The largest WebSocket frame a live stream may send (a second of 48 kHz LINEAR16 is 96 KB). */
 const LIVE_MAX_FRAME_BYTES = 1024 * 1024;
@@ -199,9 +200,19 @@ export async function buildApp(deps: AppDeps) {
 
   authRoutes(app, services);
   await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
+  const liveSlots = new LiveSlots(
+    {
+      maxConnections: config.media.liveMaxConnections,
+      maxConnectionsPerApp: config.media.liveMaxConnectionsPerApp,
+    },
+    deps.redis ?? null,
+    app.log,
+  );
+  app.addHook("onClose", () => liveSlots.close());
   await app.register((scope, _options, done) => {
     liveRoutes(scope, {
       ...services,
+      slots: liveSlots,
       limits: {
         idleMs: config.media.liveIdleSeconds * 1000,
         startMs: LIVE_START_MS,
@@ -209,8 +220,6 @@ export async function buildApp(deps: AppDeps) {
         maxBacklogFrames: LIVE_MAX_BACKLOG_FRAMES,
         analysisWaitMs: LIVE_ANALYSIS_WAIT_MS,
         maxStreamMs: config.media.maxSeconds * 1000,
-        maxConnections: config.media.liveMaxConnections,
-        maxConnectionsPerApp: config.media.liveMaxConnectionsPerApp,
       },
     });
     done();

@@ -1,41 +1,15 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { sdk as untypedSdk } from "@symblai/symbl-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
-import { writeRecording, type Part } from "../helpers/audio.ts";
+import type { Part } from "../helpers/audio.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
+import { connect, linear16, messageType, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
 import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
 import { until } from "../helpers/wait.ts";
-
-/** A recording as a client streams it: LINEAR16 (16-bit little-endian mono PCM) at `rate`. */
-function linear16(kit: MediaKit, name: string, parts: Part[], rate: number): Buffer {
-  const wav = join(kit.dir, `${name}.wav`);
-  const raw = join(kit.dir, `${name}.raw`);
-  writeRecording(wav, parts);
-  execFileSync("sox", [wav, "-r", String(rate), "-c", "1", "-b", "16", "-e", "signed-integer", "-L", raw]);
-  return readFileSync(raw);
-}
-
-/** Sends `audio` in frames of `frameMs`, one every `frameMs / speed` milliseconds (speed 1 is real time). */
-async function stream(
-  send: (frame: Buffer) => void,
-  audio: Buffer,
-  rate: number,
-  frameMs: number,
-  speed: number,
-) {
-  const frameBytes = Math.round((rate * frameMs) / 1000) * 2;
-  for (let offset = 0; offset < audio.length; offset += frameBytes) {
-    send(audio.subarray(offset, offset + frameBytes));
-    await sleep(frameMs / speed);
-  }
-}
 
 /** What this test uses of the SDK (it ships no types for `sdk`). */
 interface RealtimeConnection {
@@ -47,29 +21,6 @@ const sdk = untypedSdk as {
   init(options: { accessToken: string; basePath: string }): Promise<void>;
   startRealtimeRequest(options: Record<string, unknown>): Promise<RealtimeConnection>;
 };
-
-interface Received {
-  events: Record<string, unknown>[];
-  close: { code: number; reason: string } | null;
-}
-
-/** A plain WebSocket client, as any Symbl client other than the SDK. */
-async function connect(url: string, headers: Record<string, string> = {}) {
-  const socket = new WebSocket(url, { headers });
-  const received: Received = { events: [], close: null };
-  socket.on("message", (data) =>
-    received.events.push(JSON.parse((data as Buffer).toString("utf8")) as Record<string, unknown>),
-  );
-  socket.on("close", (code, reason) => (received.close = { code, reason: String(reason) }));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  return { socket, received };
-}
-
-const messageType = (event: Record<string, unknown>) =>
-  event.type === "message" ? (event.message as { type: string }).type : (event.type as string);
 
 describe.each(await dialects())("live streaming on the local engine on %s", (dialect) => {
   const kit = new MediaKit();
@@ -220,6 +171,43 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
       messages: { text: string }[];
     };
     expect(stored.messages.map((message) => message.text)).toEqual(["hi"]);
+  });
+
+  it("marks the conversation live on its summary page while it is streamed, with the lines so far, and not once it ends", async () => {
+    const { token } = await server.newApp();
+    const { socket, received, conversationId } = await startStream(
+      `${wsUrl}/v1/streaming/page-1?access_token=${token}`,
+      { config: { meetingTitle: "Design review" } },
+    );
+    const audio = linear16(kit, "page", [{ tone: VOICES[1], seconds: 1 }, { silence: 1 }], 16_000);
+    await stream((frame) => socket.send(frame), audio, 16_000, 100, 10);
+    await until(() => received.events.some((event) => event.type === "message_response"), "the message");
+    const link = onServer(
+      server,
+      (await createLink(server, token, conversationId, { name: "verbose-text-summary" })).url,
+    );
+    const page = async () => {
+      const html = await (await fetch(link)).text();
+      const json = (await (await fetch(`${link}.json`)).json()) as {
+        live?: boolean;
+        messages: { text: string }[];
+      };
+      return {
+        live: /class="live-badge">Live</.test(html),
+        summaryPending: html.includes("The summary comes when the meeting ends."),
+        json,
+      };
+    };
+    const during = await page();
+    expect(during).toMatchObject({ live: true, summaryPending: true, json: { live: true } });
+    expect(during.json.messages.map((message) => message.text)).toEqual(["hi"]);
+
+    socket.send(JSON.stringify({ type: "stop_request" }));
+    await until(() => received.close !== null, "the close");
+    const after = await page();
+    expect(after.live).toBe(false);
+    expect(after.json.live).toBeUndefined();
+    expect(after.json.messages.map((message) => message.text)).toEqual(["hi"]);
   });
 
   it("joins the connections of one app with the same connection id into one conversation, one speaker each", async () => {

@@ -19,9 +19,6 @@ export interface ConnectionLimits {
   maxStreamMs: number;
   /** How long a stopped stream waits for its analysis before it completes without insights. */
   analysisWaitMs: number;
-  /** Connections this process serves at once, and one app at once. */
-  maxConnections: number;
-  maxConnectionsPerApp: number;
 }
 
 /** The close code an error ends a connection with: 4000 plus its HTTP status (4400, 4401, 4503…). */

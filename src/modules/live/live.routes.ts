@@ -5,6 +5,7 @@ import type { Server } from "../../http/types.ts";
 import { events } from "../../live/protocol.ts";
 import { closeCodeOf, LiveConnection, type ConnectionLimits } from "./live-connection.ts";
 import type { LiveService } from "./live.service.ts";
+import type { LiveSlots } from "./live-slots.ts";
 
 /** The two addresses Symbl's clients open: the Streaming API's and the JavaScript SDK's. */
 export const LIVE_PATHS = ["/v1/streaming/:connectionId", "/v1/realtime/insights/:connectionId"];
@@ -33,38 +34,10 @@ export function liveRoutes(
     tokens: AccessTokens;
     apps: SecretGenerations;
     limits: ConnectionLimits;
+    slots: LiveSlots;
   },
 ): void {
   const { limits } = deps;
-  let open = 0;
-  const openPerApp = new Map<string, number>();
-  /** Counts a connection in, or throws too_many_requests naming the limit it would pass. */
-  const admit = (appId: string): (() => void) => {
-    const ofApp = openPerApp.get(appId) ?? 0;
-    if (open >= limits.maxConnections) {
-      throw new DomainError(
-        "too_many_requests",
-        `this server already serves ${limits.maxConnections} live connections (RECAP_LIVE_MAX_CONNECTIONS); try again later`,
-      );
-    }
-    if (ofApp >= limits.maxConnectionsPerApp) {
-      throw new DomainError(
-        "too_many_requests",
-        `this app already has ${limits.maxConnectionsPerApp} live connections on this server (RECAP_LIVE_MAX_CONNECTIONS_PER_APP); try again later`,
-      );
-    }
-    open += 1;
-    openPerApp.set(appId, ofApp + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      open -= 1;
-      const left = (openPerApp.get(appId) ?? 1) - 1;
-      if (left === 0) openPerApp.delete(appId);
-      else openPerApp.set(appId, left);
-    };
-  };
   for (const path of LIVE_PATHS) {
     app.get(
       path,
@@ -80,7 +53,9 @@ export function liveRoutes(
               "Access token was revoked: the app's secret has been rotated since it was issued",
             );
           }
-          const release = admit(appId);
+          const release = await deps.slots.admit(appId);
+          // A client gone while it was counted in has no close left to release its slot with.
+          if (socket.readyState !== socket.OPEN) return release();
           new LiveConnection(socket, appId, connectionIdOf(request), deps.live, limits, request.log, release);
         } catch (error) {
           const domain =
