@@ -1,0 +1,232 @@
+/**
+ * Live streaming's latency and capacity, measured in one run (docs/LIVE.md, Speed):
+ * - the first interim result after speech starts, and the final after it stops, through Recap's WebSocket (the
+ *   frames, the resampler, the engine, each final stored before its message_response) beside the same engine
+ *   alone (its `listen`, fed the same 16 kHz audio in the same 100 ms chunks), both at real-time pace;
+ * - 10 connections at once, each streaming at real-time pace: their finals' latency beside one connection's, and
+ *   the 11th past RECAP_LIVE_MAX_CONNECTIONS refused;
+ * - memory: the process's heap after 1,000 sockets that connect and send nothing, beside before.
+ * The engine is the local engine's real code (sherpa-onnx: the VAD, the recogniser) on the tests' generated
+ * models (test/helpers/speech-models.ts): an energy VAD, and a recogniser that hears a tone as a word. They
+ * take a fraction of a real model's time, so the latencies here are Recap's and the VAD's; a real model's decode
+ * time adds to both sides alike (`bin/recap models bench` measures it where one is installed).
+ *
+ * Usage: npm run bench:live [-- --utterances 6 --rounds 2]   (writes bench/results/live.txt)
+ */
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseArgs } from "node:util";
+import { SAMPLE_RATE } from "../../src/media/engine.ts";
+import { startTestServer, type TestServer } from "../../test/helpers/app.ts";
+import { connect, linear16, type Received } from "../../test/helpers/live.ts";
+import { MediaKit } from "../../test/helpers/media.ts";
+import { installEnergyVad, installToneRecogniser, VOICES } from "../../test/helpers/speech-models.ts";
+import { median } from "../timing.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const { values } = parseArgs({
+  options: { utterances: { type: "string", default: "6" }, rounds: { type: "string", default: "2" } },
+});
+const UTTERANCES = Number(values.utterances);
+const ROUNDS = Number(values.rounds);
+const CHUNK_MS = 100;
+const SPEECH_S = 1.5;
+const PAUSE_S = 1;
+const CONNECTIONS = 10;
+
+/** When each utterance's speech starts and stops, in ms from the stream's start. */
+const utterances = Array.from({ length: UTTERANCES }, (_, i) => {
+  const start = 500 + i * (SPEECH_S + PAUSE_S) * 1000;
+  return { start, end: start + SPEECH_S * 1000 };
+});
+
+/** Per utterance: the first interim after its speech starts, and its final after its speech stops (ms). */
+interface Latencies {
+  interim: number[];
+  final: number[];
+}
+
+/**
+ * Streams `audio` at real-time pace in CHUNK_MS pieces through `push`, noting when each utterance's onset and end
+ * were sent; `events` yields the wall-clock times of interims and finals, which are then matched to utterances.
+ */
+async function paced(push: (chunk: Buffer) => unknown, bytesPerMs: number, audio: Buffer) {
+  const sentAt = new Map<number, number>();
+  const began = performance.now();
+  const chunkBytes = CHUNK_MS * bytesPerMs;
+  for (let offset = 0, at = 0; offset < audio.length; offset += chunkBytes, at += CHUNK_MS) {
+    sentAt.set(at, performance.now());
+    await push(audio.subarray(offset, offset + chunkBytes));
+    const due = began + at + CHUNK_MS;
+    await sleep(Math.max(0, due - performance.now()));
+  }
+  // The chunk in which a position falls was sent when that chunk went.
+  return (ms: number) => sentAt.get(Math.floor(ms / CHUNK_MS) * CHUNK_MS) ?? 0;
+}
+
+function latencies(interims: number[], finals: number[], sentAt: (ms: number) => number): Latencies {
+  const result: Latencies = { interim: [], final: [] };
+  for (const [index, { start, end }] of utterances.entries()) {
+    const onset = sentAt(start);
+    const firstInterim = interims.find((t) => t >= onset);
+    if (firstInterim !== undefined) result.interim.push(firstInterim - onset);
+    const final = finals[index];
+    if (final !== undefined) result.final.push(final - sentAt(end));
+  }
+  return result;
+}
+
+async function engineAlone(server: TestServer, audio16k: Buffer): Promise<Latencies> {
+  const engine = await server.services.speech.engine();
+  if (!engine.listen) throw new Error("the local engine cannot stream");
+  const interims: number[] = [];
+  const finals: number[] = [];
+  const recognition = engine.listen({
+    onInterim: () => void interims.push(performance.now()),
+    onFinal: () => {
+      finals.push(performance.now());
+      return Promise.resolve();
+    },
+  });
+  const samples = (chunk: Buffer) => {
+    const floats = new Float32Array(chunk.length / 2);
+    for (let i = 0; i < floats.length; i++) floats[i] = chunk.readInt16LE(i * 2) / 32768;
+    return floats;
+  };
+  const sentAt = await paced((chunk) => recognition.push(samples(chunk)), (SAMPLE_RATE / 1000) * 2, audio16k);
+  await recognition.end();
+  return latencies(interims, finals, sentAt);
+}
+
+/** One connection streaming `audio` (LINEAR16 at `rate`) through Recap; its latencies, or its refusal. */
+async function throughRecap(wsUrl: string, token: string, id: string, audio: Buffer, rate: number) {
+  const { socket, received } = await connect(`${wsUrl}/v1/streaming/${id}?access_token=${token}`);
+  const interims: number[] = [];
+  const finals: number[] = [];
+  socket.on("message", (data) => {
+    const event = JSON.parse((data as Buffer).toString("utf8")) as {
+      type: string;
+      message?: { type: string; isFinal?: boolean };
+    };
+    if (event.message?.type === "recognition_result" && event.message.isFinal === false)
+      interims.push(performance.now());
+    if (event.type === "message_response") finals.push(performance.now());
+  });
+  socket.send(
+    JSON.stringify({ type: "start_request", config: { speechRecognition: { sampleRateHertz: rate } } }),
+  );
+  const started = await until(
+    received,
+    (types) => types.includes("conversation_created") || received.close !== null,
+  );
+  if (!started || received.close !== null) {
+    socket.close();
+    return { refused: received.close?.code ?? 0, latencies: null };
+  }
+  const sentAt = await paced((chunk) => socket.send(chunk), (rate / 1000) * 2, audio);
+  socket.send(JSON.stringify({ type: "stop_request" }));
+  await until(received, () => received.close !== null, 30_000);
+  return { refused: null, latencies: latencies(interims, finals, sentAt) };
+}
+
+async function until(received: Received, done: (types: string[]) => boolean, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const types = received.events.map((e) =>
+      e.type === "message" ? (e.message as { type: string }).type : String(e.type),
+    );
+    if (done(types)) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(20);
+  }
+}
+
+const fmt = (values: number[]) => `${Math.round(median(values))} ms (max ${Math.round(Math.max(...values))})`;
+const ratio = (a: number[], b: number[]) => (median(a) / Math.max(1, median(b))).toFixed(2);
+
+const kit = new MediaKit();
+const modelsDir = join(kit.dir, "models");
+installEnergyVad(modelsDir);
+installToneRecogniser(modelsDir, "tone-ctc");
+const server = await startTestServer("sqlite", {
+  env: {
+    RECAP_MODELS_DIR: modelsDir,
+    RECAP_ASR_MODEL: "tone-ctc",
+    RECAP_LIVE_MAX_CONNECTIONS: String(CONNECTIONS),
+    RECAP_LIVE_MAX_CONNECTIONS_PER_APP: String(CONNECTIONS),
+    RECAP_RATE_LIMIT_PER_MINUTE: "0",
+  },
+});
+const wsUrl = server.url.replace(/^http/, "ws");
+const lines: string[] = [];
+try {
+  const parts = utterances.flatMap((_, i) => [
+    ...(i === 0 ? [{ silence: 0.5 }] : []),
+    { tone: VOICES[i % 2] ?? 300, seconds: SPEECH_S },
+    { silence: PAUSE_S },
+  ]);
+  const rate = 48_000;
+  const audio = linear16(kit, "live", parts, rate);
+  const audio16k = linear16(kit, "live-16k", parts, SAMPLE_RATE);
+  const { token } = await server.newApp();
+
+  const alone: Latencies = { interim: [], final: [] };
+  const recap: Latencies = { interim: [], final: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const engine = await engineAlone(server, audio16k);
+    const one = await throughRecap(wsUrl, token, `one-${round}`, audio, rate);
+    if (one.latencies === null) throw new Error(`the connection was refused (${one.refused})`);
+    alone.interim.push(...engine.interim);
+    alone.final.push(...engine.final);
+    recap.interim.push(...one.latencies.interim);
+    recap.final.push(...one.latencies.final);
+  }
+
+  // Ten at once, and an eleventh past the process's limit.
+  const many = await Promise.all(
+    Array.from({ length: CONNECTIONS + 1 }, (_, i) =>
+      sleep(i === CONNECTIONS ? 1000 : i * 50).then(() =>
+        throughRecap(wsUrl, token, `many-${i}`, audio, rate),
+      ),
+    ),
+  );
+  const together: Latencies = { interim: [], final: [] };
+  for (const result of many) {
+    together.interim.push(...(result.latencies?.interim ?? []));
+    together.final.push(...(result.latencies?.final ?? []));
+  }
+  const refused = many.filter((result) => result.refused !== null).map((result) => result.refused);
+  const heard = many.filter((result) => result.latencies?.final.length === UTTERANCES).length;
+
+  // 1,000 sockets that connect and send nothing: ten are admitted (and ended after 10 s), the rest refused.
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const idle = await Promise.all(
+    Array.from({ length: 1000 }, (_, i) => connect(`${wsUrl}/v1/streaming/idle-${i}?access_token=${token}`)),
+  );
+  await sleep(500);
+  global.gc?.();
+  const heapDuring = process.memoryUsage().heapUsed;
+  const refusedIdle = idle.filter(({ received }) => received.close?.code === 4429).length;
+  for (const { socket } of idle) socket.terminate();
+
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  lines.push(
+    `# bench:live — ${new Date().toISOString()} — ${cpus().length} × ${cpu}`,
+    `audio: ${UTTERANCES} utterances of ${SPEECH_S} s, each followed by ${PAUSE_S} s of silence, at real-time pace in ${CHUNK_MS} ms frames; ${ROUNDS} interleaved rounds; medians over utterances`,
+    `engine: the local engine's code (sherpa-onnx VAD and recogniser) on the tests' generated models, not a real model`,
+    "",
+    `first interim after speech starts — engine alone: ${fmt(alone.interim)}; through Recap: ${fmt(recap.interim)}; Recap ÷ engine: ${ratio(recap.interim, alone.interim)}`,
+    `final after speech stops — engine alone: ${fmt(alone.final)}; through Recap (message_response, stored): ${fmt(recap.final)}; Recap ÷ engine: ${ratio(recap.final, alone.final)}`,
+    `${CONNECTIONS} connections at once — first interim: ${fmt(together.interim)}; final: ${fmt(together.final)}; ÷ one connection's final: ${ratio(together.final, recap.final)}; ${heard} of ${CONNECTIONS} heard every utterance`,
+    `connection ${CONNECTIONS + 1} (past RECAP_LIVE_MAX_CONNECTIONS=${CONNECTIONS}): ${refused.length === 1 ? `refused with close code ${refused[0]}` : `refusals: ${JSON.stringify(refused)}`}`,
+    `1,000 idle sockets: ${refusedIdle} refused with 4429; heap ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, ${(heapDuring / 2 ** 20).toFixed(1)} MiB with them open (÷ before: ${(heapDuring / heapBefore).toFixed(2)})`,
+  );
+  console.log(lines.join("\n"));
+  writeFileSync(join(ROOT, "bench/results/live.txt"), lines.join("\n") + "\n");
+} finally {
+  await server.close();
+  kit.close();
+}
