@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps) {
     liveRoutes(scope, {
       ...services,
       slots: liveSlots,
+      ffmpeg: config.media,
       limits: {
         idleMs: config.media.liveIdleSeconds * 1000,
         startMs: LIVE_START_MS,

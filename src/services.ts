@@ -135,14 +135,6 @@ export function createServices(deps: ServiceDeps) {
       }),
     );
   }
-  const live = new LiveService({
-    transaction,
-    jobs,
-    conversations,
-    speech,
-    clock,
-    leaseMs: config.jobLeaseSeconds * 1000,
-  });
   const experiences = new ExperiencesService({
     experiences: repositories.experiences,
     clock,
@@ -169,6 +161,15 @@ export function createServices(deps: ServiceDeps) {
     conversations,
     analyzer,
     clock,
+  });
+  const live = new LiveService({
+    transaction,
+    jobs,
+    conversations,
+    trackers,
+    speech,
+    clock,
+    leaseMs: config.jobLeaseSeconds * 1000,
   });
   return {
     apps,

@@ -1,4 +1,5 @@
 import { invalid } from "../errors.ts";
+import type { DetectedTracker } from "../analysis/trackers.ts";
 import { SAMPLE_RATE, type RecognizedSegment } from "../media/engine.ts";
 
 /**
@@ -13,7 +14,7 @@ export interface Speaker {
 
 export interface StartRequest {
   insightTypes: string[];
-  encoding: "LINEAR16";
+  encoding: Encoding;
   sampleRateHertz: number;
   meetingTitle: string | null;
   confidenceThreshold: number | null;
@@ -33,6 +34,10 @@ function optionalString(value: unknown, field: string, maxLength: number): strin
   return value.trim() || null;
 }
 
+/** What a stream's audio may be sent as: raw PCM, or compressed (decoded by ffmpeg as it arrives). */
+export const ENCODINGS = ["LINEAR16", "FLAC", "OPUS"] as const;
+export type Encoding = (typeof ENCODINGS)[number];
+
 /** The rates a LINEAR16 stream may have: telephone to studio, as Symbl took. */
 export const SAMPLE_RATES = { min: 8_000, max: 48_000 };
 
@@ -41,10 +46,11 @@ function startRequestOf(body: Record<string, unknown>): StartRequest {
   if (!isObject(config)) throw invalid("config must be an object");
   const recognition = config.speechRecognition ?? {};
   if (!isObject(recognition)) throw invalid("config.speechRecognition must be an object");
-  const encoding = recognition.encoding ?? "LINEAR16";
-  if (encoding !== "LINEAR16") {
+  const given = recognition.encoding ?? "LINEAR16";
+  const encoding = ENCODINGS.find((known) => typeof given === "string" && known === given.toUpperCase());
+  if (encoding === undefined) {
     throw invalid(
-      `config.speechRecognition.encoding ${JSON.stringify(encoding)} is not supported: send LINEAR16 (16-bit little-endian PCM, mono)`,
+      `config.speechRecognition.encoding ${JSON.stringify(given)} is not supported: send LINEAR16 (16-bit little-endian PCM, mono), FLAC, or OPUS (in Ogg or WebM)`,
     );
   }
   const rate = recognition.sampleRateHertz ?? 16_000;
@@ -216,6 +222,13 @@ export const events = {
         duration: { startTime: message.startTime, endTime: message.endTime },
       },
     ],
+    sequenceNumber,
+  }),
+  /** The app's trackers found in a final, as Symbl sent them while the stream ran. */
+  trackerResponse: (sequenceNumber: number, trackers: DetectedTracker[]) => ({
+    type: "tracker_response",
+    isFinal: true,
+    trackers: trackers.map(({ id, name, matches }) => ({ id, name, matches })),
     sequenceNumber,
   }),
   insightResponse: (insights: FoundInsight[]) => ({

@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { SAMPLE_RATE } from "./engine.ts";
@@ -139,4 +139,74 @@ function run(command: string, args: string[], signal: AbortSignal): Promise<void
       reject(new MediaProblem(`ffmpeg could not decode the audio (${firstLine(stderr)})`));
     });
   });
+}
+
+/** The compressed encodings a live stream may be sent in, as ffmpeg reads them. */
+export type StreamEncoding = "FLAC" | "OPUS";
+
+/**
+ * A compressed live stream decoded by ffmpeg as its bytes arrive (docs/LIVE.md, Encodings): FLAC, or Opus in an
+ * Ogg or WebM container (what browsers' MediaRecorder makes), to 16 kHz mono 16-bit little-endian PCM handed to
+ * `onPcm` in order. ffmpeg finds the container from the first bytes and flushes every packet, so what it decodes
+ * is not held back; `onFailed` is called once if it stops on input it cannot read.
+ */
+export class StreamDecoder {
+  private readonly child: ChildProcess;
+  private stderr = "";
+  private written = 0;
+  /** The input was ended or ffmpeg stopped by the caller: its exit is then reported by `end`, or not at all. */
+  private stopped = false;
+  private readonly exited: Promise<number | null>;
+
+  constructor(
+    paths: FfmpegPaths,
+    private readonly encoding: StreamEncoding,
+    onPcm: (pcm: Buffer) => void,
+    onFailed: (problem: MediaProblem) => void,
+  ) {
+    const args = ["-v", "error", "-probesize", "4096", "-analyzeduration", "0", "-fflags", "nobuffer"];
+    if (encoding === "FLAC") args.push("-f", "flac");
+    args.push("-i", "pipe:0", "-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-c:a", "pcm_s16le");
+    args.push("-f", "s16le", "-flush_packets", "1", "pipe:1");
+    this.child = spawn(paths.ffmpegPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stdout?.on("data", onPcm);
+    this.child.stderr?.setEncoding("utf8");
+    this.child.stderr?.on("data", (chunk: string) => {
+      if (this.stderr.length < 8192) this.stderr += chunk;
+    });
+    // A write after ffmpeg stopped fails with EPIPE: the exit reports the reason.
+    this.child.stdin?.on("error", () => undefined);
+    this.exited = new Promise((resolve) => {
+      this.child.on("error", () => resolve(null));
+      this.child.on("close", (code) => resolve(code));
+    });
+    void this.exited.then((code) => {
+      if (code !== 0 && !this.stopped) onFailed(this.problem(code));
+    });
+  }
+
+  write(bytes: Buffer): void {
+    this.written += bytes.length;
+    this.child.stdin?.write(bytes);
+  }
+
+  /** Ends the input and waits until everything decoded has been handed on; throws when ffmpeg failed. */
+  async end(): Promise<void> {
+    this.stopped = true;
+    this.child.stdin?.end();
+    const code = await this.exited;
+    if (code !== 0 && this.written > 0) throw this.problem(code);
+  }
+
+  /** Stops ffmpeg at once (the connection failed). */
+  kill(): void {
+    this.stopped = true;
+    this.child.kill("SIGKILL");
+  }
+
+  private problem(code: number | null): MediaProblem {
+    const reason = code === null ? `ffmpeg was not found at the configured path` : firstLine(this.stderr);
+    const container = this.encoding === "OPUS" ? " (send Opus in Ogg or WebM)" : "";
+    return new MediaProblem(`the ${this.encoding} stream could not be decoded${container}: ${reason}`);
+  }
 }

@@ -1,9 +1,12 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { sdk as untypedSdk } from "@symblai/symbl-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
-import type { Part } from "../helpers/audio.ts";
+import { writeRecording, type Part } from "../helpers/audio.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { connect, linear16, messageType, startStream, stream } from "../helpers/live.ts";
@@ -208,6 +211,112 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     expect(after.live).toBe(false);
     expect(after.json.live).toBeUndefined();
     expect(after.json.messages.map((message) => message.text)).toEqual(["hi"]);
+  });
+
+  it("sends a tracker_response as a final matches one of the app's trackers, naming the tracker and the line", async () => {
+    const { token } = await server.newApp();
+    const created = await server.api(token, "/v1/manage/tracker", {
+      method: "POST",
+      body: { name: "Greeting", vocabulary: ["hi"] },
+    });
+    expect(created.status).toBe(201);
+    const { socket, received } = await startStream(`${wsUrl}/v1/streaming/track-1?access_token=${token}`);
+    const audio = linear16(
+      kit,
+      "tracked",
+      [{ tone: VOICES[0], seconds: 1 }, { silence: 1 }, { tone: VOICES[1], seconds: 1 }, { silence: 1 }],
+      16_000,
+    );
+    await stream((frame) => socket.send(frame), audio, 16_000, 100, 10);
+    await until(
+      () => received.events.filter((event) => event.type === "message_response").length === 2,
+      "both messages",
+    );
+    socket.send(JSON.stringify({ type: "stop_request" }));
+    await until(() => received.close !== null, "the close");
+    const messages = received.events.filter((event) => event.type === "message_response") as {
+      messages: { id: string; payload: { content: string } }[];
+    }[];
+    const hi = messages
+      .flatMap((event) => event.messages)
+      .find((message) => message.payload.content === "hi");
+    const responses = received.events.filter((event) => event.type === "tracker_response");
+    expect(responses).toEqual([
+      {
+        type: "tracker_response",
+        isFinal: true,
+        sequenceNumber: 2,
+        trackers: [
+          {
+            id: expect.any(String) as string,
+            name: "Greeting",
+            matches: [
+              {
+                type: "vocabulary",
+                value: "hi",
+                messageRefs: [{ id: hi?.id, text: "hi", offset: 0 }],
+                insightRefs: [],
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("takes FLAC and Opus in Ogg or WebM, decoded as they arrive, and says when a stream cannot be decoded", async () => {
+    const { token } = await server.newApp();
+    const wav = join(kit.dir, "compressed.wav");
+    writeRecording(wav, [
+      { tone: VOICES[0], seconds: 1 },
+      { silence: 1 },
+      { tone: VOICES[1], seconds: 1 },
+      { silence: 1 },
+    ]);
+    const encoded = (format: string, codec: string[]) => {
+      const file = join(kit.dir, `compressed.${format}`);
+      execFileSync("ffmpeg", ["-v", "error", "-y", "-i", wav, "-ac", "1", ...codec, "-f", format, file]);
+      return readFileSync(file);
+    };
+    const cases: [string, Buffer][] = [
+      ["FLAC", encoded("flac", [])],
+      ["OPUS", encoded("ogg", ["-c:a", "libopus"])],
+      ["opus", encoded("webm", ["-c:a", "libopus"])],
+    ];
+    for (const [encoding, bytes] of cases) {
+      const { socket, received } = await startStream(
+        `${wsUrl}/v1/streaming/${encoding}-x?access_token=${token}`,
+        {
+          config: { speechRecognition: { encoding, sampleRateHertz: 48_000 } },
+        },
+      );
+      for (let offset = 0; offset < bytes.length; offset += 1024) {
+        socket.send(bytes.subarray(offset, offset + 1024));
+        await sleep(5);
+      }
+      socket.send(JSON.stringify({ type: "stop_request" }));
+      await until(() => received.close !== null, "the close");
+      const texts = (
+        received.events.filter((event) => event.type === "message_response") as {
+          messages: { payload: { content: string } }[];
+        }[]
+      ).flatMap((event) => event.messages.map((message) => message.payload.content));
+      expect([encoding, texts, received.close?.code]).toEqual([encoding, ["lo", "hi"], 1000]);
+    }
+
+    const { socket, received } = await startStream(`${wsUrl}/v1/streaming/raw-opus?access_token=${token}`, {
+      config: { speechRecognition: { encoding: "OPUS" } },
+    });
+    socket.send(Buffer.alloc(8192, 7));
+    socket.send(JSON.stringify({ type: "stop_request" }));
+    await until(() => received.close !== null, "the close");
+    expect(received.close?.code).toBe(4400);
+    const error = received.events.find((event) => messageType(event) === "error") as {
+      message: { details: string };
+    };
+    expect(error.message.details).toMatch(
+      /the OPUS stream could not be decoded \(send Opus in Ogg or WebM\)/,
+    );
   });
 
   it("joins the connections of one app with the same connection id into one conversation, one speaker each", async () => {

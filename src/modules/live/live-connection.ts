@@ -4,6 +4,7 @@ import { DomainError, invalid } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
 import { events, Linear16Resampler, parseRequest, type StartRequest } from "../../live/protocol.ts";
 import { SAMPLE_RATE, type LiveRecognition, type RecognizedSegment } from "../../media/engine.ts";
+import { StreamDecoder, type FfmpegPaths } from "../../media/ffmpeg.ts";
 import type { LiveConversation, LiveService } from "./live.service.ts";
 
 export interface ConnectionLimits {
@@ -37,6 +38,11 @@ export class LiveConnection {
   private live: LiveConversation | null = null;
   private recognition: LiveRecognition | null = null;
   private resampler: Linear16Resampler | null = null;
+  /** ffmpeg, for a stream sent as FLAC or Opus; null for LINEAR16. */
+  private decoder: StreamDecoder | null = null;
+  private readonly decodedPcm: Buffer[] = [];
+  /** The stream passed RECAP_MEDIA_MAX_SECONDS: nothing more is recognised. */
+  private tooLong = false;
   private starting = false;
   /** Set once the stream is ending: frames that still arrive are ignored. */
   private stopping = false;
@@ -52,6 +58,7 @@ export class LiveConnection {
     private readonly connectionId: string,
     private readonly service: LiveService,
     private readonly limits: ConnectionLimits,
+    private readonly ffmpeg: FfmpegPaths,
     private readonly logger: FastifyBaseLogger,
     private readonly onEnded: () => void,
   ) {
@@ -102,20 +109,58 @@ export class LiveConnection {
     this.enqueue(async () => {
       this.backlogBytes -= data.length;
       this.backlogFrames -= 1;
-      if (this.stopping || !this.recognition || !this.resampler) return;
-      const chunk = this.resampler.push(data);
-      this.samples += chunk.length;
-      if ((this.samples * 1000) / SAMPLE_RATE > this.limits.maxStreamMs) {
-        this.send(
-          events.error(
-            "payload_too_large",
-            `the stream passed ${this.limits.maxStreamMs / 1000} s (RECAP_MEDIA_MAX_SECONDS): it was ended`,
-          ),
-        );
-        return this.end(true);
-      }
-      await this.recognition.push(chunk);
+      if (this.stopping) return;
+      if (this.decoder !== null) return this.decoder.write(data);
+      if (!(await this.recognise(data))) return this.end(true);
     });
+  }
+
+  /**
+   * Recognises PCM at the stream's rate (LINEAR16 as sent, or what ffmpeg decoded); false once the stream has
+   * passed its longest length (the caller ends it).
+   */
+  private async recognise(pcm: Buffer): Promise<boolean> {
+    if (!this.recognition || !this.resampler || this.tooLong) return !this.tooLong;
+    const chunk = this.resampler.push(pcm);
+    this.samples += chunk.length;
+    if ((this.samples * 1000) / SAMPLE_RATE > this.limits.maxStreamMs) {
+      this.tooLong = true;
+      this.send(
+        events.error(
+          "payload_too_large",
+          `the stream passed ${this.limits.maxStreamMs / 1000} s (RECAP_MEDIA_MAX_SECONDS): it was ended`,
+        ),
+      );
+      return false;
+    }
+    await this.recognition.push(chunk);
+    return true;
+  }
+
+  /** PCM that ffmpeg decoded from a compressed stream: held in order, recognised in the connection's turn. */
+  private decoded(pcm: Buffer): void {
+    this.decodedPcm.push(pcm);
+    this.backlogBytes += pcm.length;
+    if (this.backlogBytes > this.limits.maxBacklogBytes) {
+      return this.fail(
+        new DomainError(
+          "unavailable",
+          "the audio arrives faster than it can be recognised: the stream was ended",
+        ),
+      );
+    }
+    this.enqueue(() => this.drainDecoded());
+  }
+
+  private async drainDecoded(): Promise<void> {
+    for (let pcm = this.decodedPcm.shift(); pcm !== undefined; pcm = this.decodedPcm.shift()) {
+      this.backlogBytes -= pcm.length;
+      if (this.ended || !(await this.recognise(pcm))) {
+        this.decodedPcm.length = 0;
+        if (!this.stopping) await this.end(true);
+        return;
+      }
+    }
   }
 
   private enqueue(step: () => Promise<void>): void {
@@ -134,7 +179,16 @@ export class LiveConnection {
     });
     this.live = await this.service.open(this.appId, this.connectionId, start);
     this.recognition = recognition;
-    this.resampler = new Linear16Resampler(start.sampleRateHertz);
+    if (start.encoding === "LINEAR16") this.resampler = new Linear16Resampler(start.sampleRateHertz);
+    else {
+      this.resampler = new Linear16Resampler(SAMPLE_RATE);
+      this.decoder = new StreamDecoder(
+        this.ffmpeg,
+        start.encoding,
+        (pcm) => this.decoded(pcm),
+        (problem) => this.fail(invalid(problem.message)),
+      );
+    }
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.enqueue(() => this.end(true)), this.limits.idleMs);
     this.send(events.startedListening());
@@ -158,6 +212,8 @@ export class LiveConnection {
     this.sequence += 1;
     if (!this.ended)
       this.send(events.messageResponse(this.sequence, line, this.live.speaker, this.memberId()));
+    const trackers = await this.service.trackersIn(this.live, line);
+    if (trackers.length > 0 && !this.ended) this.send(events.trackerResponse(this.sequence, trackers));
   }
 
   /** Recognises what is left, schedules the analysis; answers and closes when the client is still there. */
@@ -167,8 +223,19 @@ export class LiveConnection {
     clearTimeout(this.timer);
     const live = this.live;
     let jobId: string | null = null;
+    /** The compressed stream's bytes that ffmpeg could not decode: said, and the close says 4400. */
+    let undecodable: DomainError | null = null;
     try {
       if (live !== null && this.recognition !== null) {
+        if (this.decoder !== null) {
+          // What ffmpeg still holds is decoded and recognised before the stream's last utterance is closed.
+          undecodable = await this.decoder.end().then(
+            () => null,
+            (problem: unknown) => invalid((problem as Error).message),
+          );
+          if (undecodable !== null) this.send(events.error(undecodable.code, undecodable.message));
+          await this.drainDecoded();
+        }
         await this.recognition.end();
         jobId = await this.service.finish(live);
       }
@@ -188,7 +255,8 @@ export class LiveConnection {
       this.send(events.conversationCompleted(live.conversationId, null));
       this.send(events.recognitionStopped(live.conversationId));
     }
-    this.socket.close(1000);
+    if (undecodable === null) this.socket.close(1000);
+    else this.socket.close(closeCodeOf(undecodable), undecodable.code);
   }
 
   /** Sends Symbl's error event and closes with the error's code; an unexpected error is logged, not shown. */
@@ -198,6 +266,7 @@ export class LiveConnection {
     const domain = known ? error : new DomainError("unavailable", "the stream could not be processed");
     this.send(events.error(domain.code, domain.message));
     this.socket.close(closeCodeOf(domain), domain.code);
+    this.decoder?.kill();
     if (!this.ended && this.live === null) {
       this.ended = true;
       this.stopping = true;

@@ -118,7 +118,14 @@ export class LiveSlots {
     const slot = randomUUID();
     let taken: unknown;
     try {
-      taken = await this.redis.eval(TAKE, 1, this.key(appId), this.limits.maxConnectionsPerApp, SLOT_MS, slot);
+      taken = await this.redis.eval(
+        TAKE,
+        1,
+        this.key(appId),
+        this.limits.maxConnectionsPerApp,
+        SLOT_MS,
+        slot,
+      );
     } catch (error) {
       this.pause(error);
       return null;
@@ -141,7 +148,9 @@ export class LiveSlots {
 
   private renew(): void {
     for (const [appId, slots] of this.held) {
-      this.redis?.eval(RENEW, 1, this.key(appId), SLOT_MS, ...slots).catch((error: unknown) => this.pause(error));
+      this.redis
+        ?.eval(RENEW, 1, this.key(appId), SLOT_MS, ...slots)
+        .catch((error: unknown) => this.pause(error));
     }
   }
 

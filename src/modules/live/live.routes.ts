@@ -6,6 +6,7 @@ import { events } from "../../live/protocol.ts";
 import { closeCodeOf, LiveConnection, type ConnectionLimits } from "./live-connection.ts";
 import type { LiveService } from "./live.service.ts";
 import type { LiveSlots } from "./live-slots.ts";
+import type { FfmpegPaths } from "../../media/ffmpeg.ts";
 
 /** The two addresses Symbl's clients open: the Streaming API's and the JavaScript SDK's. */
 export const LIVE_PATHS = ["/v1/streaming/:connectionId", "/v1/realtime/insights/:connectionId"];
@@ -35,6 +36,7 @@ export function liveRoutes(
     apps: SecretGenerations;
     limits: ConnectionLimits;
     slots: LiveSlots;
+    ffmpeg: FfmpegPaths;
   },
 ): void {
   const { limits } = deps;
@@ -56,7 +58,16 @@ export function liveRoutes(
           const release = await deps.slots.admit(appId);
           // A client gone while it was counted in has no close left to release its slot with.
           if (socket.readyState !== socket.OPEN) return release();
-          new LiveConnection(socket, appId, connectionIdOf(request), deps.live, limits, request.log, release);
+          new LiveConnection(
+            socket,
+            appId,
+            connectionIdOf(request),
+            deps.live,
+            limits,
+            deps.ffmpeg,
+            request.log,
+            release,
+          );
         } catch (error) {
           const domain =
             error instanceof DomainError

@@ -8,6 +8,8 @@ import type { Speech } from "../../media/speech.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
+import type { TrackersService } from "../trackers/trackers.service.ts";
+import type { DetectedTracker, TrackerDefinition } from "../../analysis/trackers.ts";
 
 /** A conversation being streamed, shared by the connections that joined it on this process. */
 interface SharedStream {
@@ -37,6 +39,8 @@ export interface LiveConversation {
   shared: SharedStream;
   /** The app and connection id its conversation is found by. */
   key: string;
+  /** The app's trackers as the stream started: each final is matched against them. */
+  trackers: TrackerDefinition[];
 }
 
 export interface StoredLine {
@@ -61,6 +65,7 @@ export class LiveService {
       transaction: Transaction<{ conversations: ConversationsRepository } & JobWrites>;
       jobs: Pick<JobsService, "openLive" | "findLive" | "renewLive" | "endLive" | "scheduled" | "getJob">;
       conversations: Pick<ConversationsService, "getInsights" | "getTopics">;
+      trackers: Pick<TrackersService, "list" | "matchLines">;
       speech: Speech;
       clock: Clock;
       /** How long a hold lasts unrenewed (RECAP_JOB_LEASE_SECONDS): a stream's process that dies is found after it. */
@@ -126,7 +131,8 @@ export class LiveService {
       throw error;
     }
     const { conversationId, jobId } = shared;
-    return { appId, conversationId, jobId, startedAt, speaker: start.speaker, shared, key };
+    const trackers = await this.deps.trackers.list(appId);
+    return { appId, conversationId, jobId, startedAt, speaker: start.speaker, shared, key, trackers };
   }
 
   /** Finds or writes the stream's conversation and this process's hold on it, then keeps the hold renewed. */
@@ -215,6 +221,12 @@ export class LiveService {
     });
     live.shared.messages += 1;
     return line;
+  }
+
+  /** The app's trackers found in a stored line (Symbl's `tracker_response`, sent as each final is stored). */
+  async trackersIn(live: LiveConversation, line: StoredLine): Promise<DetectedTracker[]> {
+    if (live.trackers.length === 0) return [];
+    return (await this.deps.trackers.matchLines(live.trackers, [{ id: line.id, text: line.text }])).trackers;
   }
 
   /**
