@@ -23,7 +23,7 @@ describe("labelSegments", () => {
   it("titles each part by what it was about, not by the subject said all through the meeting", () => {
     const sentences = sentencesOf([
       "The remote control needs a power button , and the remote control needs a volume button .",
-      "A power button and a volume button on the remote control are enough .",
+      "A power button and a volume button on the remote control are enough for a remote control .",
       "For the remote control , a standard battery is cheap , and a battery charger is cheap .",
       "A standard battery in the remote control lasts , so the battery charger matters less .",
     ]);
