@@ -32,6 +32,8 @@ interface Row {
   questions: number;
   segments: number;
   referenceSegments: number;
+  /** How many topics people marked (topic_list), which the chapter count is compared with. */
+  referenceTopicCount: number;
   pk: { system: number; windowsSame: number; windowsTrain: number; single: number };
   wd: { system: number; windowsSame: number; windowsTrain: number; single: number };
 }
@@ -78,6 +80,7 @@ function evaluateMeeting(meeting: Meeting, windowLength: number): Row {
     questions: result.insights.filter((insight) => insight.type === "question").length,
     segments: system.length,
     referenceSegments: referenceStarts.length,
+    referenceTopicCount: meeting.referenceTopicCount,
     pk: {
       system: pk(referenceStarts, system, n, k),
       windowsSame: pk(referenceStarts, same, n, k),
@@ -157,6 +160,10 @@ function report(split: string, rows: readonly Row[], windowLength: number): stri
   lines.push("k = half the mean reference segment length of each meeting.");
   lines.push(
     `Mean segments: Recap ${m((r) => r.segments).toFixed(1)}, reference ${m((r) => r.referenceSegments).toFixed(1)}; train mean segment length ${windowLength.toFixed(1)} messages.`,
+  );
+  const countWithinOne = rows.filter((r) => Math.abs(r.segments - r.referenceTopicCount) <= 1).length;
+  lines.push(
+    `Chapter count within ±1 of the topics people marked (mean ${m((r) => r.referenceTopicCount).toFixed(1)}): ${countWithinOne} of ${rows.length} meetings (${((100 * countWithinOne) / rows.length).toFixed(0)} %); one chapter: ${rows.filter((r) => r.segments === 1).length}.`,
   );
   lines.push("");
   lines.push("| segmentation                               | Pk     | WindowDiff |");

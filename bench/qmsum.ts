@@ -19,6 +19,8 @@ export interface Meeting {
   referenceSummary: string;
   /** Human topic label index of each turn (every turn gets one; see referenceTopicLabels). */
   referenceTopics: number[];
+  /** How many topics the people marked (the length of topic_list; a topic may come back, so segments can be more). */
+  referenceTopicCount: number;
   bytes: number;
   /** Hand-labelled action items (datasets/qmsum/<split>/actions/<name>.json), or null when not labelled. */
   goldActions: GoldAction[] | null;
@@ -69,6 +71,7 @@ export function loadMeeting(path: string, name: string): Meeting {
     input,
     referenceSummary: file.general_query_list[0]?.answer ?? "",
     referenceTopics: referenceTopicLabels(file),
+    referenceTopicCount: file.topic_list.length,
     bytes: Buffer.byteLength(raw),
     goldActions: loadGoldActions(path, name),
   };

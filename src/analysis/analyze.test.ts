@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeConversation, topicSegmentStarts } from "./analyze.ts";
+import { DEFAULT_SEGMENTATION_OPTIONS } from "./segmentation.ts";
 import { FOREIGN_MEETINGS } from "../../test/helpers/languages.ts";
 import type { AnalysisInput } from "./types.ts";
 
@@ -79,19 +80,20 @@ describe("analyzeConversation", () => {
 
   it("segments at the change of subject", () => {
     const starts = topicSegmentStarts(input, {
-      termsPerUnit: 8,
-      blockUnits: 3,
-      smoothing: 1,
-      speakerWeight: 0,
-      cueWeight: 0,
-      cueReach: 0,
-      threshold: 0.2,
-      minSegmentShare: 0.1,
-      maxSegments: 6,
+      ...DEFAULT_SEGMENTATION_OPTIONS,
+      scales: [
+        { termsPerUnit: 8, blockUnits: 3, smoothing: 1 },
+        { termsPerUnit: 4, blockUnits: 2, smoothing: 0 },
+      ],
+      baseChapters: 4,
+      chaptersPerLogSpeaker: 0,
+      minChapterTerms: 20,
+      // Lexical cohesion only: the learned weights are for meetings of hundreds of lines.
+      weights: [1, 1, 0, 0, 0, 0, 0, 0, 0, 0],
     });
     expect(starts[0]).toBe(0);
-    // A boundary within two messages of where the battery discussion starts (message 9).
-    expect(starts.some((s) => Math.abs(s - 9) <= 2)).toBe(true);
+    // A boundary within two messages of each change: battery (9), remote (18), battery (27).
+    for (const change of [9, 18, 27]) expect(starts.some((s) => Math.abs(s - change) <= 2)).toBe(true);
   });
 
   it("reports action items, follow-ups and questions with their speaker", () => {

@@ -1,43 +1,73 @@
 /**
- * Where a conversation changes subject: TextTiling over its content terms, helped by who is talking and
- * by the phrases people use to move on, with an absolute confidence threshold.
+ * Where a conversation changes subject. Every line is scored as the start of a chapter by a linear model
+ * learned on QMSum train (bench/tune-segments.ts) over what marks a change of subject: lexical cohesion
+ * (TextTiling) and the change of who is talking, each at two scales, the phrases people use to move on, the
+ * main speaker, the lengths of the turns around it. A conversation gets as many
+ * chapters as its length and its number of speakers suggest, each boundary at one of the best-scored lines.
  */
 import { TOPIC_CUES } from "./lexicon.ts";
-import { contentTerms, type Sentence } from "./nlp.ts";
+import { contentTerms, WORD, type Sentence } from "./nlp.ts";
+import { SEGMENTATION_WEIGHTS } from "./segmentation-weights.ts";
 
-/** Tunable segmentation parameters (tuned on QMSum train, see docs/ANALYSIS.md). */
-export interface SegmentationOptions {
+/** A TextTiling scale: how lexical cohesion and the speaker mix are compared across a gap. */
+export interface TilingScale {
   /** Content terms per pseudo-sentence. */
   termsPerUnit: number;
   /** Pseudo-sentences on each side of a gap when comparing blocks. */
   blockUnits: number;
   /** Gaps on each side averaged into a gap's similarity (0: no smoothing). */
   smoothing: number;
-  /** Weight of the speaker-change depth beside the lexical depth. */
-  speakerWeight: number;
-  /** Added to a gap's score when a message near it says the meeting moves on ("next item", "questions now on"). */
-  cueWeight: number;
-  /** Messages on each side of a gap searched for such a phrase. */
-  cueReach: number;
-  /** A boundary needs a score above this, whatever the other gaps score: when unsure, say nothing. */
-  threshold: number;
-  /** No segment shorter than this share of the conversation's content terms. */
-  minSegmentShare: number;
-  /** At most this many segments. */
-  maxSegments: number;
 }
 
+/** Segmentation parameters (learned and tuned on QMSum train, see docs/ANALYSIS.md). */
+export interface SegmentationOptions {
+  /** The two TextTiling scales whose depths are features (the first is the coarser). */
+  scales: readonly [TilingScale, TilingScale];
+  /** Weight of each feature of a line (BOUNDARY_FEATURES order). */
+  weights: readonly number[];
+  /** Chapters of a conversation are about baseChapters + chaptersPerLogSpeaker × ln(speakers)… */
+  baseChapters: number;
+  chaptersPerLogSpeaker: number;
+  /** …at most maxChapters, and at most one per minChapterTerms content terms (a short chat is one chapter). */
+  maxChapters: number;
+  minChapterTerms: number;
+  /** Boundaries are at least this share of a mean chapter's lines apart, and as far from either end. */
+  separation: number;
+}
+
+/** The features of a line as the start of a chapter, in the order of the weights. */
+export const BOUNDARY_FEATURES = [
+  "lexicalDepth",
+  "lexicalDepthFine",
+  "speakerDepth",
+  "speakerDepthFine",
+  "movesOn",
+  "movesOnNear",
+  "mainSpeaker",
+  "length",
+  "previousLength",
+  "nearEdge",
+] as const;
+
 export const DEFAULT_SEGMENTATION_OPTIONS: SegmentationOptions = {
-  termsPerUnit: 40,
-  blockUnits: 6,
-  smoothing: 3,
-  speakerWeight: 0.25,
-  cueWeight: 0.1,
-  cueReach: 8,
-  threshold: 0.3,
-  minSegmentShare: 0.1,
-  maxSegments: 5,
+  scales: [
+    { termsPerUnit: 40, blockUnits: 6, smoothing: 3 },
+    { termsPerUnit: 20, blockUnits: 4, smoothing: 1 },
+  ],
+  weights: SEGMENTATION_WEIGHTS,
+  baseChapters: 3.1493,
+  chaptersPerLogSpeaker: 0.7748,
+  maxChapters: 8,
+  minChapterTerms: 150,
+  separation: 0.2,
 };
+
+/** A gap's depth counts for the lines this close to where it falls, fading with the distance. */
+const DEPTH_REACH = 3;
+/** A moving-on phrase this many lines away still counts ("movesOnNear"). */
+const CUE_REACH = 3;
+/** Lines within this share of the conversation from either end are "nearEdge". */
+const EDGE_SHARE = 0.05;
 
 interface Unit {
   /** Content-term stems and how often the unit says each. */
@@ -172,81 +202,125 @@ function cueMessages(sentences: readonly Sentence[]): Set<number> {
 }
 
 /**
- * Topic segments of a conversation: lexical cohesion between neighbouring blocks of content terms
- * (TextTiling, Hearst 1997) and the change of who is talking, each as a depth below its neighbouring
- * peaks, plus a bonus where someone says the meeting moves on. A gap becomes a boundary only when its
- * score passes an absolute threshold, so a conversation without a clear change of subject stays one
- * segment. A boundary near a moving-on phrase starts at that message. Returns the message index where
- * each segment starts, the first always 0; messages without content join the segment around them.
+ * The lexical and speaker depth of every gap at one scale, each spread to the lines near where the gap
+ * falls (the deepest gap within DEPTH_REACH lines, fading with the distance).
+ */
+function depthsByLine(
+  sentences: readonly Sentence[],
+  speakers: readonly (string | null)[],
+  scale: TilingScale,
+): { lexical: Float64Array; speaker: Float64Array } {
+  const n = speakers.length;
+  const lexical = new Float64Array(n);
+  const speaker = new Float64Array(n);
+  const units = pseudoSentences(sentences, speakers, scale.termsPerUnit);
+  const k = scale.blockUnits;
+  if (units.length < 2 * k + 1) return { lexical, speaker };
+  const depthsOf = (bags: ReadonlyMap<string, number>[]) =>
+    depthScores(smooth(blockSimilarities(bags, k), scale.smoothing));
+  const lexicalDepths = depthsOf(units.map((u) => u.terms));
+  const speakerDepths = depthsOf(units.map((u) => u.speakers));
+  lexicalDepths.forEach((depth, gap) => {
+    const start = units[gap + 1]?.startMessage ?? 0;
+    for (let d = -DEPTH_REACH; d <= DEPTH_REACH; d++) {
+      const line = start + d;
+      if (line < 0 || line >= n) continue;
+      const fade = 1 - Math.abs(d) / (DEPTH_REACH + 1);
+      lexical[line] = Math.max(lexical[line] ?? 0, depth * fade);
+      speaker[line] = Math.max(speaker[line] ?? 0, (speakerDepths[gap] ?? 0) * fade);
+    }
+  });
+  return { lexical, speaker };
+}
+
+/** The features of every line as the start of a chapter (BOUNDARY_FEATURES order), and the content terms said. */
+export function boundaryFeatures(
+  sentences: readonly Sentence[],
+  speakers: readonly (string | null)[],
+  scales: SegmentationOptions["scales"],
+): { features: number[][]; terms: number } {
+  const n = speakers.length;
+  const coarse = depthsByLine(sentences, speakers, scales[0]);
+  const fine = depthsByLine(sentences, speakers, scales[1]);
+  const cues = cueMessages(sentences);
+  const words = new Float64Array(n);
+  const talk = new Map<string, number>();
+  let terms = 0;
+  for (const sentence of sentences) {
+    let count = 0;
+    for (const token of sentence.tokens) if (WORD.test(token.value)) count++;
+    words[sentence.messageIndex] = (words[sentence.messageIndex] ?? 0) + count;
+    const speaker = speakers[sentence.messageIndex] ?? "";
+    talk.set(speaker, (talk.get(speaker) ?? 0) + count);
+    terms += contentTerms(sentence).length;
+  }
+  let mainSpeaker: string | undefined;
+  for (const [speaker, count] of talk) if (count > (talk.get(mainSpeaker ?? "") ?? -1)) mainSpeaker = speaker;
+  const features: number[][] = [];
+  for (let line = 0; line < n; line++) {
+    let cueNear = 0;
+    for (let d = 1; d <= CUE_REACH; d++) if (cues.has(line + d) || cues.has(line - d)) cueNear = 1;
+    const position = line / n;
+    features.push([
+      coarse.lexical[line] ?? 0,
+      fine.lexical[line] ?? 0,
+      coarse.speaker[line] ?? 0,
+      fine.speaker[line] ?? 0,
+      cues.has(line) ? 1 : 0,
+      cueNear,
+      (speakers[line] ?? "") === mainSpeaker ? 1 : 0,
+      Math.log1p(words[line] ?? 0),
+      Math.log1p(words[line - 1] ?? 0),
+      Math.min(position, 1 - position) < EDGE_SHARE ? 1 : 0,
+    ]);
+  }
+  return { features, terms };
+}
+
+/** How many chapters a conversation gets: from its number of speakers, bounded by its length. */
+export function chapterCount(terms: number, speakerCount: number, options: SegmentationOptions): number {
+  const wanted = Math.round(
+    options.baseChapters + options.chaptersPerLogSpeaker * Math.log(Math.max(1, speakerCount)),
+  );
+  return Math.max(1, Math.min(wanted, options.maxChapters, Math.floor(terms / options.minChapterTerms)));
+}
+
+/**
+ * The chapters' starts from every line's score: the best-scored lines, kept apart by `separation` of a
+ * mean chapter's lines (and as far from either end), until there are `count` chapters.
+ */
+export function chooseStarts(scores: readonly number[], count: number, separation: number): number[] {
+  const n = scores.length;
+  if (n === 0) return [];
+  const apart = Math.max(2, Math.round((n / count) * separation));
+  const candidates = scores
+    .map((score, line) => ({ score, line }))
+    .filter(({ line }) => line >= apart && n - line >= apart)
+    .sort((a, b) => b.score - a.score || a.line - b.line);
+  const chosen: number[] = [];
+  for (const { line } of candidates) {
+    if (chosen.length >= count - 1) break;
+    if (chosen.every((c) => Math.abs(c - line) >= apart)) chosen.push(line);
+  }
+  return [0, ...chosen.sort((a, b) => a - b)];
+}
+
+/**
+ * Chapter starts of a conversation: the message index where each starts, the first always 0; [] for no
+ * messages. Each line is scored by the learned weights over its features, the number of chapters
+ * follows the conversation's speakers and length, and the best-scored lines, kept apart, start them.
  */
 export function segmentBoundaries(
   sentences: readonly Sentence[],
   speakers: readonly (string | null)[],
   options: SegmentationOptions = DEFAULT_SEGMENTATION_OPTIONS,
 ): number[] {
-  const messageCount = speakers.length;
-  if (messageCount === 0) return [];
-  const units = pseudoSentences(sentences, speakers, options.termsPerUnit);
-  const k = options.blockUnits;
-  if (units.length < 2 * k + 1) return [0];
-
-  const lexical = depthScores(
-    smooth(
-      blockSimilarities(
-        units.map((u) => u.terms),
-        k,
-      ),
-      options.smoothing,
-    ),
+  if (speakers.length === 0) return [];
+  const { features, terms } = boundaryFeatures(sentences, speakers, options.scales);
+  const count = chapterCount(terms, new Set(speakers).size, options);
+  if (count <= 1) return [0];
+  const scores = features.map((row) =>
+    row.reduce((sum, value, j) => sum + value * (options.weights[j] ?? 0), 0),
   );
-  const speaker = depthScores(
-    smooth(
-      blockSimilarities(
-        units.map((u) => u.speakers),
-        k,
-      ),
-      options.smoothing,
-    ),
-  );
-  const cues = cueMessages(sentences);
-  const cueNear = (message: number): number | undefined => {
-    for (let d = 0; d <= options.cueReach; d++) {
-      if (cues.has(message + d)) return message + d;
-      if (d > 0 && cues.has(message - d)) return message - d;
-    }
-    return undefined;
-  };
-
-  const minUnits = Math.max(2, Math.round(units.length * options.minSegmentShare));
-  const gaps = lexical
-    .map((depth, gap) => {
-      const start = units[gap + 1]?.startMessage ?? 0;
-      const cue = cueNear(start);
-      const score =
-        depth + options.speakerWeight * (speaker[gap] ?? 0) + (cue === undefined ? 0 : options.cueWeight);
-      return { gap, score, start: cue ?? start };
-    })
-    .filter(
-      ({ score, gap }) =>
-        score > options.threshold && gap + 1 >= minUnits && units.length - (gap + 1) >= minUnits,
-    )
-    .sort((a, b) => b.score - a.score || a.gap - b.gap);
-  // Segments stay apart in units and, once moved to a cue, by a quarter of that share in messages
-  // (two nearby gaps moved to one cue otherwise made chapters of a few lines).
-  const minMessages = (messageCount * options.minSegmentShare) / 4;
-  const chosen: { gap: number; start: number }[] = [];
-  for (const candidate of gaps) {
-    if (chosen.length >= options.maxSegments - 1) break;
-    const apart = (c: { gap: number; start: number }): boolean =>
-      Math.abs(c.gap - candidate.gap) >= minUnits && Math.abs(c.start - candidate.start) >= minMessages;
-    if (
-      candidate.start >= minMessages &&
-      messageCount - candidate.start >= minMessages &&
-      chosen.every(apart)
-    )
-      chosen.push(candidate);
-  }
-  const starts = new Set<number>([0]);
-  for (const { start } of chosen) if (start > 0 && start < messageCount) starts.add(start);
-  return [...starts].sort((a, b) => a - b);
+  return chooseStarts(scores, count, options.separation);
 }

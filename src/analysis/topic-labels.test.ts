@@ -19,4 +19,18 @@ describe("labelSegments", () => {
     const sentences = sentencesOf(["Yeah .", "I'm sure .", "Alright ."]);
     expect(labelSegments(sentences, [0], 3).map((s) => s.label)).toEqual(["general discussion"]);
   });
+
+  it("titles each part by what it was about, not by the subject said all through the meeting", () => {
+    const sentences = sentencesOf([
+      "The remote control needs a power button , and the remote control needs a volume button .",
+      "A power button and a volume button on the remote control are enough for a remote control .",
+      "For the remote control , a standard battery is cheap , and a battery charger is cheap .",
+      "A standard battery in the remote control lasts , so the battery charger matters less .",
+    ]);
+    const labels = labelSegments(sentences, [0, 2], 4).map((s) => s.label);
+    expect(labels).not.toContain("remote control");
+    expect(labels).toHaveLength(2);
+    expect(labels[0]).toMatch(/button/);
+    expect(labels[1]).toMatch(/batter|charger/);
+  });
 });

@@ -17,6 +17,9 @@ const MULTI_WORD_PREFERENCE = 1.5;
 /** A phrase said once labels a segment only when the segment has fewer distinct phrases than this. */
 const FEW_PHRASES = 5;
 
+/** A phrase said in every segment of a segmented meeting is its subject: it titles a part only when nothing else can. */
+const EVERYWHERE_PENALTY = 0.1;
+
 /** The label of a segment without any noun phrase. */
 const FALLBACK_LABEL = "general discussion";
 
@@ -31,7 +34,8 @@ export function roundScore(score: number): number {
 
 /**
  * Labels each segment with its most distinctive noun phrase (frequency in the segment × inverse
- * segment frequency, favouring multi-word phrases), each label used once; scores segments 0..1 by
+ * segment frequency × the segment's share of the phrase's mentions, favouring multi-word phrases), each
+ * label used once; scores segments 0..1 by
  * how much they hold and how strong their label is.
  */
 export function labelSegments(
@@ -63,8 +67,12 @@ export function labelSegments(
       surfaces.set(phrase.key, forms);
     }
   }
+  const totals = new Map<string, number>();
   for (const segmentCounts of counts) {
-    for (const key of segmentCounts.keys()) documentFrequency.set(key, (documentFrequency.get(key) ?? 0) + 1);
+    for (const [key, count] of segmentCounts) {
+      documentFrequency.set(key, (documentFrequency.get(key) ?? 0) + 1);
+      totals.set(key, (totals.get(key) ?? 0) + count.occurrences);
+    }
   }
   const used = new Set<string>();
   const labelled = starts.map((start, s) => {
@@ -78,7 +86,11 @@ export function labelSegments(
           count.occurrences *
           count.words *
           (count.words > 1 ? MULTI_WORD_PREFERENCE : 1) *
-          Math.log(1 + starts.length / (documentFrequency.get(key) ?? 1)),
+          Math.log(1 + starts.length / (documentFrequency.get(key) ?? 1)) *
+          // The segment's share of all its mentions: a phrase said all through the meeting ("remote
+          // control") names the meeting, not this part of it.
+          (count.occurrences / (totals.get(key) ?? count.occurrences)) *
+          (starts.length > 1 && documentFrequency.get(key) === starts.length ? EVERYWHERE_PENALTY : 1),
       }))
       .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1));
     const best = ranked.find((r) => !used.has(r.key));

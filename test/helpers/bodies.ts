@@ -21,6 +21,7 @@ export type MessageList = Static<typeof conversations.MessageList>;
 export type MemberList = Static<typeof conversations.MemberList>;
 export type SummaryList = Static<typeof conversations.SummaryList>;
 export type TopicList = Static<typeof conversations.TopicList>;
+export type ChapterList = Static<typeof conversations.ChapterList>;
 export type Insight = Static<typeof conversations.Insight>;
 export type QuestionList = Static<typeof conversations.QuestionList>;
 export type ActionItemList = Static<typeof conversations.ActionItemList>;

@@ -171,6 +171,11 @@ export function presentTopic(topic: TopicRow) {
   };
 }
 
+/** A chapter, its lines as stored (in conversation order). */
+export function presentChapter(topic: TopicRow) {
+  return { id: topic.id, text: topic.text, messageIds: JSON.parse(topic.message_ids) as string[] };
+}
+
 /**
  * The member an insight is for; for an insight linked to no member (made before one had the name), a
  * member now bearing the name it wrote; else none (the insight keeps only that name).

@@ -178,6 +178,17 @@ export class ConversationsRepository {
       .execute();
   }
 
+  /** The ids of the conversation's lines, in order. */
+  async listMessageIds(conversationId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("messages")
+      .select("id")
+      .where("conversation_id", "=", conversationId)
+      .orderBy("position")
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   listMessagesOfJob(jobId: string): Promise<MessageRow[]> {
     return this.db
       .selectFrom("messages")
@@ -336,11 +347,13 @@ export class ConversationsRepository {
       .execute();
   }
 
-  listTopics(conversationId: string): Promise<TopicRow[]> {
+  /** The conversation's topics by score, or only those of one kind ("chapter", "phrase"). */
+  listTopics(conversationId: string, kind?: "chapter" | "phrase"): Promise<TopicRow[]> {
     return this.db
       .selectFrom("topics")
       .selectAll()
       .where("conversation_id", "=", conversationId)
+      .$if(kind !== undefined, (query) => query.where("kind", "=", kind ?? ""))
       .orderBy("score", "desc")
       .orderBy("position")
       .execute();

@@ -3,6 +3,7 @@ import type { Server } from "../../http/types.ts";
 import type { ConversationsService } from "./conversations.service.ts";
 import {
   ActionItemList,
+  ChapterList,
   ConversationList,
   Conversation,
   ConversationParams,
@@ -146,6 +147,21 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
     },
     async (request) => ({
       topics: await conversations.getTopics(request.appId, request.params.conversationId),
+    }),
+  );
+
+  app.get(
+    "/v1/conversations/:conversationId/chapters",
+    {
+      schema: {
+        tags,
+        summary: "The conversation's chapters, in order (Recap extension)",
+        params: ConversationParams,
+        response: { 200: ChapterList, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({
+      chapters: await conversations.getChapters(request.appId, request.params.conversationId),
     }),
   );
 

@@ -118,6 +118,24 @@ export const Topic = Type.Object({
 });
 export const TopicList = Type.Object({ topics: Type.Array(Topic) });
 
+/** A chapter: a contiguous part of the conversation, its title and its lines in order (a Recap extension). */
+export const Chapter = Type.Object({
+  id: Type.String(),
+  text: Type.String({ description: "The chapter's title: what this part of the conversation was about" }),
+  messageIds: Type.Array(Type.String(), { description: "The chapter's lines, in conversation order" }),
+});
+export const ChapterList = Type.Object(
+  {
+    chapters: Type.Array(Chapter, {
+      description: "In the order they happened; together they cover the conversation",
+    }),
+  },
+  {
+    description:
+      "Recap extension: the conversation's chapters alone (GET …/topics mixes them with key phrases)",
+  },
+);
+
 /**
  * The insight types the API publishes (each has its own list route), declared here and imported by analysis
  * and the page. An insight's `type` stays a plain string in the response schema, as the API has always

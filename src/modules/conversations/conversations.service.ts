@@ -18,6 +18,7 @@ import {
   presentMember,
   presentMessage,
   presentSummary,
+  presentChapter,
   presentTopic,
 } from "./conversations.presenter.ts";
 
@@ -245,6 +246,22 @@ export class ConversationsService {
   async getTopics(appId: string, conversationId: string) {
     await this.require(appId, conversationId);
     return (await this.conversations.listTopics(conversationId)).map(presentTopic);
+  }
+
+  /**
+   * The conversation's chapters alone, in the order they happened (by their first line). Topics stored
+   * before chapters had a kind are key phrases, so such a conversation has none until analysed again.
+   * Throws not_found.
+   */
+  async getChapters(appId: string, conversationId: string) {
+    await this.require(appId, conversationId);
+    const chapters = (await this.conversations.listTopics(conversationId, "chapter")).map(presentChapter);
+    const lineOf = new Map(
+      (await this.conversations.listMessageIds(conversationId)).map((id, line) => [id, line]),
+    );
+    const firstLine = (chapter: { messageIds: string[] }) =>
+      lineOf.get(chapter.messageIds[0] ?? "") ?? Infinity;
+    return chapters.sort((a, b) => firstLine(a) - firstLine(b));
   }
 
   /**
