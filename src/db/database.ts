@@ -27,6 +27,7 @@ import * as language from "./migrations/012_language.ts";
 import * as consoleSessionsAndBrand from "./migrations/013_console_sessions_and_brand.ts";
 import * as uniqueCustomDomain from "./migrations/014_unique_custom_domain.ts";
 import * as media from "./migrations/015_media.ts";
+import * as decisions from "./migrations/016_decisions.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   "013_console_sessions_and_brand": consoleSessionsAndBrand,
   "014_unique_custom_domain": uniqueCustomDomain,
   "015_media": media,
+  "016_decisions": decisions,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -5,6 +5,7 @@ import type {
   MemberRow,
   TranscriptRow,
   SummaryRow,
+  DecisionRow,
   TopicRow,
 } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
@@ -18,6 +19,7 @@ import {
   presentMember,
   presentMessage,
   presentSummary,
+  presentDecision,
   presentTopic,
 } from "./conversations.presenter.ts";
 
@@ -27,6 +29,7 @@ export interface ConversationInFull {
   members: MemberRow[];
   messages: TranscriptRow[];
   summaries: SummaryRow[];
+  decisions: DecisionRow[];
   topics: TopicRow[];
   insights: InsightRow[];
   /** Insights a viewer dismissed (above the confidence threshold), which an editable link can restore. */
@@ -242,6 +245,12 @@ export class ConversationsService {
     return (await this.conversations.listSummaries(conversationId)).map(presentSummary);
   }
 
+  /** What the conversation decided, in order (Recap's extension). Throws not_found. */
+  async getDecisions(appId: string, conversationId: string) {
+    await this.require(appId, conversationId);
+    return (await this.conversations.listDecisions(conversationId)).map(presentDecision);
+  }
+
   async getTopics(appId: string, conversationId: string) {
     await this.require(appId, conversationId);
     return (await this.conversations.listTopics(conversationId)).map(presentTopic);
@@ -254,10 +263,11 @@ export class ConversationsService {
    */
   async readInFull(appId: string, conversationId: string): Promise<ConversationInFull> {
     const conversation = await this.require(appId, conversationId);
-    const [members, messages, summaries, topics, insights] = await Promise.all([
+    const [members, messages, summaries, decisions, topics, insights] = await Promise.all([
       this.conversations.listMembers(conversationId),
       this.conversations.listTranscript(conversationId),
       this.conversations.listSummaries(conversationId),
+      this.conversations.listDecisions(conversationId),
       this.conversations.listTopics(conversationId),
       this.conversations.listInsights(conversationId),
     ]);
@@ -266,6 +276,7 @@ export class ConversationsService {
       members,
       messages,
       summaries,
+      decisions,
       topics,
       insights: insights.filter((insight) => isShown(insight, conversation)),
       dismissedInsights: insights.filter(
