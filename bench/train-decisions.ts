@@ -53,6 +53,7 @@ interface TrainMeeting {
   at: { index: number; messageIndex: number }[];
   spans: [number, number][];
   outcomeSpans: [number, number][];
+  messageCount: number;
 }
 
 const size = DECISION_FEATURE_NAMES.length;
@@ -76,7 +77,13 @@ const meetings: TrainMeeting[] = loadSplit("train")
       const m = at[i]?.messageIndex ?? 0;
       return { features: c.features, label: labelled.some(([a, b]) => m >= a && m <= b) ? 1 : 0 };
     });
-    return { rows, at, spans, outcomeSpans: meeting.outcomeSpans };
+    return {
+      rows,
+      at,
+      spans,
+      outcomeSpans: meeting.outcomeSpans,
+      messageCount: meeting.input.messages.length,
+    };
   });
 
 /** Fits bias and weights for raw features: standardises, runs Newton's method, folds the scaling back. */
@@ -124,7 +131,9 @@ function countsOf(meeting: TrainMeeting, options: DecisionOptions): DecisionCoun
     probability: decisionProbability(row.features, options),
   }));
   const messageOf = new Map(meeting.at.map((a) => [a.index, a.messageIndex]));
-  const picked = pickDecisions(scored, options).map((index) => [messageOf.get(index) ?? -1]);
+  const picked = pickDecisions(scored, meeting.messageCount, options).map((index) => [
+    messageOf.get(index) ?? -1,
+  ]);
   return scoreDecisions(picked, meeting.spans, meeting.outcomeSpans);
 }
 

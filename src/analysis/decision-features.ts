@@ -22,7 +22,6 @@ export const DECISION_FEATURE_NAMES = [
   "groupFuture",
   "negativeChoice",
   "recap",
-  "hedge",
   "firstPerson",
   "we",
   "you",
@@ -38,7 +37,7 @@ export const DECISION_FEATURE_NAMES = [
   "late",
 ] as const;
 
-/** A sentence that may state a decision: not a question, at least this many words. */
+/** A sentence that may state a decision: not a question, worded as a choice (statesChoice), of these many words. */
 const MIN_WORDS = 5;
 const MAX_WORDS = 60;
 
@@ -65,6 +64,22 @@ function normalText(sentence: Sentence): string {
 }
 
 const count = (pattern: RegExp, text: string): number => text.match(pattern)?.length ?? 0;
+
+/**
+ * Whether a sentence is worded as a choice made, so that a decision reads as one: it names a decision,
+ * picks or drops something, says what the group will do or sums up, and does not hedge ("maybe", "I
+ * wonder if"). The learned weights then rank these.
+ */
+function statesChoice(text: string): boolean {
+  const marked = [
+    DECISION_WORD,
+    DECISION_CHOICE,
+    DECISION_GROUP_FUTURE,
+    DECISION_NEGATIVE_CHOICE,
+    DECISION_RECAP,
+  ];
+  return marked.some((pattern) => count(pattern, text) > 0) && count(DECISION_HEDGE, text) === 0;
+}
 
 /**
  * The sentences that may state a decision, with their features. `speakers` holds a speaker key per
@@ -107,6 +122,7 @@ export function decisionCandidates(
     const n = words[index] ?? 0;
     if (n < MIN_WORDS || n > MAX_WORDS || sentence.text.trim().endsWith("?")) return;
     const text = texts[index] ?? "";
+    if (!statesChoice(text)) return;
     const list = terms[index] ?? [];
     const m = sentence.messageIndex;
     const speaker = speakers[m];
@@ -130,7 +146,6 @@ export function decisionCandidates(
       groupFuture: Math.min(1, count(DECISION_GROUP_FUTURE, text)),
       negativeChoice: Math.min(1, count(DECISION_NEGATIVE_CHOICE, text)),
       recap: Math.min(1, count(DECISION_RECAP, text)),
-      hedge: Math.min(2, count(DECISION_HEDGE, text)),
       firstPerson: normals.filter((w) => FIRST_PERSON_WORDS.has(w)).length / root,
       we: normals.filter((w) => WE_WORDS.has(w)).length / root,
       you: normals.filter((w) => YOU_WORDS.has(w)).length / root,

@@ -4,29 +4,28 @@
  * Written by `node --import tsx bench/train-decisions.ts --write` from QMSum train; do not edit by hand.
  */
 export const DECISION_MODEL = {
-  bias: -1.7322,
+  bias: -1.6723,
   weights: [
-    0.3319, // decisionWord
-    0.1468, // choice
-    0.085, // groupFuture
-    0.5405, // negativeChoice
-    0.0423, // recap
-    0.1661, // hedge
-    -0.4548, // firstPerson
-    -0.1265, // we
-    -0.0692, // you
-    -0.0212, // numbers
-    -0.0981, // length
-    -0.4911, // density
-    0.0173, // commonness
-    0.2982, // firstInTurn
-    0.168, // agreementAfter
-    0.0286, // nearbyDecisionWords
-    1.0924, // speakerShare
-    1.3908, // position
-    -1.7604, // late
+    0.3783, // decisionWord
+    0.1887, // choice
+    0.1684, // groupFuture
+    0.5857, // negativeChoice
+    0.0572, // recap
+    -0.6341, // firstPerson
+    -0.502, // we
+    -0.2284, // you
+    0.0385, // numbers
+    -0.1333, // length
+    -0.5572, // density
+    -0.0035, // commonness
+    0.3876, // firstInTurn
+    0.3403, // agreementAfter
+    -0.0028, // nearbyDecisionWords
+    1.2406, // speakerShare
+    1.3242, // position
+    -1.579, // late
   ] as readonly number[],
-  threshold: 0.34,
-  spacing: 20,
+  threshold: 0.22,
+  spacing: 10,
   maxDecisions: 8,
 };

@@ -11,7 +11,10 @@ export interface DecisionOptions {
   weights: readonly number[];
   /** A sentence is a decision when its probability reaches this. */
   threshold: number;
-  /** Two decisions are at least this many messages apart: one discussion, one decision. */
+  /**
+   * Two decisions are at least this many messages apart (one discussion, one decision); in a conversation of
+   * fewer than spacing × maxDecisions messages, its share of them (messages / maxDecisions).
+   */
   spacing: number;
   /** At most this many decisions per conversation, the likeliest. */
   maxDecisions: number;
@@ -35,21 +38,24 @@ export interface ScoredSentence {
 
 /**
  * Which scored sentences become decisions: the likeliest first, each kept when it reaches the threshold,
- * is `spacing` messages from every one already kept and `readable` accepts it, up to `maxDecisions`.
- * Returns their sentence indices in conversation order.
+ * is far enough from every one already kept (DecisionOptions.spacing, in a conversation of
+ * `messageCount` messages) and `readable` accepts it, up to `maxDecisions`. Returns their sentence indices
+ * in conversation order.
  */
 export function pickDecisions(
   scored: readonly ScoredSentence[],
+  messageCount: number,
   options: DecisionOptions,
   readable: (index: number) => boolean = () => true,
 ): number[] {
+  const spacing = Math.min(options.spacing, Math.floor(messageCount / options.maxDecisions));
   const ranked = scored
     .filter((candidate) => candidate.probability >= options.threshold)
     .sort((a, b) => b.probability - a.probability || a.index - b.index);
   const kept: ScoredSentence[] = [];
   for (const candidate of ranked) {
     if (kept.length >= options.maxDecisions) break;
-    const near = kept.some((k) => Math.abs(k.messageIndex - candidate.messageIndex) < options.spacing);
+    const near = kept.some((k) => Math.abs(k.messageIndex - candidate.messageIndex) < spacing);
     if (!near && readable(candidate.index)) kept.push(candidate);
   }
   return kept.map((k) => k.index).sort((a, b) => a - b);
@@ -70,7 +76,7 @@ export function findDecisions(input: AnalysisInput, sentences: readonly Sentence
     texts.set(index, text);
     return text !== "";
   };
-  return pickDecisions(scored, options, readable).map((index) => ({
+  return pickDecisions(scored, input.messages.length, options, readable).map((index) => ({
     text: texts.get(index) ?? "",
     messageIds: [input.messages[(sentences[index] as Sentence).messageIndex]?.id ?? ""],
   }));

@@ -338,9 +338,9 @@ export const DECISION_GROUP_FUTURE =
 export const DECISION_NEGATIVE_CHOICE =
   / (?:no need|do not need|not need|get rid of|drop|dropped|without|not going to|not gonna|leave out|take out|instead) /g;
 
-/** Words that sum up what was said: "so that is", "so we have", "so it will be", "then". */
+/** Words that sum up what was said: "so that is", "so we have", "so it will be". */
 export const DECISION_RECAP =
-  / (?:so that is|so we have|so it is|so it will|that is it|then|so we are|so we will) /g;
+  / (?:so that is|so we have|so it is|so it will|that is it|so we are|so we will) /g;
 
 /** Words that keep a sentence from deciding anything: "maybe", "I do not know", "I guess", "might". */
 export const DECISION_HEDGE =
