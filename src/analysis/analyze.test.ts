@@ -136,6 +136,7 @@ describe("analyzeConversation", () => {
       expect(analyzeConversation(conversation(lines))).toEqual({
         languageCode,
         summary: [],
+        decisions: [],
         topics: [],
         insights: [],
       });
@@ -157,6 +158,7 @@ describe("analyzeConversation", () => {
     expect(analyzeConversation(conversation([]))).toEqual({
       languageCode: "en-US",
       summary: [],
+      decisions: [],
       topics: [],
       insights: [],
     });
