@@ -17,8 +17,7 @@ import {
 import { rouge, type RougeScores } from "./metrics/rouge.ts";
 import type { Meeting } from "./qmsum.ts";
 
-const SYSTEMS = ["decisions", "summary"] as const;
-type System = (typeof SYSTEMS)[number];
+type System = "decisions" | "summary";
 
 export interface DecisionRow {
   name: string;

@@ -54,7 +54,8 @@ export function analyzeConversation(
 ): AnalysisResult {
   const languageCode =
     input.languageCode ?? detectLanguage(input.messages.map((m) => m.text)) ?? DEFAULT_LANGUAGE_CODE;
-  if (!isAnalysedLanguage(languageCode)) return { languageCode, summary: [], decisions: [], topics: [], insights: [] };
+  if (!isAnalysedLanguage(languageCode))
+    return { languageCode, summary: [], decisions: [], topics: [], insights: [] };
   const sentences = prepareSentences(input);
   const ids = input.messages.map((m) => m.id);
   const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);

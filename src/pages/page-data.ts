@@ -87,7 +87,8 @@ export function pageToMarkdown(fullView: PageView): string {
   if (view.attendees.length > 0)
     lines.push(`**Attendees:** ${view.attendees.map((a) => e(a.name)).join(", ")}`, "");
   lines.push("## Summary", "");
-  if (view.decisions.length > 0) lines.push("### Decisions", "", ...view.decisions.map((d) => `- ${e(d.text)}`), "");
+  if (view.decisions.length > 0)
+    lines.push("### Decisions", "", ...view.decisions.map((d) => `- ${e(d.text)}`), "");
   if (view.summary.length === 0)
     lines.push(e(view.analysisNotice ?? "No summary was found for this conversation."), "");
   else lines.push(...view.summary.map((s) => e(s.text)), "");

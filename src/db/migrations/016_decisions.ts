@@ -9,7 +9,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("decisions")
     .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("conversation_id", "text", (c) => c.notNull().references("conversations.id").onDelete("cascade"))
+    .addColumn("conversation_id", "text", (c) =>
+      c.notNull().references("conversations.id").onDelete("cascade"),
+    )
     .addColumn("position", "integer", (c) => c.notNull())
     .addColumn("text", "text", (c) => c.notNull())
     .addColumn("message_ids", "text", (c) => c.notNull())
