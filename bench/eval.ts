@@ -4,6 +4,7 @@
  *   summary-level ROUGE-Lsum, beside Lead, TextRank and a greedy extractive oracle at the same length;
  * - the topic segmentation against the human topic spans: Pk and WindowDiff, beside one segment and
  *   fixed windows;
+ * - decisions against the spans and answers of QMSum's decision queries (bench/eval-decisions.ts);
  * - action items and follow-ups against the hand-labelled gold items (datasets/qmsum/ACTIONS.md);
  * - questions per meeting, and the analysis time of the largest meeting.
  *
@@ -17,6 +18,7 @@ import model from "wink-eng-lite-web-model";
 import { analyzeConversation, prepareSentences, topicSegmentStarts } from "../src/analysis/analyze.ts";
 import { leadSummary, oracleSummary, textRankSummary } from "./baselines.ts";
 import { evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
+import { evaluateDecisions, reportDecisions, type DecisionRow } from "./eval-decisions.ts";
 import { rouge, rougeLsum, rougeSentences, rougeTokens, type RougeScores } from "./metrics/rouge.ts";
 import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "./metrics/segeval.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
@@ -36,6 +38,7 @@ interface Row {
   referenceTopicCount: number;
   pk: { system: number; windowsSame: number; windowsTrain: number; single: number };
   wd: { system: number; windowsSame: number; windowsTrain: number; single: number };
+  decisions: DecisionRow[];
 }
 
 /** Mean reference segment length (in messages) over the train split: the fixed-window size baseline. */
@@ -93,6 +96,7 @@ function evaluateMeeting(meeting: Meeting, windowLength: number): Row {
       windowsTrain: windowDiff(referenceStarts, train, n, k),
       single: windowDiff(referenceStarts, single, n, k),
     },
+    decisions: evaluateDecisions(meeting, result),
   };
 }
 
@@ -206,6 +210,12 @@ const actionRows = (list: readonly Meeting[]): ActionRow[] => list.flatMap(evalu
 const lines = [
   ...report(split, rows, windowLength),
   timeLargest(meetings),
+  "",
+  ...reportDecisions(
+    split,
+    rows.flatMap((row) => row.decisions),
+    split === "train" ? [] : train.flatMap((meeting) => evaluateDecisions(meeting)),
+  ),
   "",
   ...reportActions(split, actionRows(meetings), split === "train" ? [] : actionRows(train)),
   "",

@@ -9,6 +9,7 @@ export const QMSUM_DIR = process.env["QMSUM_DIR"] ?? resolve(import.meta.dirname
 interface QmsumFile {
   meeting_transcripts: { speaker: string; content: string }[];
   general_query_list: { query: string; answer: string }[];
+  specific_query_list: { query: string; answer: string; relevant_text_span: [string, string][] }[];
   topic_list: { topic: string; relevant_text_span: [string, string][] }[];
 }
 
@@ -22,8 +23,51 @@ export interface Meeting {
   /** How many topics the people marked (the length of topic_list; a topic may come back, so segments can be more). */
   referenceTopicCount: number;
   bytes: number;
+  /** Specific queries about decisions (isDecisionQuery), with their answers and turn spans. */
+  decisionQueries: DecisionQuery[];
+  /**
+   * Turn spans of the meeting's other specific queries whose answer reports an outcome (OUTCOME_ANSWER):
+   * decisions the annotators wrote down without being asked about one ("They all agreed that speech
+   * recognition could be taken out").
+   */
+  outcomeSpans: [number, number][];
   /** Hand-labelled action items (datasets/qmsum/<split>/actions/<name>.json), or null when not labelled. */
   goldActions: GoldAction[] | null;
+}
+
+/** A QMSum specific query about a decision: its human answer and the turn spans (inclusive) it rests on. */
+export interface DecisionQuery {
+  query: string;
+  answer: string;
+  spans: [number, number][];
+}
+
+/**
+ * A query about what was decided: "Summarize the decision…", "What did the group decide about…", "What was
+ * the conclusion…", "What did the team agree…" (not "disagree"). 72 queries in 53 train meetings, 25 in 17
+ * val meetings.
+ */
+export const DECISION_QUERY = /decid|decision|conclu|\bagree/i;
+
+/** An answer that reports what was decided, whatever the query asked. */
+export const OUTCOME_ANSWER =
+  /\b(?:decided?|decision|agreed|agreement|concluded|conclusion|settled|chose|chosen|opted|went for|go with|would use|will use)\b/i;
+
+const spansOf = (query: QmsumFile["specific_query_list"][number]): [number, number][] =>
+  query.relevant_text_span
+    .map(([a, b]): [number, number] => [Number(a), Number(b)])
+    .filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+
+function decisionQueries(file: QmsumFile): DecisionQuery[] {
+  return file.specific_query_list
+    .filter((q) => DECISION_QUERY.test(q.query))
+    .map((q) => ({ query: q.query, answer: q.answer, spans: spansOf(q) }));
+}
+
+function outcomeSpans(file: QmsumFile): [number, number][] {
+  return file.specific_query_list
+    .filter((q) => !DECISION_QUERY.test(q.query) && OUTCOME_ANSWER.test(q.answer))
+    .flatMap(spansOf);
 }
 
 /**
@@ -72,6 +116,8 @@ export function loadMeeting(path: string, name: string): Meeting {
     referenceSummary: file.general_query_list[0]?.answer ?? "",
     referenceTopics: referenceTopicLabels(file),
     referenceTopicCount: file.topic_list.length,
+    decisionQueries: decisionQueries(file),
+    outcomeSpans: outcomeSpans(file),
     bytes: Buffer.byteLength(raw),
     goldActions: loadGoldActions(path, name),
   };

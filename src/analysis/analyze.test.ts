@@ -138,6 +138,7 @@ describe("analyzeConversation", () => {
       expect(analyzeConversation(conversation(lines))).toEqual({
         languageCode,
         summary: [],
+        decisions: [],
         topics: [],
         insights: [],
       });
@@ -159,6 +160,7 @@ describe("analyzeConversation", () => {
     expect(analyzeConversation(conversation([]))).toEqual({
       languageCode: "en-US",
       summary: [],
+      decisions: [],
       topics: [],
       insights: [],
     });

@@ -1,5 +1,6 @@
 import type { AnalysisInput, AnalysisResult } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
+import { findDecisions } from "./decisions.ts";
 import { findInsights } from "./insights.ts";
 import { DEFAULT_LANGUAGE_CODE, detectLanguage, isAnalysedLanguage } from "./language.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
@@ -42,7 +43,7 @@ export function topicSegmentStarts(
 }
 
 /**
- * Turns a conversation's messages into a summary, topics and insights, in the language given or detected.
+ * Turns a conversation's messages into a summary, decisions, topics and insights, in the language given or detected.
  * A language the analysis does not read gets none of them (no English template over foreign words). Pure,
  * synchronous and deterministic: the same input always gives the same output; every id in it is an input
  * message id.
@@ -53,11 +54,18 @@ export function analyzeConversation(
 ): AnalysisResult {
   const languageCode =
     input.languageCode ?? detectLanguage(input.messages.map((m) => m.text)) ?? DEFAULT_LANGUAGE_CODE;
-  if (!isAnalysedLanguage(languageCode)) return { languageCode, summary: [], topics: [], insights: [] };
+  if (!isAnalysedLanguage(languageCode))
+    return { languageCode, summary: [], decisions: [], topics: [], insights: [] };
   const sentences = prepareSentences(input);
   const ids = input.messages.map((m) => m.id);
   const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);
 
   const summary = summaryItems(input, sentences, topics, options.summary);
-  return { languageCode, summary, topics, insights: findInsights(input, sentences) };
+  return {
+    languageCode,
+    summary,
+    decisions: findDecisions(input, sentences),
+    topics,
+    insights: findInsights(input, sentences),
+  };
 }

@@ -318,3 +318,34 @@ export const EMPTY_TITLE_ADJECTIVES = words(`
 
 /** Two-word fillers whose noun says nothing ("of course", "in fact"), written as "first-second". */
 export const FILLER_IDIOMS = words(`of-course in-fact at-least at-all for-instance in-general`);
+
+// Decisions. Matched against a sentence's normal forms joined by single spaces, with a space at either end
+// (decision-features.ts), so " we will " stands for "we'll" too; the weights they get are learned.
+
+/** Words that name a decision: "we decided", "agreed", "the conclusion", "settled on", "finally". */
+export const DECISION_WORD =
+  / (?:decide|decided|decides|deciding|decision|decisions|agree|agreed|agreement|conclude|concluded|conclusion|settle|settled|consensus|final|finally|finalise|finalize|resolved) /g;
+
+/** Phrases that pick one option: "go with", "go for", "stick with", "choose", "opt for", "keep". */
+export const DECISION_CHOICE =
+  / (?:go with|go for|going with|going for|stick with|stick to|opt for|choose|chose|chosen|pick|picked|keep|use|using|have|take) /g;
+
+/** The group saying what it will do: "we will", "let us", "we are going to", "we should", "we can". */
+export const DECISION_GROUP_FUTURE =
+  / (?:we will|we would|let us|we are going to|we are gonna|we should|we can|we have to|we need to|we want) /g;
+
+/** A choice against something: "no need for", "we do not need", "get rid of", "drop", "not going to". */
+export const DECISION_NEGATIVE_CHOICE =
+  / (?:no need|do not need|not need|get rid of|drop|dropped|without|not going to|not gonna|leave out|take out|instead) /g;
+
+/** Words that sum up what was said: "so that is", "so we have", "so it will be". */
+export const DECISION_RECAP =
+  / (?:so that is|so we have|so it is|so it will|that is it|so we are|so we will) /g;
+
+/** Words that keep a sentence from deciding anything: "maybe", "I do not know", "I guess", "might". */
+export const DECISION_HEDGE =
+  / (?:maybe|perhaps|probably|possibly|might|could|i guess|i do not know|i am not sure|or something|wonder|if) /g;
+
+/** A short reply that accepts what was just said: "yeah", "okay", "sure", "agreed", "sounds good". */
+export const AGREEMENT_REPLY =
+  / (?:yeah|yes|yep|okay|ok|sure|agreed|agree|right|fine|good|great|cool|definitely|absolutely|exactly|alright|sounds good) /;

@@ -30,6 +30,12 @@ export interface SummaryItem {
   messageIds: string[];
 }
 
+/** A decision the conversation took, as a sentence that states it, and the lines it rests on. */
+export interface DecisionItem {
+  text: string;
+  messageIds: string[];
+}
+
 /** "chapter": a contiguous segment of the meeting, in order; "phrase": a key phrase and the lines that mention it. */
 export type TopicKind = "chapter" | "phrase";
 
@@ -60,6 +66,8 @@ export interface AnalysisResult {
   languageCode: string;
   /** Empty, as are topics and insights, when the analysis does not read that language (isAnalysedLanguage). */
   summary: SummaryItem[];
+  /** What was decided, in conversation order (decisions.ts). */
+  decisions: DecisionItem[];
   topics: TopicItem[];
   insights: InsightItem[];
 }

@@ -27,6 +27,7 @@ import * as language from "./migrations/012_language.ts";
 import * as consoleSessionsAndBrand from "./migrations/013_console_sessions_and_brand.ts";
 import * as uniqueCustomDomain from "./migrations/014_unique_custom_domain.ts";
 import * as media from "./migrations/015_media.ts";
+import * as decisions from "./migrations/016_decisions.ts";
 import * as liveStreams from "./migrations/018_live_streams.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   "013_console_sessions_and_brand": consoleSessionsAndBrand,
   "014_unique_custom_domain": uniqueCustomDomain,
   "015_media": media,
+  "016_decisions": decisions,
   "018_live_streams": liveStreams,
 };
 

@@ -117,6 +117,15 @@ export interface SummariesTable {
   message_ids: string;
 }
 
+/** A decision of a conversation (016_decisions): a sentence that states it and its lines' ids (a JSON array). */
+export interface DecisionsTable {
+  id: string;
+  conversation_id: string;
+  position: number;
+  text: string;
+  message_ids: string;
+}
+
 export interface TopicsTable {
   id: string;
   conversation_id: string;
@@ -241,6 +250,7 @@ export interface Database {
   messages: MessagesTable;
   jobs: JobsTable;
   summaries: SummariesTable;
+  decisions: DecisionsTable;
   topics: TopicsTable;
   insights: InsightsTable;
   experiences: ExperiencesTable;
@@ -264,6 +274,7 @@ export type TranscriptRow = Pick<
 >;
 export type JobRow = Selectable<JobsTable>;
 export type SummaryRow = Selectable<SummariesTable>;
+export type DecisionRow = Selectable<DecisionsTable>;
 export type TopicRow = Selectable<TopicsTable>;
 export type InsightRow = Selectable<InsightsTable>;
 export type ExperienceRow = Selectable<ExperiencesTable>;

@@ -86,6 +86,7 @@ export function pageToText(fullView: PageView): string {
   const out: string[] = [view.title, ...(when !== null ? [when] : []), ""];
   if (view.attendees.length > 0) out.push(`Attendees: ${view.attendees.map((a) => a.name).join(", ")}`, "");
   out.push("Summary", "");
+  if (view.decisions.length > 0) out.push("Decisions", "", ...view.decisions.map((d) => `- ${d.text}`), "");
   out.push(...(view.summary.length === 0 ? ["No summary was found."] : view.summary.map((s) => s.text)), "");
   for (const group of INSIGHT_GROUPS) {
     const items = view.insights.filter((i) => i.type === group.type);

@@ -39,6 +39,7 @@ export function pageToJson(fullView: PageView) {
     ...(view.live && { live: true }),
     ...(view.mediaUrl !== null && { mediaUrl: view.mediaUrl }),
     attendees: view.attendees.map((a) => ({ id: a.id, name: a.name })),
+    decisions: view.decisions.map((d) => ({ text: d.text, messageIds: d.messageIds })),
     summary: view.summary.map((s) => ({ text: s.text, messageIds: s.messageIds })),
     ...(view.analysisNotice !== null && { analysisNotice: view.analysisNotice }),
     topics: view.topics.map((t) => ({
@@ -89,6 +90,8 @@ export function pageToMarkdown(fullView: PageView): string {
   if (view.attendees.length > 0)
     lines.push(`**Attendees:** ${view.attendees.map((a) => e(a.name)).join(", ")}`, "");
   lines.push("## Summary", "");
+  if (view.decisions.length > 0)
+    lines.push("### Decisions", "", ...view.decisions.map((d) => `- ${e(d.text)}`), "");
   if (view.summary.length === 0)
     lines.push(e(noSummary(view)), "");
   else lines.push(...view.summary.map((s) => e(s.text)), "");

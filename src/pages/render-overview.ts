@@ -111,9 +111,21 @@ export function renderAttendees(view: PageView, editable: boolean): Raw {
   </section>`;
 }
 
+/** The decisions, first in the summary: each a sentence that states one, linked to its line. */
+function renderDecisions(view: PageView, parts: TranscriptParts): Raw | null {
+  if (view.decisions.length === 0) return null;
+  return html`<div class="decisions">
+    <h3 id="decisions-heading">Decisions</h3>
+    <ul aria-labelledby="decisions-heading">
+      ${view.decisions.map((item) => html`<li>${gotoLink(item.messageIds, parts, item.text)}</li>`)}
+    </ul>
+  </div>`;
+}
+
 export function renderSummary(view: PageView, parts: TranscriptParts): Raw {
   return html`<section class="card" id="summary" aria-labelledby="summary-heading">
     <h2 id="summary-heading">Summary</h2>
+    ${renderDecisions(view, parts)}
     ${
       view.summary.length > 0
         ? html`<div class="summary">

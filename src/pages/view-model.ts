@@ -76,6 +76,8 @@ export interface PageView {
   /** Whether startTime is the meeting's (given or from its lines' times), not only when it was imported. */
   dated: boolean;
   attendees: PageAttendee[];
+  /** What the conversation decided, in order: shown first in the summary. */
+  decisions: PageSummaryItem[];
   summary: PageSummaryItem[];
   /** Why there is no summary, topics or insights: the analysis does not read the conversation's language. */
   analysisNotice: string | null;
@@ -193,7 +195,7 @@ export function durationSeconds(view: Pick<PageView, "startTime" | "endTime">): 
 
 /**
  * The view without hidden lines, as read-only links, JSON and Markdown show it. Analysis made before a
- * line was hidden may quote it, so summary items and insights that rest only on hidden lines go too.
+ * line was hidden may quote it, so decisions, summary items and insights that rest only on hidden lines go too.
  */
 export function withoutHiddenLines(view: PageView): PageView {
   const hidden = new Set(view.messages.filter((m) => m.hidden).map((m) => m.id));
@@ -202,6 +204,7 @@ export function withoutHiddenLines(view: PageView): PageView {
   return {
     ...view,
     messages: view.messages.filter((m) => !m.hidden),
+    decisions: view.decisions.filter((item) => !restsOnHidden(item.messageIds)),
     summary: view.summary.filter((item) => !restsOnHidden(item.messageIds)),
     insights: view.insights.filter((insight) => !restsOnHidden(insight.messageIds)),
     topics: view.topics.map((topic) => ({

@@ -20,6 +20,7 @@ export type ConversationList = Static<typeof conversations.ConversationList>;
 export type MessageList = Static<typeof conversations.MessageList>;
 export type MemberList = Static<typeof conversations.MemberList>;
 export type SummaryList = Static<typeof conversations.SummaryList>;
+export type DecisionList = Static<typeof conversations.DecisionList>;
 export type TopicList = Static<typeof conversations.TopicList>;
 export type ChapterList = Static<typeof conversations.ChapterList>;
 export type Insight = Static<typeof conversations.Insight>;

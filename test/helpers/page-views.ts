@@ -13,6 +13,7 @@ export function testPageView(overrides: Partial<PageView> = {}): PageView {
     endTime: "2026-11-02T15:42:00.000Z",
     dated: true,
     attendees: [{ id: "m1", name: "Ann Lee", avatarUrl: null }],
+    decisions: [],
     summary: [],
     topics: [],
     insights: [],

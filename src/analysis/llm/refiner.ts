@@ -255,6 +255,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
         result: {
           languageCode: local.languageCode,
           summary: engines.summary === "llm" ? result.summary : local.summary,
+          decisions: local.decisions,
           topics: engines.chapters === "llm" ? result.topics : local.topics,
           insights: engines.actionItems === "llm" ? result.insights : local.insights,
         },

@@ -59,7 +59,7 @@ export function prepareAnalysis(
 }
 
 /**
- * Replaces the conversation's summary, topics and insights with an analysis's result, keeping what viewers
+ * Replaces the conversation's summary, decisions, topics and insights with an analysis's result, keeping what viewers
  * did to insights found again (`keepViewerEdits`), and records which engine wrote each part. Does nothing
  * when the conversation is gone.
  */
@@ -80,6 +80,13 @@ export function storeAnalysis(
     const members = await conversations.listMembers(conversationId);
     await conversations.replaceAnalysis(conversationId, {
       summaries: result.summary.map((item, position) => ({
+        id: numericId(),
+        conversation_id: conversationId,
+        position,
+        text: item.text,
+        message_ids: JSON.stringify(item.messageIds),
+      })),
+      decisions: result.decisions.map((item, position) => ({
         id: numericId(),
         conversation_id: conversationId,
         position,

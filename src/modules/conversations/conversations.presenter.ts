@@ -7,6 +7,7 @@ import type {
   MemberRow,
   MessageRow,
   SummaryRow,
+  DecisionRow,
   TranscriptRow,
   TopicRow,
 } from "../../db/schema.ts";
@@ -158,6 +159,14 @@ export function presentSummary(summary: SummaryRow) {
     id: summary.id,
     text: summary.text,
     messageRefs: (JSON.parse(summary.message_ids) as string[]).map((id) => ({ id })),
+  };
+}
+
+export function presentDecision(decision: DecisionRow) {
+  return {
+    id: decision.id,
+    text: decision.text,
+    messageIds: JSON.parse(decision.message_ids) as string[],
   };
 }
 

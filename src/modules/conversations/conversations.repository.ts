@@ -14,12 +14,15 @@ import type {
   TranscriptRow,
   SummaryRow,
   SummariesTable,
+  DecisionRow,
+  DecisionsTable,
   TopicRow,
   TopicsTable,
 } from "../../db/schema.ts";
 
 export interface StoredAnalysis {
   summaries: SummariesTable[];
+  decisions: DecisionsTable[];
   topics: TopicsTable[];
   insights: InsightsTable[];
 }
@@ -324,11 +327,13 @@ export class ConversationsRepository {
 
   /** Replaces the stored analysis of a conversation with a new one. */
   async replaceAnalysis(conversationId: string, analysis: StoredAnalysis): Promise<void> {
-    for (const table of ["summaries", "topics", "insights"] as const) {
+    for (const table of ["summaries", "decisions", "topics", "insights"] as const) {
       await this.db.deleteFrom(table).where("conversation_id", "=", conversationId).execute();
     }
     if (analysis.summaries.length > 0)
       await this.db.insertInto("summaries").values(analysis.summaries).execute();
+    if (analysis.decisions.length > 0)
+      await this.db.insertInto("decisions").values(analysis.decisions).execute();
     if (analysis.topics.length > 0) await this.db.insertInto("topics").values(analysis.topics).execute();
     for (let i = 0; i < analysis.insights.length; i += 500) {
       await this.db
@@ -341,6 +346,15 @@ export class ConversationsRepository {
   listSummaries(conversationId: string): Promise<SummaryRow[]> {
     return this.db
       .selectFrom("summaries")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("position")
+      .execute();
+  }
+
+  listDecisions(conversationId: string): Promise<DecisionRow[]> {
+    return this.db
+      .selectFrom("decisions")
       .selectAll()
       .where("conversation_id", "=", conversationId)
       .orderBy("position")

@@ -7,6 +7,7 @@ import {
   ConversationList,
   Conversation,
   ConversationParams,
+  DecisionList,
   FollowUpList,
   ListQuery,
   MemberList,
@@ -137,6 +138,24 @@ export function conversationRoutes(app: Server, deps: { conversations: Conversat
     },
     async (request) => ({
       summary: await conversations.getSummary(request.appId, request.params.conversationId),
+    }),
+  );
+
+  app.get(
+    "/v1/conversations/:conversationId/decisions",
+    {
+      schema: {
+        tags,
+        summary: "What the conversation decided (Recap's extension)",
+        description:
+          "Each decision is a sentence that states it, written by the analysis from the lines it rests on " +
+          "(`messageIds`), in conversation order. Not part of Symbl's API.",
+        params: ConversationParams,
+        response: { 200: DecisionList, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({
+      decisions: await conversations.getDecisions(request.appId, request.params.conversationId),
     }),
   );
 

@@ -109,6 +109,16 @@ export const Summary = Type.Object({
 });
 export const SummaryList = Type.Object({ summary: Type.Array(Summary) });
 
+/** Recap's extension: what the conversation decided (docs/SYMBL-COMPAT.md, Decisions). */
+export const Decision = Type.Object({
+  id: Type.String(),
+  text: Type.String({
+    description: "A sentence that states the decision, written from the lines it rests on",
+  }),
+  messageIds: Type.Array(Type.String(), { description: "The lines that state the decision, in order" }),
+});
+export const DecisionList = Type.Object({ decisions: Type.Array(Decision) });
+
 export const Topic = Type.Object({
   id: Type.String(),
   text: Type.String(),

@@ -5,6 +5,7 @@ import type {
   MemberRow,
   TranscriptRow,
   SummaryRow,
+  DecisionRow,
   TopicRow,
 } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
@@ -19,6 +20,7 @@ import {
   presentMessage,
   presentSummary,
   presentChapter,
+  presentDecision,
   presentTopic,
 } from "./conversations.presenter.ts";
 
@@ -28,6 +30,7 @@ export interface ConversationInFull {
   members: MemberRow[];
   messages: TranscriptRow[];
   summaries: SummaryRow[];
+  decisions: DecisionRow[];
   topics: TopicRow[];
   insights: InsightRow[];
   /** Insights a viewer dismissed (above the confidence threshold), which an editable link can restore. */
@@ -243,6 +246,12 @@ export class ConversationsService {
     return (await this.conversations.listSummaries(conversationId)).map(presentSummary);
   }
 
+  /** What the conversation decided, in order (Recap's extension). Throws not_found. */
+  async getDecisions(appId: string, conversationId: string) {
+    await this.require(appId, conversationId);
+    return (await this.conversations.listDecisions(conversationId)).map(presentDecision);
+  }
+
   async getTopics(appId: string, conversationId: string) {
     await this.require(appId, conversationId);
     return (await this.conversations.listTopics(conversationId)).map(presentTopic);
@@ -271,10 +280,11 @@ export class ConversationsService {
    */
   async readInFull(appId: string, conversationId: string): Promise<ConversationInFull> {
     const conversation = await this.require(appId, conversationId);
-    const [members, messages, summaries, topics, insights] = await Promise.all([
+    const [members, messages, summaries, decisions, topics, insights] = await Promise.all([
       this.conversations.listMembers(conversationId),
       this.conversations.listTranscript(conversationId),
       this.conversations.listSummaries(conversationId),
+      this.conversations.listDecisions(conversationId),
       this.conversations.listTopics(conversationId),
       this.conversations.listInsights(conversationId),
     ]);
@@ -283,6 +293,7 @@ export class ConversationsService {
       members,
       messages,
       summaries,
+      decisions,
       topics,
       insights: insights.filter((insight) => isShown(insight, conversation)),
       dismissedInsights: insights.filter(

@@ -134,6 +134,7 @@ export function pageViewOf(
       name: member.name,
       avatarUrl: settings.speakerAvatarURLs[member.id] ?? null,
     })),
+    decisions: rows.decisions.map((item) => ({ text: item.text, messageIds: idsOf(item.message_ids) })),
     summary: rows.summaries.map((item) => ({ text: item.text, messageIds: idsOf(item.message_ids) })),
     analysisNotice: conversation.language_code === null ? null : languageNotice(conversation.language_code),
     topics: pageTopics(rows),

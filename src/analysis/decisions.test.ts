@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { analyzeConversation, sentencesOf } from "./analyze.ts";
+import { DEFAULT_DECISION_OPTIONS, findDecisions, pickDecisions, type DecisionOptions } from "./decisions.ts";
+import type { AnalysisInput } from "./types.ts";
+
+// A planning meeting written for the test: two decisions, each accepted by the others, among small talk,
+// a hedged idea and an agenda line.
+const TURNS: [string, string][] = [
+  ["Ana", "Good morning everyone, thanks for coming to the planning meeting about the new website."],
+  ["Ben", "Morning."],
+  ["Ana", "I looked at the hosting offers and I think they are all a bit expensive for us this year."],
+  ["Cleo", "I wonder if we could run it on our own server in the office instead of paying for hosting."],
+  ["Ben", "Maybe, but I am not sure who would look after it at night."],
+  ["Cleo", "Yeah, that is the problem."],
+  ["Ana", "So we decided to stay with the current hosting company for another year."],
+  ["Ben", "Yeah, agreed."],
+  ["Cleo", "Okay, sure."],
+  ["Ben", "I had a sandwich for lunch and it was quite good actually."],
+  ["Cleo", "Did you see the football match yesterday evening on television?"],
+  ["Ben", "No, I was out with my sister and her dog all evening."],
+  ["Ana", "Then the next thing is the colour of the logo on the front page."],
+  ["Cleo", "I like blue but I could live with green if you prefer it for the logo."],
+  ["Ben", "Blue is fine with me."],
+  ["Ana", "Okay, so the logo will be blue and we will drop the green version."],
+  ["Cleo", "Yeah."],
+  ["Ben", "Sounds good."],
+  ["Ana", "Thanks everyone, see you next week."],
+];
+
+const input: AnalysisInput = {
+  conversationStartTime: "2026-11-02T15:00:00.000Z",
+  messages: TURNS.map(([speaker, text], i) => ({
+    id: `m${i}`,
+    text,
+    memberId: null,
+    speakerName: speaker,
+    startTime: null,
+  })),
+};
+
+describe("findDecisions", () => {
+  it("finds the sentences that state a decision, as written sentences linked to their lines", () => {
+    const decisions = findDecisions(input, sentencesOf(TURNS.map(([, text]) => text)));
+    expect(decisions).toEqual([
+      { text: "We decided to stay with the current hosting company for another year.", messageIds: ["m6"] },
+      { text: "The logo will be blue and we will drop the green version.", messageIds: ["m15"] },
+    ]);
+  });
+
+  it("takes no question, hedged idea or small talk for a decision", () => {
+    const only = (lines: number[]): AnalysisInput => ({
+      ...input,
+      messages: lines.map((i) => input.messages[i]!),
+    });
+    const talk = only([2, 3, 4, 9, 10, 11, 18]);
+    expect(findDecisions(talk, sentencesOf(talk.messages.map((m) => m.text)))).toEqual([]);
+  });
+
+  it("is part of the analysis, and empty for a language the analysis does not read", () => {
+    expect(analyzeConversation(input).decisions.map((d) => d.messageIds)).toEqual([["m6"], ["m15"]]);
+    const spanish = analyzeConversation({ ...input, languageCode: "es-ES" });
+    expect(spanish.decisions).toEqual([]);
+  });
+});
+
+describe("pickDecisions", () => {
+  const options: DecisionOptions = {
+    ...DEFAULT_DECISION_OPTIONS,
+    threshold: 0.5,
+    spacing: 10,
+    maxDecisions: 2,
+  };
+  const scored = [
+    { index: 0, messageIndex: 0, probability: 0.9 },
+    { index: 1, messageIndex: 5, probability: 0.8 },
+    { index: 2, messageIndex: 30, probability: 0.7 },
+    { index: 3, messageIndex: 60, probability: 0.4 },
+  ];
+
+  it("keeps the likeliest above the threshold, one per discussion, at most maxDecisions, in order", () => {
+    // Sentence 1 is within 10 messages of sentence 0; sentence 3 is under the threshold.
+    expect(pickDecisions(scored, 100, options)).toEqual([0, 2]);
+    expect(pickDecisions(scored, 100, { ...options, maxDecisions: 1 })).toEqual([0]);
+  });
+
+  it("keeps decisions closer together in a short conversation, and skips what is not readable", () => {
+    // 10 messages and at most 2 decisions: 5 messages apart is enough.
+    expect(pickDecisions(scored.slice(0, 2), 10, options)).toEqual([0, 1]);
+    expect(pickDecisions(scored, 100, options, (index) => index !== 0)).toEqual([1, 2]);
+  });
+});

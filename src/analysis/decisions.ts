@@ -1,0 +1,83 @@
+import { decisionCandidates } from "./decision-features.ts";
+import { DECISION_MODEL } from "./decision-weights.ts";
+import type { Sentence } from "./nlp.ts";
+import { readableSentence } from "./tidy.ts";
+import type { AnalysisInput, DecisionItem } from "./types.ts";
+
+/** The decision scorer and how many of its sentences are kept (learned on QMSum train, docs/ANALYSIS.md). */
+export interface DecisionOptions {
+  bias: number;
+  /** One weight per decision feature (DECISION_FEATURE_NAMES order). */
+  weights: readonly number[];
+  /** A sentence is a decision when its probability reaches this. */
+  threshold: number;
+  /**
+   * Two decisions are at least this many messages apart (one discussion, one decision); in a conversation of
+   * fewer than spacing × maxDecisions messages, its share of them (messages / maxDecisions).
+   */
+  spacing: number;
+  /** At most this many decisions per conversation, the likeliest. */
+  maxDecisions: number;
+}
+
+export const DEFAULT_DECISION_OPTIONS: DecisionOptions = DECISION_MODEL;
+
+/** A candidate's probability of stating a decision: the logistic of its weighted features. */
+export function decisionProbability(features: readonly number[], options: DecisionOptions): number {
+  let z = options.bias;
+  features.forEach((value, i) => (z += value * (options.weights[i] ?? 0)));
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** A scored candidate: its sentence index, its message index and its probability. */
+export interface ScoredSentence {
+  index: number;
+  messageIndex: number;
+  probability: number;
+}
+
+/**
+ * Which scored sentences become decisions: the likeliest first, each kept when it reaches the threshold,
+ * is far enough from every one already kept (DecisionOptions.spacing, in a conversation of
+ * `messageCount` messages) and `readable` accepts it, up to `maxDecisions`. Returns their sentence indices
+ * in conversation order.
+ */
+export function pickDecisions(
+  scored: readonly ScoredSentence[],
+  messageCount: number,
+  options: DecisionOptions,
+  readable: (index: number) => boolean = () => true,
+): number[] {
+  const spacing = Math.min(options.spacing, Math.floor(messageCount / options.maxDecisions));
+  const ranked = scored
+    .filter((candidate) => candidate.probability >= options.threshold)
+    .sort((a, b) => b.probability - a.probability || a.index - b.index);
+  const kept: ScoredSentence[] = [];
+  for (const candidate of ranked) {
+    if (kept.length >= options.maxDecisions) break;
+    const near = kept.some((k) => Math.abs(k.messageIndex - candidate.messageIndex) < spacing);
+    if (!near && readable(candidate.index)) kept.push(candidate);
+  }
+  return kept.map((k) => k.index).sort((a, b) => a - b);
+}
+
+/** A conversation's decisions: each a readable sentence that states it, linked to its message. */
+export function findDecisions(input: AnalysisInput, sentences: readonly Sentence[]): DecisionItem[] {
+  const speakers = input.messages.map((m) => m.memberId ?? m.speakerName);
+  const options = DEFAULT_DECISION_OPTIONS;
+  const scored = decisionCandidates(sentences, speakers, input.messages.length).map((candidate) => ({
+    index: candidate.index,
+    messageIndex: (sentences[candidate.index] as Sentence).messageIndex,
+    probability: decisionProbability(candidate.features, options),
+  }));
+  const texts = new Map<number, string>();
+  const readable = (index: number): boolean => {
+    const text = readableSentence((sentences[index] as Sentence).text);
+    texts.set(index, text);
+    return text !== "";
+  };
+  return pickDecisions(scored, input.messages.length, options, readable).map((index) => ({
+    text: texts.get(index) ?? "",
+    messageIds: [input.messages[(sentences[index] as Sentence).messageIndex]?.id ?? ""],
+  }));
+}
