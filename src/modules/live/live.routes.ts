@@ -3,6 +3,7 @@ import { DomainError, unauthenticated } from "../../errors.ts";
 import type { AccessTokens, SecretGenerations } from "../../http/auth.ts";
 import type { Server } from "../../http/types.ts";
 import { events } from "../../live/protocol.ts";
+import type { LiveMetrics } from "../../metrics/metrics.ts";
 import { closeCodeOf, LiveConnection, type ConnectionLimits } from "./live-connection.ts";
 import type { LiveService } from "./live.service.ts";
 
@@ -33,6 +34,7 @@ export function liveRoutes(
     tokens: AccessTokens;
     apps: SecretGenerations;
     limits: ConnectionLimits;
+    metrics: LiveMetrics;
   },
 ): void {
   const { limits } = deps;
@@ -55,11 +57,13 @@ export function liveRoutes(
     }
     open += 1;
     openPerApp.set(appId, ofApp + 1);
+    deps.metrics.opened();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       open -= 1;
+      deps.metrics.closed();
       const left = (openPerApp.get(appId) ?? 1) - 1;
       if (left === 0) openPerApp.delete(appId);
       else openPerApp.set(appId, left);
