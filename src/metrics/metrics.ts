@@ -122,12 +122,12 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
   });
   const mediaSeconds = new Counter({
     name: "recap_transcription_media_seconds_total",
-    help: "Seconds of recordings recognised by this process",
+    help: "Seconds of audio this process recognised in recordings (each channel recognised counts)",
     registers,
   });
   const processingSeconds = new Counter({
     name: "recap_transcription_processing_seconds_total",
-    help: "Seconds this process spent recognising recordings (decoding and recognition)",
+    help: "Seconds this process spent recognising that audio (a loaded engine; not fetching, decoding or diarising)",
     registers,
   });
   const realTimeFactor = new Histogram({

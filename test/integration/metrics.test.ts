@@ -1,7 +1,7 @@
 // /metrics (docs/OPERATIONS.md, Metrics): served only to the token or on a port of its own, and read back
 // through a real Prometheus after known traffic.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,11 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { listenForMetrics } from "../../src/http/metrics.ts";
 import { generateToken, messageOf } from "../helpers/api.ts";
-import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/app.ts";
+import { startTestServer, TEST_SECRET, waitForJob, type TestServer } from "../helpers/app.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, onServer, timedLines } from "../helpers/factories.ts";
+import { MediaKit } from "../helpers/media.ts";
 import { startChild, type Child } from "../helpers/processes.ts";
 import { prometheusBinary, startPrometheus } from "../helpers/prometheus.ts";
+import { startSpeechServer } from "../helpers/speech-server.ts";
 import { freePort, until, untilValue } from "../helpers/wait.ts";
 
 const prometheus = prometheusBinary();
@@ -175,6 +177,49 @@ describe.each(await dialects())("metrics on %s", (dialect) => {
     } finally {
       await listener.close();
       await server.close();
+    }
+  });
+
+  it("reports a media job's recognised seconds, the time recognising them and its queue wait apart from its work", async () => {
+    const kit = new MediaKit();
+    const speech = await startSpeechServer("openai", () => "Dana will send the numbers by Friday");
+    // A slow engine: each answer is held this long, so the recognition takes at least as long.
+    speech.delayMs = 500;
+    const server = await startTestServer(dialect, {
+      env: { RECAP_ASR_URL: speech.url, RECAP_MEDIA_DIR: join(kit.dir, "store") },
+    });
+    try {
+      const { token } = await server.newApp();
+      const recording = await kit.speech(
+        [{ text: "Dana will send the numbers by Friday", atSeconds: 1 }],
+        12,
+      );
+      const response = await fetch(`${server.url}/v1/process/audio`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+        body: readFileSync(recording),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const { jobId } = (await response.json()) as { jobId: string };
+      expect(await waitForJob(server, token, jobId)).toBe("completed");
+
+      const { body: text } = await server.metrics.scrape();
+      const media = sampleIn(text, "recap_transcription_media_seconds_total");
+      const processing = sampleIn(text, "recap_transcription_processing_seconds_total");
+      expect(media).toBeCloseTo(12, 1);
+      expect(processing).toBeGreaterThanOrEqual(0.5);
+      expect(sampleIn(text, "recap_transcription_real_time_factor_count")).toBe(1);
+      expect(sampleIn(text, "recap_transcription_real_time_factor_sum")).toBeCloseTo(processing! / media!, 6);
+      expect(sampleIn(text, 'recap_job_queue_wait_seconds_count{kind="media"}')).toBe(1);
+      expect(sampleIn(text, 'recap_job_work_seconds_count{kind="media",outcome="completed"}')).toBe(1);
+      expect(
+        sampleIn(text, 'recap_job_work_seconds_sum{kind="media",outcome="completed"}'),
+      ).toBeGreaterThanOrEqual(processing!);
+      expect(sampleIn(text, 'recap_job_queue_wait_seconds_count{kind="text"}')).toBeUndefined();
+    } finally {
+      await server.close();
+      await speech.close();
+      kit.close();
     }
   });
 
