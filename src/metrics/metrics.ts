@@ -73,7 +73,6 @@ const JOB_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600,
 const REAL_TIME_FACTOR_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 5];
 
 export interface Metrics {
-  readonly registry: Registry;
   readonly requests: RequestMetrics;
   readonly jobs: JobMetrics;
   readonly transcription: TranscriptionMetrics;
@@ -82,7 +81,7 @@ export interface Metrics {
   readonly linkViews: LinkViewMetrics;
   readonly live: LiveMetrics;
   readonly rateLimits: RateLimitMetrics;
-  /** Registers the gauges read at scrape time; called once by the composition root. */
+  /** Registers the gauges read at scrape time; called once by the composition root (twice throws: names are taken). */
   readOnScrape(sources: ScrapeSources): void;
   /** The text Prometheus scrapes, and its content type. */
   scrape(): Promise<{ contentType: string; body: string }>;
@@ -169,9 +168,7 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
   for (const result of ["hit", "miss"]) pageCacheLookups.inc({ result }, 0);
   for (const limit of ["app", "address", "credentials"]) rateLimitRefusals.inc({ limit }, 0);
 
-  let sourcesRead = false;
   return {
-    registry,
     requests: {
       answered: (method, route, statusCode, seconds) =>
         requestDuration.observe({ method, route, status_code: statusCode }, seconds),
@@ -193,11 +190,7 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
     linkViews: { viewed: () => linkViews.inc() },
     live: { opened: () => liveConnections.inc(), closed: () => liveConnections.dec() },
     rateLimits: { refused: (limit) => rateLimitRefusals.inc({ limit }) },
-    readOnScrape(sources) {
-      if (sourcesRead) throw new Error("the scrape-time sources are already registered");
-      sourcesRead = true;
-      registerScrapeGauges(registers, sources);
-    },
+    readOnScrape: (sources) => registerScrapeGauges(registers, sources),
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

@@ -44,7 +44,8 @@ interface QueryAnswer {
 
 /**
  * Starts a real Prometheus scraping `target`'s /metrics every second with the Bearer token, on a free port of
- * 127.0.0.1 with its storage in a temporary directory; resolves once it is ready.
+ * 127.0.0.1 with its storage in a temporary directory; resolves once it is ready. Prometheus hands targets to
+ * its scrapers at most every 5 s, so the first scrape comes a few seconds after that.
  */
 export async function startPrometheus(
   binary: string,

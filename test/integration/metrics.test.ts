@@ -107,7 +107,7 @@ describe.each(await dialects())("metrics on %s", (dialect) => {
 
     it("labels a request by its route's template, and every unknown path as one route", async () => {
       const { token } = await server.newApp();
-      const path = `/v1/conversations/${randomBytes(8).readBigUInt64BE() % 10n ** 16n}`;
+      const path = "/v1/conversations/1234567890123456";
       expect((await server.api(token, path)).status).toBe(404);
       const unknown = `/no-such-${randomBytes(6).toString("hex")}`;
       expect((await fetch(server.url + unknown)).status).toBe(404);
@@ -284,7 +284,6 @@ describe.each(await dialects())("metrics on %s", (dialect) => {
         expect(await requests('method="POST",route="/oauth2/token::generate",status_code="200"')).toBe(2);
         expect(await requests('method="POST",route="/oauth2/token::generate",status_code="429"')).toBe(1);
         expect(await scraper.query('http_request_duration_seconds_count{route=~".*no-such.*"}')).toEqual([]);
-        expect(await requests('method="GET",route="/metrics",status_code="200"')).toBeGreaterThan(0);
 
         expect(await value('recap_rate_limit_refusals_total{limit="credentials"}')).toBe(1);
         expect(await value('recap_rate_limit_refusals_total{limit="app"}')).toBe(0);
