@@ -57,13 +57,11 @@ export function liveRoutes(
     }
     open += 1;
     openPerApp.set(appId, ofApp + 1);
-    deps.metrics.opened();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       open -= 1;
-      deps.metrics.closed();
       const left = (openPerApp.get(appId) ?? 1) - 1;
       if (left === 0) openPerApp.delete(appId);
       else openPerApp.set(appId, left);
@@ -85,7 +83,13 @@ export function liveRoutes(
             );
           }
           const release = admit(appId);
-          new LiveConnection(socket, appId, connectionIdOf(request), deps.live, limits, request.log, release);
+          deps.metrics.opened();
+          // The connection calls this once, when its socket closes.
+          const ended = () => {
+            deps.metrics.closed();
+            release();
+          };
+          new LiveConnection(socket, appId, connectionIdOf(request), deps.live, limits, request.log, ended);
         } catch (error) {
           const domain =
             error instanceof DomainError
