@@ -84,9 +84,11 @@ export function liveRoutes(
           }
           const release = admit(appId);
           deps.metrics.opened();
-          // The connection calls this once, when its socket closes.
+          // A connection reports its end more than once (the stream's end, an error, the socket's close).
+          let counted = true;
           const ended = () => {
-            deps.metrics.closed();
+            if (counted) deps.metrics.closed();
+            counted = false;
             release();
           };
           new LiveConnection(socket, appId, connectionIdOf(request), deps.live, limits, request.log, ended);
