@@ -80,6 +80,30 @@ export default tseslint.config(
     },
   },
   {
+    files: ["src/metrics/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [
+                "**/modules/**",
+                "**/http/**",
+                "**/services.ts",
+                "**/app.ts",
+                "**/main.ts",
+                "**/cli/**",
+              ],
+              message:
+                "metrics/ knows no module: it declares the interfaces parts report through; the composition root hands them out.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["src/modules/**/*.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [

@@ -14,6 +14,8 @@ import { parseJsonBody } from "./http/json-body.ts";
 import { decodeUtf8, registerInputRules } from "./http/input-rules.ts";
 import { createValidatorCompiler } from "./http/validation.ts";
 import { registerRateLimits } from "./http/rate-limit.ts";
+import { metricsRoute, registerRequestMetrics } from "./http/metrics.ts";
+import { createMetrics } from "./metrics/metrics.ts";
 import { logDestination, OneLinePerRequest } from "./http/logging.ts";
 import { letConnectionsGoOnClose } from "./http/shutdown.ts";
 import {
@@ -85,7 +87,10 @@ function trustProxyOption(setting: TrustProxy) {
   return typeof setting === "number" ? (_address: string, hop: number) => hop < setting : setting;
 }
 
-/** Builds the HTTP app: routes, hooks, error handling and the job runner's lifecycle. Never listens. */
+/**
+ * Builds the HTTP app: routes, hooks, error handling, the job runner's lifecycle and the app's metrics (served at
+ * /metrics with RECAP_METRICS_TOKEN; main.ts serves them on RECAP_METRICS_PORT). Never listens.
+ */
 export async function buildApp(deps: AppDeps) {
   const { config, database } = deps;
   const app: Server = Fastify({
@@ -119,7 +124,12 @@ export async function buildApp(deps: AppDeps) {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const services = createServices({ ...deps, logger: app.log });
+  // One registry per app (docs/OPERATIONS.md, Metrics). Requests are timed and the process observed only
+  // when someone can read the figures.
+  const metricsServed = config.metrics.token !== null || config.metrics.port !== null;
+  const metrics = createMetrics({ processMetrics: metricsServed });
+  if (metricsServed) registerRequestMetrics(app, metrics.requests);
+  const services = createServices({ ...deps, logger: app.log, metrics });
   const transcripts = createTranscriptParser();
 
   // Runs for every routed request, the not-found handler included; the router's own errors call it too.
@@ -164,6 +174,7 @@ export async function buildApp(deps: AppDeps) {
     perMinute: config.rateLimitPerMinute,
     tokenPerMinute: config.tokenRateLimitPerMinute,
     redis: deps.redis ?? null,
+    metrics: metrics.rateLimits,
   });
 
   await app.register(swagger, {
@@ -188,6 +199,7 @@ export async function buildApp(deps: AppDeps) {
   app.get("/openapi.json", { schema: { hide: true } }, () => app.swagger());
   const unlimited = { schema: { hide: true }, config: { rateLimit: false } } as const;
   app.get("/healthz", unlimited, () => ({ status: "ok" }));
+  if (config.metrics.token !== null) metricsRoute(app, { metrics, token: config.metrics.token });
   app.get("/readyz", unlimited, async (_request, reply) => {
     const ready = await database.ping();
     const { engine, diarization } = deps.speech.status();
@@ -222,6 +234,7 @@ export async function buildApp(deps: AppDeps) {
         analysisWaitMs: LIVE_ANALYSIS_WAIT_MS,
         maxStreamMs: config.media.maxSeconds * 1000,
       },
+      metrics: metrics.live,
     });
     done();
   });
@@ -263,5 +276,5 @@ export async function buildApp(deps: AppDeps) {
     await transcripts.close();
   });
 
-  return { app, services };
+  return { app, services, metrics };
 }

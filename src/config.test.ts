@@ -105,6 +105,30 @@ describe("loadConfig", () => {
     }
   });
 
+  it("keeps /metrics closed unless RECAP_METRICS_TOKEN or RECAP_METRICS_PORT is set, and checks both", () => {
+    expect(loadConfig({}).metrics).toEqual({ token: null, port: null });
+    const token = "0123456789abcdef-_.~+/=";
+    expect(loadConfig({ RECAP_METRICS_TOKEN: token }).metrics).toEqual({ token, port: null });
+    expect(loadConfig({ RECAP_METRICS_PORT: "9464" }).metrics).toEqual({ token: null, port: 9464 });
+    expect(loadConfig({ RECAP_METRICS_TOKEN: token, RECAP_METRICS_PORT: "9464" }).metrics).toEqual({
+      token,
+      port: 9464,
+    });
+    for (const bad of ["short-token", "0123456789abcdef ghi", "0123456789abcdéf", "0123456789abcdef\t"]) {
+      expect(() => loadConfig({ RECAP_METRICS_TOKEN: bad }), bad).toThrow(
+        "RECAP_METRICS_TOKEN must be at least 16 visible ASCII characters without spaces",
+      );
+    }
+    for (const bad of ["0", "65536", "9464.5", "metrics"]) {
+      expect(() => loadConfig({ RECAP_METRICS_PORT: bad }), bad).toThrow(
+        `RECAP_METRICS_PORT must be an integer from 1 to 65535 (got "${bad}")`,
+      );
+    }
+    expect(() => loadConfig({ PORT: "9464", RECAP_METRICS_PORT: "9464" })).toThrow(
+      "RECAP_METRICS_PORT must differ from PORT (both are 9464)",
+    );
+  });
+
   it("reports every problem at once", () => {
     let error: unknown;
     try {

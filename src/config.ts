@@ -38,6 +38,17 @@ export interface Config {
   /** The language model a job also asks (docs/LLM.md); null keeps the analysis local, with no network. */
   llm: LanguageModelSettings | null;
   media: MediaSettings;
+  metrics: MetricsSettings;
+}
+
+/**
+ * Who may read /metrics (docs/OPERATIONS.md, Metrics). Neither set: no one (a 404). A token: the main port
+ * serves it to `Authorization: Bearer <token>`. A port: a second listener on HOST serves it (asking for the
+ * token too when one is set).
+ */
+export interface MetricsSettings {
+  token: string | null;
+  port: number | null;
 }
 
 /** Recorded media (docs/MEDIA.md): where it is kept, its limits, and the speech engine. */
@@ -102,6 +113,7 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const MIN_SECRET_LENGTH = 32;
+const MIN_METRICS_TOKEN_LENGTH = 16;
 
 /** Reads and validates the environment; throws ConfigError listing every problem at once. */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonly<Config> {
@@ -173,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
   const llm = languageModelSettings(env, integer, problems);
   const media = mediaSettings(env, dataDir, integer, problems);
   const trustProxy = trustProxyOf(env.RECAP_TRUST_PROXY ?? "", problems);
+  const metrics = metricsSettings(env, port, integer, problems);
 
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
@@ -199,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     fontCacheDir: resolve(dataDir, env.RECAP_FONT_CACHE_DIR || "fonts"),
     llm,
     media,
+    metrics,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -283,6 +297,29 @@ function mediaSettings(
     liveMaxConnections: integer("RECAP_LIVE_MAX_CONNECTIONS", 10, 0, 10_000),
     liveMaxConnectionsPerApp: integer("RECAP_LIVE_MAX_CONNECTIONS_PER_APP", 10, 0, 10_000),
   };
+}
+
+/**
+ * RECAP_METRICS_TOKEN (a Bearer token: visible ASCII without spaces, at least MIN_METRICS_TOKEN_LENGTH long) and
+ * RECAP_METRICS_PORT (not the API's own port).
+ */
+function metricsSettings(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): MetricsSettings {
+  const token = env.RECAP_METRICS_TOKEN || null;
+  if (token !== null && (token.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token))) {
+    problems.push(
+      `RECAP_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} visible ASCII characters without spaces`,
+    );
+  }
+  const metricsPort = env.RECAP_METRICS_PORT ? integer("RECAP_METRICS_PORT", 0, 1, 65535) : null;
+  if (metricsPort !== null && metricsPort === port) {
+    problems.push(`RECAP_METRICS_PORT must differ from PORT (both are ${port})`);
+  }
+  return { token, port: metricsPort };
 }
 
 /** proxy-addr's names for address ranges, which Fastify's trustProxy takes beside addresses. */

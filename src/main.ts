@@ -2,6 +2,7 @@ import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { connectRateLimitRedis } from "./http/rate-limit.ts";
+import { listenForMetrics } from "./http/metrics.ts";
 import { HANDLER_GRACE_MS } from "./http/shutdown.ts";
 import { openRuntime } from "./runtime.ts";
 
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
   }
   const runtime = await openRuntime(config);
   const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl) : null;
-  const { app, services } = await buildApp({ ...runtime, clock: systemClock, redis });
+  const { app, services, metrics } = await buildApp({ ...runtime, clock: systemClock, redis });
+  let metricsListener: Awaited<ReturnType<typeof listenForMetrics>> | null = null;
 
   // app.close() answers the requests in flight and cuts what outlasts its graces (http/shutdown.ts), so it
   // ends within HANDLER_GRACE_MS unless a job or a close hangs; only then is the process ended unclosed.
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     forced.unref();
     void app
       .close()
+      .then(() => metricsListener?.close())
       .then(() => redis?.disconnect())
       .then(() => runtime.close())
       .then(() => {
@@ -48,6 +51,16 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   const where = config.database.dialect === "sqlite" ? config.database.path : "PostgreSQL";
   app.log.info({ address, database: where }, `Recap listening on ${address}`);
+  if (config.metrics.port !== null) {
+    metricsListener = await listenForMetrics({
+      metrics,
+      token: config.metrics.token,
+      port: config.metrics.port,
+      host: config.host,
+      logger: app.log,
+    });
+    app.log.info({ metrics: metricsListener.url }, `Metrics served on ${metricsListener.url}`);
+  }
   const speech = runtime.speech.status();
   if (speech.engine) app.log.info({ speech }, `Speech engine ready: ${speech.engine}`);
   else app.log.info(`Media submissions are refused until a speech engine is set up. ${speech.setupHint}`);

@@ -27,6 +27,7 @@ import { JobsService, type JobKind } from "./modules/jobs/jobs.service.ts";
 import { MediaService } from "./modules/media/media.service.ts";
 import { LiveService } from "./modules/live/live.service.ts";
 import type { Speech } from "./media/speech.ts";
+import type { Metrics } from "./metrics/metrics.ts";
 import { WebhookEventsRepository } from "./modules/jobs/webhook-events.repository.ts";
 import { WebhookTargets } from "./modules/jobs/webhook-targets.ts";
 import { WebhookSender } from "./modules/jobs/webhooks.ts";
@@ -49,6 +50,8 @@ export interface ServiceDeps {
   /** The speech engine media jobs use (media/speech.ts). */
   speech: Speech;
   logger: FastifyBaseLogger;
+  /** The app's metrics: each part that counts something is handed its interface. */
+  metrics: Metrics;
 }
 
 /** What this process keeps of made summary pages (docs/PAGES.md, Compression and caching). */
@@ -75,7 +78,7 @@ export function repositoriesOf(db: Kysely<Database>) {
  * and the CLI share this.
  */
 export function createServices(deps: ServiceDeps) {
-  const { config, database, clock, secret, analyzer, speech, logger } = deps;
+  const { config, database, clock, secret, analyzer, speech, logger, metrics } = deps;
   const repositories = repositoriesOf(database.db);
   const transaction = createTransaction(database.db, repositoriesOf);
 
@@ -88,6 +91,7 @@ export function createServices(deps: ServiceDeps) {
     targets: webhookTargets,
     clock,
     logger,
+    metrics: metrics.webhooks,
   });
   const processJob = createJobProcessor({
     transaction,
@@ -104,6 +108,7 @@ export function createServices(deps: ServiceDeps) {
       clock,
       logger,
       leaseSeconds: config.jobLeaseSeconds,
+      metrics: metrics.jobs,
     });
   // The media runners join once the media service they run exists (below).
   const runners = [runnerOf("text", (job) => processJob(job))];
@@ -126,6 +131,7 @@ export function createServices(deps: ServiceDeps) {
     transaction,
     clock,
     logger,
+    metrics: metrics.transcription,
   });
   for (let i = 0; i < config.media.asrConcurrency; i++) {
     runners.push(
@@ -171,6 +177,12 @@ export function createServices(deps: ServiceDeps) {
     clock,
     leaseMs: config.jobLeaseSeconds * 1000,
   });
+  const pageCache = new PageCache(PAGE_CACHE_BYTES, metrics.pageCache);
+  metrics.readOnScrape({
+    unfinishedJobs: () => jobs.unfinishedJobs(),
+    poolUse: () => database.poolUse(),
+    pageCacheBytes: () => pageCache.heldBytes,
+  });
   return {
     apps,
     tokens: new TokenService(secret, config.tokenTtlSeconds, clock),
@@ -180,10 +192,10 @@ export function createServices(deps: ServiceDeps) {
     trackers,
     experiences,
     summaryPage: new SummaryPageService({ conversations, apps, trackers, media, jobs, clock }),
-    linkViews: new LinkViews({ transaction, clock, secret, logger }),
+    linkViews: new LinkViews({ transaction, clock, secret, logger, metrics: metrics.linkViews }),
     pageEdits: new PageEditsService({ conversations, ingestion }),
     pageAssets: new PageAssets(),
-    pageCache: new PageCache(PAGE_CACHE_BYTES),
+    pageCache,
     webFonts,
     ingestion,
     media,

@@ -9,6 +9,7 @@ import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/database.ts";
 import { DomainError, invalid } from "../errors.ts";
 import { checkInput } from "../http/input-rules.ts";
+import { createMetrics } from "../metrics/metrics.ts";
 import type { App } from "../modules/apps/apps.service.ts";
 import { submissionFromText, type Submission } from "../modules/ingestion/ingestion.service.ts";
 import { readTranscriptFile } from "../modules/ingestion/transcript-file.ts";
@@ -39,7 +40,15 @@ async function withServices<T>(
     options.analyzer ? {} : { analyzer: noAnalysis },
   );
   try {
-    return await work(createServices({ ...runtime, clock: systemClock, logger: pino({ level: "warn" }) }));
+    return await work(
+      createServices({
+        ...runtime,
+        clock: systemClock,
+        logger: pino({ level: "warn" }),
+        // A command's figures are not served; the services count into a registry no one reads.
+        metrics: createMetrics({ processMetrics: false }),
+      }),
+    );
   } finally {
     await runtime.close();
   }

@@ -36,6 +36,14 @@ import { withStatementCache } from "./statement-cache.ts";
 /** The PostgreSQL connections one process keeps open at most, unless RECAP_DATABASE_POOL_SIZE says so. */
 export const DEFAULT_POSTGRES_POOL_SIZE = 10;
 
+/** Connections open, idle and the most the pool opens, and queries waiting for one. */
+export interface PoolUse {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
 export type DatabaseTarget =
   { dialect: "sqlite"; path: string } | { dialect: "postgres"; url: string; poolSize?: number };
 
@@ -50,6 +58,8 @@ export interface DatabaseHandle {
   migrate(): Promise<string[]>;
   /** Answers whether the database accepts a query right now (used by /readyz). */
   ping(): Promise<boolean>;
+  /** The connection pool's state (metrics); null for SQLite, which has one connection and no pool. */
+  poolUse(): PoolUse | null;
   close(): Promise<void>;
 }
 
@@ -113,10 +123,14 @@ function withNamedStatements(pool: Pool): PostgresPool {
   };
 }
 
-/** The pool of PostgreSQL connections; the driver is loaded only for PostgreSQL (SQLite never needs it). */
-async function postgresPool(url: string, max: number): Promise<PostgresPool> {
+/**
+ * The pool of PostgreSQL connections; the driver is loaded only for PostgreSQL (SQLite never needs it).
+ * `opened` is handed the pool, whose counts the metrics read.
+ */
+async function postgresPool(url: string, max: number, opened: (pool: Pool) => void): Promise<PostgresPool> {
   const { default: pg } = await import("pg");
   const pool = new pg.Pool({ connectionString: url, max });
+  opened(pool);
   // An idle connection the server drops (restart, failover) must not crash the process: the pool
   // replaces it on the next query, and /readyz reports whether the database answers.
   pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
@@ -126,6 +140,7 @@ async function postgresPool(url: string, max: number): Promise<PostgresPool> {
 /** Opens the database named by the target. The SQLite file's directory is created when missing. */
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   let db: Kysely<Database>;
+  let poolUse: () => PoolUse | null = () => null;
   if (target.dialect === "sqlite") {
     if (target.path !== ":memory:") mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = new SQLite(target.path);
@@ -137,8 +152,18 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else {
     const poolSize = target.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE;
+    // Kysely opens the pool with its first query; until then it holds no connection.
+    let pool: Pool | null = null;
+    poolUse = () => ({
+      total: pool?.totalCount ?? 0,
+      idle: pool?.idleCount ?? 0,
+      waiting: pool?.waitingCount ?? 0,
+      max: poolSize,
+    });
     db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: () => postgresPool(target.url, poolSize) }),
+      dialect: new PostgresDialect({
+        pool: () => postgresPool(target.url, poolSize, (opened) => (pool = opened)),
+      }),
     });
   }
   return {
@@ -158,6 +183,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
         return false;
       }
     },
+    poolUse,
     close: () => db.destroy(),
   };
 }

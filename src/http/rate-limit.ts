@@ -3,6 +3,7 @@ import { setTimeout } from "node:timers/promises";
 import rateLimit, { type FastifyRateLimitStore } from "@fastify/rate-limit";
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis, RedisOptions } from "ioredis";
+import type { RateLimitMetrics, RateLimitName } from "../metrics/metrics.ts";
 import type { Server } from "./types.ts";
 
 export interface RateLimitOptions {
@@ -12,6 +13,8 @@ export interface RateLimitOptions {
   tokenPerMinute: number;
   /** Shared counters for several processes; null keeps them in this process. */
   redis: Redis | null;
+  /** Told of every refusal, by the limit that refused it. */
+  metrics: RateLimitMetrics;
 }
 
 /** The routes that take app credentials: one address's attempts at either count against one limit. */
@@ -129,6 +132,11 @@ export async function registerRateLimits(app: Server, options: RateLimitOptions)
     request.method === "POST" && CREDENTIAL_ROUTES.has(request.routeOptions.url ?? "");
   const limitOf = (request: FastifyRequest) =>
     takesCredentials(request) ? options.tokenPerMinute : options.perMinute;
+  // The limit each key (keyGenerator) counts against, as the metrics name it.
+  const limitNameOf = (request: FastifyRequest): RateLimitName => {
+    if (takesCredentials(request)) return "credentials";
+    return request.appId ? "app" : "address";
+  };
   await app.register(rateLimit, {
     global: true,
     hook: "preHandler",
@@ -141,6 +149,7 @@ export async function registerRateLimits(app: Server, options: RateLimitOptions)
     },
     max: (request) => limitOf(request),
     allowList: (request) => limitOf(request) === 0,
+    onExceeded: (request) => options.metrics.refused(limitNameOf(request)),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       message: `Rate limit exceeded: at most ${context.max} requests a minute; retry in ${context.after}`,

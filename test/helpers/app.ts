@@ -6,6 +6,7 @@ import { buildApp } from "../../src/app.ts";
 import { systemClock, type Clock } from "../../src/clock.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
 import type { DatabaseHandle } from "../../src/db/database.ts";
+import type { Metrics } from "../../src/metrics/metrics.ts";
 import { openRuntime } from "../../src/runtime.ts";
 import type { Services } from "../../src/services.ts";
 import { apiClient, bodyOf } from "./api.ts";
@@ -30,6 +31,8 @@ export interface TestServer {
   database: DatabaseHandle;
   clock: Clock;
   config: Readonly<Config>;
+  /** The app's metrics (what /metrics serves). */
+  metrics: Metrics;
   /** Makes an app and a token for it. */
   newApp(settings?: { customDomain?: string; frameAncestors?: string[] }): Promise<{
     appId: string;
@@ -103,7 +106,7 @@ export async function startTestServer(
     ? { ...runtime.database, db: runtime.database.db.withPlugin(observing(options.onQuery)) }
     : runtime.database;
   const clock = options.clock ?? systemClock;
-  const { app, services } = await buildApp({
+  const { app, services, metrics } = await buildApp({
     ...runtime,
     database,
     clock,
@@ -132,6 +135,7 @@ export async function startTestServer(
     database,
     clock,
     config,
+    metrics,
     api,
     async ingest(token, body, conversationId) {
       const response = await api(token, `/v1/process/text${conversationId ? `/${conversationId}` : ""}`, {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { deriveKey } from "../../keys.ts";
+import type { LinkViewMetrics } from "../../metrics/metrics.ts";
 import type { LinkViewsRepository } from "./link-views.repository.ts";
 
 /** Who opened a page, as the request tells it; neither part is ever stored. */
@@ -28,6 +29,7 @@ export interface LinkViewsDeps {
   clock: Clock;
   secret: string;
   logger: FastifyBaseLogger;
+  metrics: LinkViewMetrics;
 }
 
 /**
@@ -60,6 +62,7 @@ export class LinkViews {
     entry.views += 1;
     entry.lastViewedAt = at;
     entry.viewers.add(this.viewerHash(experienceId, day, viewer));
+    this.deps.metrics.viewed();
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
   }
 

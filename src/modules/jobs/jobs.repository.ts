@@ -44,6 +44,17 @@ export class JobsRepository {
     return new Map(rows.map((row) => [row.conversation_id, row]));
   }
 
+  /** How many jobs are scheduled and in progress, by kind and status (the metrics read it at each scrape). */
+  async countUnfinished(): Promise<{ kind: string; status: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom("jobs")
+      .select((eb) => ["kind", "status", eb.fn.countAll<number | string>().as("count")])
+      .where("status", "in", ["scheduled", "in_progress"])
+      .groupBy(["kind", "status"])
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, status: row.status, count: Number(row.count) }));
+  }
+
   /** The conversation's earliest job not yet started, if any: it will read the conversation as it is then. */
   findWaiting(conversationId: string): Promise<JobRow | undefined> {
     return this.db

@@ -1,7 +1,9 @@
+import { performance } from "node:perf_hooks";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
+import type { JobMetrics, JobOutcome } from "../../metrics/metrics.ts";
 import { ClaimTakenOver, type JobsRepository } from "./jobs.repository.ts";
 import type { JobEvents, JobKind, JobWrites } from "./jobs.service.ts";
 import type { WebhookSender } from "./webhooks.ts";
@@ -22,6 +24,8 @@ export interface JobRunnerOptions {
   clock: Clock;
   logger: FastifyBaseLogger;
   leaseSeconds: number;
+  /** Queue waits and work times (docs/OPERATIONS.md, Metrics). */
+  metrics: JobMetrics;
   /** How often to look for jobs scheduled by other processes sharing the database. */
   pollMs?: number;
 }
@@ -106,14 +110,21 @@ export class JobRunner implements JobEvents {
   }
 
   private async runOne(): Promise<boolean> {
-    const { jobs, transaction, webhooks, clock, logger } = this.options;
+    const { kind, jobs, transaction, webhooks, clock, logger, metrics } = this.options;
     const job = await transaction(async ({ jobs, webhookEvents }) => {
       const now = clock.now().toISOString();
-      const claimed = await jobs.claimNext(this.options.kind, now, this.leaseUntil());
+      const claimed = await jobs.claimNext(kind, now, this.leaseUntil());
       if (claimed) await webhookEvents.addJobStatus(claimed, "in_progress", now);
       return claimed;
     });
     if (!job) return false;
+    const workStarted = performance.now();
+    // The wait in the queue is the first claim's; a job claimed again after its lease ran out waited for work.
+    if (job.attempts === 1) {
+      metrics.claimed(kind, (clock.now().getTime() - Date.parse(job.created_at)) / 1000);
+    }
+    const ended = (outcome: JobOutcome) =>
+      metrics.ended(kind, outcome, (performance.now() - workStarted) / 1000);
     webhooks.notify();
     const finish = async (status: "completed" | "failed", error: string | null) => {
       await transaction(async ({ jobs, webhookEvents }) => {
@@ -144,16 +155,19 @@ export class JobRunner implements JobEvents {
           // Stopped (or the claim was lost) mid-work: the job is left to its next claim, at once.
           await jobs.releaseLease(job, clock.now().toISOString());
           logger.info({ jobId: job.id }, "job interrupted; it will be taken up again");
+          ended("interrupted");
           return true;
         }
         logger.error({ err: error, jobId: job.id }, "job failed");
         outcome = { status: "failed", error: error instanceof Error ? error.message : String(error) };
       }
       await finish(outcome.status, outcome.error);
+      ended(outcome.status);
     } catch (error) {
       if (!(error instanceof ClaimTakenOver)) throw error;
       // This process stalled past its lease and another took the job: it wrote nothing and reports nothing.
       logger.warn({ jobId: job.id, attempt: job.attempts }, "job claim taken over by another process");
+      ended("taken_over");
     } finally {
       clearInterval(heartbeat);
       this.abortInHand = null;

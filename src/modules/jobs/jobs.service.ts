@@ -58,6 +58,11 @@ export class JobsService {
     return new Map([...latest].map(([id, job]) => [id, { id: job.id, status: job.status as JobStatus }]));
   }
 
+  /** How many jobs wait and run now, in every process, by kind and status. */
+  unfinishedJobs(): Promise<{ kind: string; status: string; count: number }[]> {
+    return this.jobs.countUnfinished();
+  }
+
   /**
    * Writes a scheduled job after the conversation's others, and its first webhook event, in the caller's
    * transaction (`within`), so the job exists exactly when what it processes does. Call `scheduled()` once

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { Webhook } from "standardwebhooks";
 import type { Clock } from "../../clock.ts";
 import type { WebhookEventRow } from "../../db/schema.ts";
+import type { WebhookMetrics } from "../../metrics/metrics.ts";
 import type { WebhookEventsRepository } from "./webhook-events.repository.ts";
 import type { WebhookTargets } from "./webhook-targets.ts";
 import { PollPause } from "./poll-pause.ts";
@@ -25,6 +26,8 @@ export interface WebhookSenderOptions {
   targets: WebhookTargets;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** Each attempt's outcome (docs/OPERATIONS.md, Metrics). */
+  metrics: WebhookMetrics;
   /** How often to look for events written by other processes and for retries that came due. */
   pollMs?: number;
 }
@@ -121,11 +124,12 @@ export class WebhookSender {
   }
 
   private async attempt(event: WebhookEventRow, attempt: number): Promise<void> {
-    const { events, clock, logger } = this.options;
+    const { events, clock, logger, metrics } = this.options;
     let failure: string;
     try {
       const status = await this.post(event);
       if (status >= 200 && status < 300) {
+        metrics.attempted("delivered");
         await events.delivered(event.id);
         return;
       }
@@ -135,6 +139,7 @@ export class WebhookSender {
     }
     const retry = attempt < ATTEMPTS;
     const next = retry ? new Date(clock.now().getTime() + retryDelayMs(attempt)).toISOString() : null;
+    metrics.attempted(retry ? "failed" : "abandoned");
     await events.attemptFailed(event.id, failure, next);
     logger.warn(
       { webhookId: event.id, jobId: event.job_id, attempt, error: failure, nextAttemptAt: next },

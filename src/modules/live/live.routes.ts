@@ -3,6 +3,7 @@ import { DomainError, unauthenticated } from "../../errors.ts";
 import type { AccessTokens, SecretGenerations } from "../../http/auth.ts";
 import type { Server } from "../../http/types.ts";
 import { events } from "../../live/protocol.ts";
+import type { LiveMetrics } from "../../metrics/metrics.ts";
 import { closeCodeOf, LiveConnection, type ConnectionLimits } from "./live-connection.ts";
 import type { LiveService } from "./live.service.ts";
 import type { LiveSlots } from "./live-slots.ts";
@@ -37,6 +38,7 @@ export function liveRoutes(
     limits: ConnectionLimits;
     slots: LiveSlots;
     ffmpeg: FfmpegPaths;
+    metrics: LiveMetrics;
   },
 ): void {
   const { limits } = deps;
@@ -58,6 +60,14 @@ export function liveRoutes(
           const release = await deps.slots.admit(appId);
           // A client gone while it was counted in has no close left to release its slot with.
           if (socket.readyState !== socket.OPEN) return release();
+          deps.metrics.opened();
+          // A connection reports its end more than once (the stream's end, an error, the socket's close).
+          let counted = true;
+          const ended = () => {
+            if (counted) deps.metrics.closed();
+            counted = false;
+            release();
+          };
           new LiveConnection(
             socket,
             appId,
@@ -66,7 +76,7 @@ export function liveRoutes(
             limits,
             deps.ffmpeg,
             request.log,
-            release,
+            ended,
           );
         } catch (error) {
           const domain =

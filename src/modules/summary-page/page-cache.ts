@@ -1,5 +1,6 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import type { PageCacheMetrics } from "../../metrics/metrics.ts";
 
 /** How an answer's bytes travel: as made, or compressed as the client's Accept-Encoding allows. */
 export type Encoding = "br" | "gzip" | "identity";
@@ -64,7 +65,15 @@ export class PageCache {
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly metrics: PageCacheMetrics,
+  ) {}
+
+  /** The bytes kept now, every encoding of every entry. */
+  get heldBytes(): number {
+    return this.bytes;
+  }
 
   /**
    * A link's page at a content version, in one form (everything else its bytes depend on: format, font,
@@ -78,6 +87,7 @@ export class PageCache {
   ): Promise<{ page: Omit<MadePage, "body">; bytes: Buffer; encoding: Encoding }> {
     const key = `${page.link}\u0000${page.version}\u0000${page.form}`;
     let entry = this.entries.get(key);
+    this.metrics.looked(entry !== undefined);
     if (entry === undefined) {
       const known = this.ofLink.get(page.link);
       if (known !== undefined && known.version !== page.version) {
