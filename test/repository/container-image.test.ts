@@ -110,7 +110,7 @@ describe.skipIf(!available)("the container image", () => {
     const { stdout } = await runIn(container.name, {}, [
       "sh",
       "-c",
-      "id -u; ffmpeg -hide_banner -version | head -n 1; ffprobe -hide_banner -version | head -n 1; command -v bzip2 tar",
+      "id -u; ffmpeg -hide_banner -version | head -n 1; ffprobe -hide_banner -version | head -n 1; command -v bzip2; command -v tar",
     ]);
     const [uid, ffmpeg, ffprobe, ...archivers] = stdout.trim().split("\n");
     expect(uid).toBe("1000");
