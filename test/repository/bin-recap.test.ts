@@ -35,4 +35,21 @@ describe("bin/recap", () => {
     expect(rebuilt.stderr).toMatch(/^built \d+ server modules/);
     expect(rebuilt.stdout).toContain("Usage: recap [options] [command]");
   }, 60_000);
+
+  it("runs the dist/ it was shipped with when there is no src/ (the container image)", async () => {
+    await recap("--help");
+    const shipped = mkdtempSync(join(tmpdir(), "recap-shipped-"));
+    try {
+      for (const part of ["bin", "dist", "package.json"]) {
+        cpSync(join(copy, part), join(shipped, part), { recursive: true });
+      }
+      writeFileSync(join(shipped, "dist", "cli", "main.js"), 'console.log("the shipped CLI");\n');
+      expect(await run(join(shipped, "bin", "recap"), ["--help"])).toEqual({
+        stdout: "the shipped CLI\n",
+        stderr: "",
+      });
+    } finally {
+      rmSync(shipped, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
