@@ -165,7 +165,14 @@ export async function createBackup(config: Readonly<Config>, file: string): Prom
       createGzip({ level: zlibConstants.Z_BEST_SPEED }),
       createWriteStream(partial, { flags: "wx", mode: 0o600 }),
     );
-    const contents = { file: output, database, schema: schemaOf(applied), recordings: 0, fonts: 0, secret: false };
+    const contents = {
+      file: output,
+      database,
+      schema: schemaOf(applied),
+      recordings: 0,
+      fonts: 0,
+      secret: false,
+    };
     const filling = (async () => {
       await addBytes(pack, MANIFEST, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
       await addFile(pack, DATABASE, snapshot);
@@ -313,7 +320,11 @@ export async function restoreBackup(
   let restoredDatabase: { bytes: number; sha256: string } | null = null;
   try {
     const extract = tar.extract();
-    const feeding = pipeline(createReadStream(input), createGunzip(), extract as unknown as NodeJS.WritableStream);
+    const feeding = pipeline(
+      createReadStream(input),
+      createGunzip(),
+      extract as unknown as NodeJS.WritableStream,
+    );
     try {
       for await (const entry of extract) {
         const { name, type } = entry.header;
@@ -326,7 +337,8 @@ export async function restoreBackup(
           contents.schema = schemaOf(manifest.database.migrations);
           continue;
         }
-        if (type !== "file") throw new Error(`${input} holds an entry Recap does not write: ${name} (${type})`);
+        if (type !== "file")
+          throw new Error(`${input} holds an entry Recap does not write: ${name} (${type})`);
         if (name === DATABASE) {
           await mkdir(dirname(staged.database), { recursive: true });
           restoredDatabase = await writeEntry(stream, staged.database);

@@ -35,11 +35,7 @@ export function migrationsOf(path: string): string[] {
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?")
       .get(MIGRATION_TABLE);
     if (table === undefined) return [];
-    return database
-      .prepare(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`)
-      .pluck()
-      .all()
-      .map(String);
+    return database.prepare(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`).pluck().all().map(String);
   } finally {
     database.close();
   }

@@ -136,7 +136,9 @@ describe("bin/recap backup and restore on SQLite", () => {
           method: "POST",
           body: {
             name: `Load ${id}-${round}`,
-            messages: [{ payload: { content: first }, from: { name: "Ann", email: `ann-${id}@example.com` } }],
+            messages: [
+              { payload: { content: first }, from: { name: "Ann", email: `ann-${id}@example.com` } },
+            ],
           },
         });
         expect(posted.status).toBe(201);
@@ -161,7 +163,9 @@ describe("bin/recap backup and restore on SQLite", () => {
         });
         expect(linked.status).toBe(200);
         const { url } = (await linked.json()) as Body.ExperienceCreated;
-        acknowledge(`link ${url}`, async (target) => expect((await fetch(onServer(target, url))).status).toBe(200));
+        acknowledge(`link ${url}`, async (target) =>
+          expect((await fetch(onServer(target, url))).status).toBe(200),
+        );
 
         const member = crowd.members[round];
         if (member) {
@@ -190,7 +194,9 @@ describe("bin/recap backup and restore on SQLite", () => {
     writing = false;
     await Promise.all(writers);
     expect(code, backup.output()).toBe(0);
-    expect(backup.output()).toMatch(/Backed up .*recap\.db \(schema 015_media\), 1 recording\(s\), 0 font file\(s\) and the signing secret file to /);
+    expect(backup.output()).toMatch(
+      /Backed up .*recap\.db \(schema 015_media\), 1 recording\(s\), 0 font file\(s\) and the signing secret file to /,
+    );
     const before = acknowledged.filter((write) => write.at < backupStarted);
     const during = acknowledged.filter((write) => write.at >= backupStarted && write.at <= backupEnded);
     expect(before.length).toBeGreaterThanOrEqual(30);
@@ -254,7 +260,9 @@ describe("bin/recap backup and restore on SQLite", () => {
     await run("tar", ["-czf", otherArchive, "-C", root, "notes.txt"]);
     const other = await recap(["restore", otherArchive], environment(empty));
     expect(other.code).not.toBe(0);
-    expect(other.stderr).toContain(`${otherArchive} is not a Recap backup (it does not start with manifest.json)`);
+    expect(other.stderr).toContain(
+      `${otherArchive} is not a Recap backup (it does not start with manifest.json)`,
+    );
 
     // A database a newer Recap migrated: it has a migration this one does not know.
     const sqlite = new Database(join(served, "recap.db"));
@@ -302,7 +310,10 @@ describe.skipIf(!hasPostgres)("PostgreSQL with pg_dump and pg_restore", () => {
   it("bin/recap backup points at pg_dump; the documented pg_dump -Fc and pg_restore round trip keeps every write", async () => {
     if (source.target.dialect !== "postgres") throw new Error("PostgreSQL only");
     const sourceUrl = source.target.url;
-    const refused = await recap(["backup", join(root, "x.tar.gz")], { ...environment(root), DATABASE_URL: sourceUrl });
+    const refused = await recap(["backup", join(root, "x.tar.gz")], {
+      ...environment(root),
+      DATABASE_URL: sourceUrl,
+    });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('pg_dump -Fc --dbname="$DATABASE_URL" --file recap.dump');
 
