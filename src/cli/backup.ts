@@ -325,6 +325,8 @@ export async function restoreBackup(
       createGunzip(),
       extract as unknown as NodeJS.WritableStream,
     );
+    // Awaited after the entries; a failure (a cut archive) may come first, while they are read.
+    feeding.catch(() => undefined);
     try {
       for await (const entry of extract) {
         const { name, type } = entry.header;
