@@ -3,7 +3,15 @@
 // server started on it that must hold every write acknowledged before the backup began. PostgreSQL is backed up
 // with pg_dump and restored with pg_restore, the commands the docs give.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -234,7 +242,7 @@ describe("bin/recap backup and restore on SQLite", () => {
     expect(Buffer.from(await played.arrayBuffer())).toEqual(readFileSync(recording));
   }, 180_000);
 
-  it("refuses a data directory that is not empty, a database a server holds, a file that is not a backup, and a newer schema", async () => {
+  it("refuses a data directory that is not empty, a database a server holds, a file that is not a backup, a cut one, and a newer schema", async () => {
     const served = join(root, "served");
     const running = await serverOn(served);
     const backup = join(root, "served.tar.gz");
@@ -271,6 +279,14 @@ describe("bin/recap backup and restore on SQLite", () => {
     expect(other.stderr).toContain(
       `${otherArchive} is not a Recap backup (it does not start with manifest.json)`,
     );
+
+    const whole = readFileSync(backup);
+    const cut = join(root, "cut.tar.gz");
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const cutShort = await recap(["restore", cut], environment(empty));
+    expect(cutShort.code).not.toBe(0);
+    expect(cutShort.stderr).toContain(`${cut} is cut short`);
+    expect(readdirSync(empty)).toEqual([]);
 
     // A database a newer Recap migrated: it has a migration this one does not know.
     const sqlite = new Database(join(served, "recap.db"));
