@@ -58,7 +58,7 @@ function sqliteDatabase(config: Readonly<Config>, command: "backup" | "restore")
   const tool =
     command === "backup"
       ? `pg_dump -Fc --dbname="$DATABASE_URL" --file recap.dump`
-      : `pg_restore --no-owner --exit-on-error --dbname="$DATABASE_URL" recap.dump (into an empty database)`;
+      : `pg_restore --no-owner --single-transaction --exit-on-error --dbname="$DATABASE_URL" recap.dump (into an empty database)`;
   throw new Error(
     `the database is PostgreSQL (DATABASE_URL): ${command} it with PostgreSQL's own tools, ${tool}, and ` +
       `copy the recordings (${join(config.media.dir, "uploads")}) and fonts (${config.fontCacheDir}) beside ` +

@@ -373,7 +373,13 @@ describe.skipIf(!hasPostgres)("PostgreSQL with pg_dump and pg_restore", () => {
     await admin(`CREATE DATABASE ${scratch}`);
     const url = new URL(POSTGRES_ADMIN_URL);
     url.pathname = `/${scratch}`;
-    await run("pg_restore", ["--no-owner", "--exit-on-error", `--dbname=${url.toString()}`, dump]);
+    await run("pg_restore", [
+      "--no-owner",
+      "--single-transaction",
+      "--exit-on-error",
+      `--dbname=${url.toString()}`,
+      dump,
+    ]);
 
     server = await startTestServer("postgres", {
       testDatabase: { target: { dialect: "postgres", url: url.toString() }, drop: () => Promise.resolve() },
