@@ -66,7 +66,7 @@ function sqliteDatabase(config: Readonly<Config>, command: "backup" | "restore")
   );
 }
 
-const schemaOf = (names: string[]) => names.at(-1) ?? "no schema";
+const schemaOf = (names: string[]) => names.at(-1) ?? "none";
 
 /** The regular files directly in `dir` whose names an archive may carry (none when it does not exist). */
 async function filesIn(dir: string): Promise<string[]> {
@@ -144,6 +144,8 @@ export async function createBackup(config: Readonly<Config>, file: string): Prom
   const database = sqliteDatabase(config, "backup");
   if (!existsSync(database)) throw new Error(`there is no database at ${database} to back up`);
   const output = resolve(file);
+  if (!existsSync(dirname(output)))
+    throw new Error(`there is no folder ${dirname(output)} to write ${file} in`);
   const partial = `${output}.${process.pid}.partial`;
   const snapshot = `${output}.${process.pid}.db`;
   try {
