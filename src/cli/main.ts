@@ -82,6 +82,25 @@ program
   .option("--json", "print one JSON line")
   .action(async (options: Parameters<typeof Commands.demo>[0]) => (await commands()).demo(options));
 
+const backupCommands = () => import("./backup.ts");
+
+program
+  .command("backup <file>")
+  .description(
+    "Write the SQLite database (a consistent copy, also while servers write), the signing secret file, the stored recordings and the font cache to one .tar.gz archive (PostgreSQL: pg_dump, docs/OPERATIONS.md)",
+  )
+  .action(async (file: string) => (await backupCommands()).backupCommand(file));
+
+program
+  .command("restore <file>")
+  .description(
+    "Restore a backup into an empty data directory (stop the server first); refuses a file that is not a Recap backup or holds a newer schema",
+  )
+  .option("--force", "replace the database, secret, recordings and fonts already there")
+  .action(async (file: string, options: { force?: boolean }) =>
+    (await backupCommands()).restoreCommand(file, options),
+  );
+
 const models = program
   .command("models")
   .description(

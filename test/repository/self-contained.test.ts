@@ -50,27 +50,31 @@ describe("the repository stands on its own", () => {
     expect(escapes).toEqual([]);
   });
 
-  it("every locked package supports the Node.js versions package.json (and the README) state", () => {
+  it("every locked package supports every Node.js version package.json (and the README) state, and this one is among them", () => {
     const range = (
       JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }
     ).engines.node;
     const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
-      packages: Record<string, { engines?: { node?: string } }>;
+      packages: Record<string, { engines?: { node?: string } | string[] }>;
     };
-    // npm warns (EBADENGINE) when the running Node is outside a package's range: check the oldest version we
-    // claim and the one running the tests.
-    const versions = [semver.minVersion(range)?.version ?? range, process.version];
-    const unsupported = Object.entries(lock.packages).flatMap(([name, entry]) =>
-      versions
-        .filter(
-          (version) => entry.engines?.node !== undefined && !semver.satisfies(version, entry.engines.node),
-        )
-        .map((version) => `${name} requires node ${entry.engines?.node ?? ""} (not ${version})`),
-    );
+    // npm warns (EBADENGINE) when the running Node is outside a package's range: every version we claim must be
+    // inside every package's.
+    const unsupported = Object.entries(lock.packages).flatMap(([name, entry]) => {
+      const needs = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+      return needs === undefined || semver.subset(range, needs) ? [] : [`${name} requires node ${needs}`];
+    });
     expect(unsupported).toEqual([]);
+    expect(semver.satisfies(process.version, range), `${process.version} is outside ${range}`).toBe(true);
+    // Each release line and its oldest version: "20 (20.19 or newer)", or "24" from its first release.
+    const lines = new semver.Range(range).set.map((comparators) => {
+      const oldest = semver.minVersion(comparators.map((comparator) => comparator.value).join(" "));
+      if (!oldest) throw new Error(`no version satisfies ${range}`);
+      return oldest.minor === 0 && oldest.patch === 0
+        ? String(oldest.major)
+        : `${oldest.major} (${oldest.major}.${oldest.minor}${oldest.patch === 0 ? "" : `.${oldest.patch}`} or newer)`;
+    });
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    expect(readme).toContain(
-      `Node.js ${semver.minVersion(range)?.version.replace(/\.0$/, "") ?? ""} or newer`,
-    );
+    const stated = `Node.js ${lines.slice(0, -1).join(", ")}${lines.length > 1 ? " or " : ""}${lines.at(-1) ?? ""}`;
+    expect(readme).toContain(stated);
   });
 });
