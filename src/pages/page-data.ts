@@ -92,8 +92,7 @@ export function pageToMarkdown(fullView: PageView): string {
   lines.push("## Summary", "");
   if (view.decisions.length > 0)
     lines.push("### Decisions", "", ...view.decisions.map((d) => `- ${e(d.text)}`), "");
-  if (view.summary.length === 0)
-    lines.push(e(noSummary(view)), "");
+  if (view.summary.length === 0) lines.push(e(noSummary(view)), "");
   else lines.push(...view.summary.map((s) => e(s.text)), "");
   lines.push("## Insights", "");
   for (const group of INSIGHT_GROUPS) {

@@ -177,7 +177,13 @@ export class JobsService {
       return job.id;
     }
     const id = uuid();
-    await this.schedule(within, { id, appId: job.appId, conversationId: job.conversationId, webhookUrl: null, now: job.now });
+    await this.schedule(within, {
+      id,
+      appId: job.appId,
+      conversationId: job.conversationId,
+      webhookUrl: null,
+      now: job.now,
+    });
     return id;
   }
 
