@@ -15,6 +15,7 @@ import { prepareSentences } from "../src/analysis/analyze.ts";
 import { FEATURE_NAMES, summaryCandidates } from "../src/analysis/summary-features.ts";
 import { DEFAULT_SUMMARY_OPTIONS } from "../src/analysis/summary.ts";
 import { readableSentence } from "../src/analysis/tidy.ts";
+import { solve } from "./linear-algebra.ts";
 import { rougeTokens } from "./metrics/rouge.ts";
 import { loadSplit } from "./qmsum.ts";
 
@@ -35,25 +36,6 @@ function standardised(values: readonly number[]): number[] {
   const mean = values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
   const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length));
   return values.map((v) => (sd > 0 ? (v - mean) / sd : 0));
-}
-
-/** Solves A x = b by Gauss-Jordan elimination with partial pivoting (A is small and positive definite). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i] ?? 0]);
-  for (let c = 0; c < n; c++) {
-    let pivot = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]?.[c] ?? 0) > Math.abs(m[pivot]?.[c] ?? 0)) pivot = r;
-    [m[c], m[pivot]] = [m[pivot] ?? [], m[c] ?? []];
-    const row = m[c] ?? [];
-    for (let r = 0; r < n; r++) {
-      const other = m[r] ?? [];
-      if (r === c) continue;
-      const factor = (other[c] ?? 0) / (row[c] ?? 1);
-      for (let k = c; k <= n; k++) other[k] = (other[k] ?? 0) - factor * (row[k] ?? 0);
-    }
-  }
-  return m.map((row, i) => (row[n] ?? 0) / (row[i] ?? 1));
 }
 
 const size = FEATURE_NAMES.length;

@@ -1,5 +1,6 @@
 import type { AnalysisInput, AnalysisResult } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
+import { DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
 import { findInsights } from "./insights.ts";
 import { DEFAULT_LANGUAGE_CODE, detectLanguage, isAnalysedLanguage } from "./language.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
@@ -10,11 +11,14 @@ import { findTopics } from "./topics.ts";
 export interface AnalysisOptions {
   summary: SummaryOptions;
   segmentation: SegmentationOptions;
+  /** The action-item model (its learned weights and threshold). */
+  actions: ActionModel;
 }
 
-const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
+export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
   summary: DEFAULT_SUMMARY_OPTIONS,
   segmentation: DEFAULT_SEGMENTATION_OPTIONS,
+  actions: DEFAULT_ACTION_MODEL,
 };
 
 /** Cleans every text (one a message) and splits them into sentences: the shared first step. */
@@ -59,5 +63,5 @@ export function analyzeConversation(
   const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);
 
   const summary = summaryItems(input, sentences, topics, options.summary);
-  return { languageCode, summary, topics, insights: findInsights(input, sentences) };
+  return { languageCode, summary, topics, insights: findInsights(input, sentences, options.actions) };
 }
