@@ -37,10 +37,24 @@ function overlaps(sentence: readonly string[], quote: readonly string[]): boolea
   return quote.some((_, i) => i + size <= quote.length && grams.has(quote.slice(i, i + size).join(" ")));
 }
 
+/** Words of at least this many letters are a task's content words ("design", "minutes", not "the"). */
+const CONTENT_LETTERS = 4;
+/** A restating sentence shares this many content words with the item's quote or task. */
+const RESTATING_WORDS = 2;
+
+function restates(sentence: readonly string[], item: GoldAction): boolean {
+  const content = new Set(
+    [...wordsIn(item.quote), ...wordsIn(item.task)].filter((w) => w.length >= CONTENT_LETTERS),
+  );
+  return new Set(sentence.filter((w) => content.has(w))).size >= RESTATING_WORDS;
+}
+
 /**
  * The rows of a labelled meeting. The sentences of a gold item's turn that overlap its quote are positive
- * (clear items, and borderline ones when `borderline` is true); the sentences of its other turns
- * (`alsoAt`, and the turn of an item left out) are left out, as they restate or half-state the task.
+ * (clear items, and borderline ones when `borderline` is true), and so are the sentences of its other turns
+ * (`alsoAt`) that restate it (share content words with its quote or task), since the guideline counts a
+ * detection there as finding the item; the other sentences of those turns, and the turns of an item left
+ * out, are left out, as they half-state the task.
  */
 export function sentenceRows(
   meeting: Meeting,
@@ -59,7 +73,9 @@ export function sentenceRows(
   for (const sentence of sentences) {
     const words = wordsIn(sentence.text);
     const onTurn = quotes.get(sentence.messageIndex);
-    const positive = onTurn !== undefined && onTurn.some((quote) => overlaps(words, quote));
+    const positive =
+      (onTurn !== undefined && onTurn.some((quote) => overlaps(words, quote))) ||
+      counted.some((item) => item.alsoAt.includes(sentence.messageIndex) && restates(words, item));
     if (!positive && skipped.has(sentence.messageIndex)) continue;
     rows.push({
       meeting: meeting.name,

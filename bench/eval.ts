@@ -4,7 +4,9 @@
  *   summary-level ROUGE-Lsum, beside Lead, TextRank and a greedy extractive oracle at the same length;
  * - the topic segmentation against the human topic spans: Pk and WindowDiff, beside one segment and
  *   fixed windows;
- * - action items and follow-ups against the hand-labelled gold items (datasets/qmsum/ACTIONS.md);
+ * - action items and follow-ups against the hand-labelled gold items (datasets/qmsum/ACTIONS.md): val with
+ *   the shipped model, train 5-fold cross-validated by meeting (each meeting scored by a model fitted on the
+ *   other folds);
  * - questions per meeting, and the analysis time of the largest meeting.
  *
  * Usage: node --import tsx bench/eval.ts [val|train]   (writes bench/results/eval.txt for val,
@@ -16,7 +18,7 @@ import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { analyzeConversation, prepareSentences, topicSegmentStarts } from "../src/analysis/analyze.ts";
 import { leadSummary, oracleSummary, textRankSummary } from "./baselines.ts";
-import { evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
+import { crossValidatedActions, evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
 import { rouge, rougeLsum, rougeSentences, rougeTokens, type RougeScores } from "./metrics/rouge.ts";
 import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "./metrics/segeval.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
@@ -200,7 +202,11 @@ const lines = [
   ...report(split, rows, windowLength),
   timeLargest(meetings),
   "",
-  ...reportActions(split, actionRows(meetings), split === "train" ? [] : actionRows(train)),
+  ...reportActions(
+    split,
+    split === "train" ? crossValidatedActions(meetings) : actionRows(meetings),
+    split === "train" ? [] : crossValidatedActions(train),
+  ),
   "",
   ...perMeeting(rows),
 ];

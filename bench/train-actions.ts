@@ -23,7 +23,7 @@ import { addCounts, NO_COUNTS, precision, recall, scoreActions, type GoldAction 
 import { loadSplit } from "./qmsum.ts";
 
 const THRESHOLDS = Array.from({ length: 17 }, (_, i) => 0.1 + i * 0.05);
-const PENALTIES = [0.3, 1, 3, 10];
+const PENALTIES = [0.3, 1, 3];
 
 const meetings = loadSplit("train").flatMap((m) =>
   m.goldActions === null ? [] : [{ ...m, goldActions: m.goldActions }],

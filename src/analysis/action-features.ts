@@ -1,9 +1,10 @@
 /**
  * What the action-item model (action-model.ts) reads of a sentence: who it is about and how firmly (a
  * subject and its modal), whether it asks or instructs, the class of its task verb, whether it points
- * after the meeting or into it, hedges, conditions, questions, past or reported speech, its length,
- * where it falls in the meeting and whether its speaker leads the meeting. Each feature is a number in
- * 0..1; the weights are learned (bench/train-actions.ts), so no rule here decides alone.
+ * after the meeting or into it, whom it addresses, hedges, hypotheticals, conditions, questions, past or
+ * reported speech, its length, where it falls in a long meeting, whether its speaker leads the meeting, and
+ * the phrasing rules' own decision (task-timing.ts, ruleTask). Each feature is a number in 0..1; the
+ * weights are learned (bench/train-actions.ts), so no rule here decides alone.
  */
 import {
   CONDITION,
@@ -12,7 +13,6 @@ import {
   FOLLOW_UP,
   HEDGES,
   LATER,
-  LEAD_INS,
   NEGATION,
   NOT_REQUEST_BEFORE,
   NOW,
@@ -24,6 +24,8 @@ import {
 } from "./lexicon.ts";
 import { addressedName, nameBefore } from "./names.ts";
 import type { Sentence, Words } from "./nlp.ts";
+import { imperativeVerb } from "./requests.ts";
+import { CLOSING_SHARE, ruleTask } from "./task-timing.ts";
 import { commitmentEnd, verbAfter } from "./task-verbs.ts";
 import type { AnalysisInput } from "./types.ts";
 import { unicodeWords } from "./unicode-words.ts";
@@ -59,6 +61,14 @@ export const ACTION_FEATURE_NAMES = [
   "nextStep",
   "social",
   "wish",
+  "hypothetical",
+  "addressed",
+  "askedLater",
+  "ruleTask",
+  "ruleFollowUp",
+  "ruleTentative",
+  "role",
+  "closingRole",
   "position",
   "closing",
   "opening",
@@ -76,6 +86,11 @@ export type ActionFeatureName = (typeof ACTION_FEATURE_NAMES)[number];
 /** What the features need of the whole conversation: its length and who leads it. */
 export interface ActionContext {
   messages: number;
+  /**
+   * Whether the conversation is a meeting long enough for its position to say something (where work is
+   * handed out); a short conversation's only line is neither an opening nor a closing.
+   */
+  long: boolean;
   /** The member (or name) who says the most words: the chair or project manager, who hands out work. */
   leadSpeaker: string | null;
   speakers: readonly (string | null)[];
@@ -83,9 +98,10 @@ export interface ActionContext {
   participantNames: readonly { speaker: string; pattern: RegExp }[];
 }
 
-/** The share of the meeting after which a line is in its closing part, where work is handed out. */
-const CLOSING_SHARE = 0.85;
+/** The share of a long meeting before which a line is in its opening part. */
 const OPENING_SHARE = 0.1;
+/** Conversations of at least this many messages are long enough for position features. */
+export const LONG_CONVERSATION = 20;
 /** Sentence length (words) at which the length feature is 1. */
 const FULL_LENGTH = 40;
 const SHORT_WORDS = 6;
@@ -116,7 +132,18 @@ const NEXT_STEP = unicodeWords(
 
 /** Offers and roles inside the meeting itself: "I'll take the lunch", "I will play the secretary". */
 const SOCIAL = unicodeWords(
-  /\b(?:lunch|coffee|tea|drinks?|beer|dinner|party|role|secretary|chair the|mic|microphone|seat|headset)\b/i,
+  /\b(?:lunch|coffee|tea|drinks?|beer|dinner|party|role|secretary|chair the|mic|microphone|seat)\b/i,
+);
+
+/** A possibility rather than a task: "you could mail it to them", "we might use rubber", "it would …". */
+const HYPOTHETICAL = unicodeWords(/\b(?:you|we|they|it|one|that) (?:could|might|would|may)\b/i);
+
+/**
+ * A participant named by their role, as project meetings hand out work at the close: "the industrial
+ * designer to work on …", "and marketing, the user requirements".
+ */
+const ROLE = unicodeWords(
+  /\b(?:industrial design(?:er)?|user interface|interface design(?:er)?|marketing|project manager|I_D_|U_I_D_|U_I_)\b/i,
 );
 
 /** Wishes and plans for oneself: "I want to", "we'd like to", "we hope to". */
@@ -153,7 +180,13 @@ export function actionContext(input: AnalysisInput): ActionContext {
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     return [{ speaker, pattern: new RegExp(`(?:^|[^\\p{L}])${escaped}(?:$|[^\\p{L}])`, "iu") }];
   });
-  return { messages: input.messages.length, leadSpeaker, speakers, participantNames };
+  return {
+    messages: input.messages.length,
+    long: input.messages.length >= LONG_CONVERSATION,
+    leadSpeaker,
+    speakers,
+    participantNames,
+  };
 }
 
 /** The subject-and-modal features: which subject commits ("I'll", "we should", "Dana will") and its verb. */
@@ -209,23 +242,6 @@ function isRequest(sentence: Sentence, words: Words): boolean {
   return n.includes("if") && n.includes("you") && addressedName(sentence) !== null;
 }
 
-/** The base-form verb that opens a clause after lead-ins ("so maybe just send …", "Carol, check …"), or null. */
-function imperativeVerb(sentence: Sentence, words: Words): { verb: string; index: number } | null {
-  for (let i = 0, word = 0; i < sentence.tokens.length; i++) {
-    const isWord = words.tokens[word] === sentence.tokens[i];
-    const clauseStart = i === 0 || sentence.tokens[i - 1]?.value === ",";
-    if (isWord) word++;
-    if (!isWord || !clauseStart) continue;
-    let at = word - 1;
-    while (LEAD_INS.has(words.normals[at] ?? "")) at++;
-    const token = words.tokens[at];
-    if (token?.pos !== "VERB" || token.value.toLowerCase() !== token.normal || token.normal === "let")
-      continue;
-    return { verb: token.normal, index: at };
-  }
-  return null;
-}
-
 function isErrand(words: Words, index: number): boolean {
   return (
     ERRAND_VERBS.has(words.normals[index] ?? "") ||
@@ -251,7 +267,11 @@ export function actionFeatures(sentence: Sentence, words: Words, context: Action
   // Someone takes on or is given the task: a commitment of a person or the group, a request, an instruction.
   const committed = found.some((c) => c.subject !== "they") || lets || imperative !== null;
   const assigned = found.some((c) => c.subject === "you" || c.subject === "name") || imperative !== null;
-  const position = context.messages > 1 ? sentence.messageIndex / (context.messages - 1) : 0;
+  const position = context.long ? sentence.messageIndex / (context.messages - 1) : 0;
+  const closing = context.long && position >= CLOSING_SHARE;
+  const request = isRequest(sentence, words);
+  const rule = ruleTask(sentence, words, { closing });
+  const addressed = addressedName(sentence) !== null;
   const speaker = context.speakers[sentence.messageIndex] ?? null;
   const features: Record<ActionFeatureName, number> = {
     bias: 1,
@@ -264,7 +284,7 @@ export function actionFeatures(sentence: Sentence, words: Words, context: Action
     youWeak: flag(has("you", true)),
     nameModal: flag(found.some((c) => c.subject === "name")),
     theyModal: flag(found.some((c) => c.subject === "they")),
-    request: flag(isRequest(sentence, words)),
+    request: flag(request),
     imperative: flag(imperative !== null),
     errandVerb: flag(verbIndex >= 0 && isErrand(words, verbIndex)),
     errandAnywhere: flag(n.some((_, i) => words.tokens[i]?.pos === "VERB" && isErrand(words, i))),
@@ -284,9 +304,18 @@ export function actionFeatures(sentence: Sentence, words: Words, context: Action
     nextStep: flag(NEXT_STEP.test(text)),
     social: flag(SOCIAL.test(text)),
     wish: flag(WISH.test(text)),
+    // Said to nobody in particular: "marketing, you could find out …" at the close hands out work.
+    hypothetical: flag(HYPOTHETICAL.test(text) && !request && !addressed && !closing),
+    addressed: flag(addressed),
+    askedLater: flag((assigned || request) && LATER.test(text)),
+    ruleTask: flag(rule.action !== null || rule.followUp),
+    ruleFollowUp: flag(rule.followUp),
+    ruleTentative: flag(rule.action?.tentative === true),
+    role: flag(ROLE.test(text)),
+    closingRole: flag(closing && ROLE.test(text)),
     position,
-    closing: flag(position >= CLOSING_SHARE),
-    opening: flag(position < OPENING_SHARE),
+    closing: flag(closing),
+    opening: flag(context.long && position < OPENING_SHARE),
     length: Math.min(1, n.length / FULL_LENGTH),
     short: flag(n.length < SHORT_WORDS),
     leadSpeaker: flag(speaker !== null && speaker === context.leadSpeaker),
@@ -295,7 +324,7 @@ export function actionFeatures(sentence: Sentence, words: Words, context: Action
     ),
     commitErrand: flag(committed && verbIndex >= 0 && isErrand(words, verbIndex)),
     commitLater: flag(committed && LATER.test(text)),
-    closingAssign: flag(position >= CLOSING_SHARE && (assigned || isRequest(sentence, words))),
+    closingAssign: flag(closing && (assigned || request)),
   };
   return ACTION_FEATURE_NAMES.map((name) => features[name]);
 }

@@ -1,10 +1,13 @@
-/** The verb of a task statement: the commitment before it and the verb after it. */
+/** The verb of a task statement: the commitment before it, the verb after it, and whether it names a task. */
 import {
+  ASK_SOMEONE,
   COMMITMENT,
   COMMITMENT_FIRST_WORDS,
+  EMPTY_OBJECTS,
   NEGATION,
   NON_TASK_VERBS,
   OBLIGATION_VERBS,
+  PHRASAL_TASK,
   START_VERBS,
   WH_WORDS,
 } from "./lexicon.ts";
@@ -58,4 +61,28 @@ export function verbAfter(words: Words, from: number): { verb: string; index: nu
     return null;
   }
   return null;
+}
+
+/**
+ * A verb that can name a task: not "see", "think", "say" … unless a phrasal verb makes it one ("come up
+ * with"); "ask" only when someone else is asked.
+ */
+export function isTaskVerb(words: Words, verb: { verb: string; index: number }): boolean {
+  const phrase = words.normals.slice(verb.index, verb.index + 5).join(" ");
+  if (verb.verb === "ask") return ASK_SOMEONE.test(phrase);
+  // The stem too: "I'll be talking about the components" is "talk".
+  const stem = words.tokens[verb.index]?.stem ?? verb.verb;
+  return (!NON_TASK_VERBS.has(verb.verb) && !NON_TASK_VERBS.has(stem)) || PHRASAL_TASK.test(phrase);
+}
+
+/** True when nothing after the task verb says what it is done to ("let's take it", "can you read that?"). */
+export function hasEmptyObject(words: Words, verbIndex: number): boolean {
+  // A verb that ends the sentence is its own content: "we ought to standardize".
+  if (verbIndex + 1 >= words.tokens.length) return false;
+  for (let i = verbIndex + 1; i < words.tokens.length; i++) {
+    const token = words.tokens[i];
+    if (token === undefined) break;
+    if (!EMPTY_OBJECTS.has(token.normal) && token.pos !== "PRON" && token.pos !== "DET") return false;
+  }
+  return true;
 }
