@@ -251,6 +251,17 @@ function isErrand(words: Words, index: number): boolean {
 
 const flag = (value: boolean): number => (value ? 1 : 0);
 
+/**
+ * A task the rules give to a named person with a time after the meeting ("Carol, can you ask finance for
+ * the tax tables by Thursday?", "Dana will send the prices by Friday"). QMSum's meetings rarely name people,
+ * so the model cannot learn how strong this is; a conversation that does is taken at its word.
+ */
+export function isNamedLaterTask(sentence: Sentence, words: Words, context: ActionContext): boolean {
+  if (!LATER.test(sentence.text)) return false;
+  const closing = context.long && sentence.messageIndex / (context.messages - 1) >= CLOSING_SHARE;
+  return ruleTask(sentence, words, { closing }).action?.assignee?.kind === "name";
+}
+
 /** The features of one sentence (ACTION_FEATURE_NAMES order). */
 export function actionFeatures(sentence: Sentence, words: Words, context: ActionContext): number[] {
   const text = sentence.text;

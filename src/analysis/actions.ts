@@ -141,18 +141,10 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     const condition = asked.polite
       ? CONDITION.test(words.normals.slice(asked.verb.index).join(" "))
       : undefined;
-    return found(
-      "request",
-      nameOrNull(addressedName(sentence)),
-      asked.verb,
-      false,
-      condition,
-    );
+    return found("request", nameOrNull(addressedName(sentence)), asked.verb, false, condition);
   }
   const instruction = imperativeVerb(sentence, words);
-  return instruction === null
-    ? null
-    : found("instruction", nameOrNull(addressedName(sentence)), instruction);
+  return instruction === null ? null : found("instruction", nameOrNull(addressedName(sentence)), instruction);
 }
 
 /** Prepositions of a task's object: "work on that", "look into that", "check at that", "think about that". */

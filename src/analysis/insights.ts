@@ -4,7 +4,7 @@
  * (action-model.ts over action-features.ts), their assignee by actions.ts, questions by the rules of
  * questions.ts; their scores are in insight-scores.ts.
  */
-import { actionContext, actionFeatures, type ActionContext } from "./action-features.ts";
+import { actionContext, actionFeatures, isNamedLaterTask, type ActionContext } from "./action-features.ts";
 import { actionProbability, actionScore, DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
 import { taskAssignee, type Assignee } from "./actions.ts";
 import { resolveDueDate } from "./dates.ts";
@@ -46,7 +46,8 @@ const MIN_ACTION_WORDS = 5;
 
 /**
  * Classifies one sentence as a follow-up, an action item or a question (in that order of precedence), or
- * null. A task is a sentence the action model gives at least its threshold; it is a follow-up when it
+ * null. A task is a sentence the action model gives at least its threshold, or one the rules give to a
+ * named person with a time after the meeting (isNamedLaterTask); it is a follow-up when it
  * promises a later exchange (get back to, send to, ask someone, set up a meeting). Question scores are
  * rule confidences in 0..1.
  */
@@ -58,7 +59,9 @@ function classifySentence(
   const words = wordsOf(sentence);
   if (words.normals.length < MIN_INSIGHT_WORDS || words.normals.length > MAX_INSIGHT_WORDS) return null;
   const text = tidySentence(sentence.text.trim());
-  const probability = actionProbability(actionFeatures(sentence, words, context), model);
+  const learned = actionProbability(actionFeatures(sentence, words, context), model);
+  const probability =
+    learned < model.threshold && isNamedLaterTask(sentence, words, context) ? model.threshold : learned;
   // "Yeah, but I'll zap." says three words: spoken openers do not count.
   const said = words.normals.length - words.normals.findIndex((w) => !OPENERS.has(w) && w !== "yes");
   if (probability >= model.threshold && said >= MIN_ACTION_WORDS) {
