@@ -5,9 +5,7 @@
  * - the topic segmentation against the human topic spans: Pk and WindowDiff, beside one segment and
  *   fixed windows;
  * - decisions against the spans and answers of QMSum's decision queries (bench/eval-decisions.ts);
- * - action items and follow-ups against the hand-labelled gold items (datasets/qmsum/ACTIONS.md): val with
- *   the shipped model, train 5-fold cross-validated by meeting (each meeting scored by a model fitted on the
- *   other folds);
+ * - action items and follow-ups against the hand-labelled gold items (datasets/qmsum/ACTIONS.md);
  * - questions per meeting, and the analysis time of the largest meeting.
  *
  * Usage: node --import tsx bench/eval.ts [val|train]   (writes bench/results/eval.txt for val,
@@ -19,7 +17,7 @@ import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { analyzeConversation, prepareSentences, topicSegmentStarts } from "../src/analysis/analyze.ts";
 import { leadSummary, oracleSummary, textRankSummary } from "./baselines.ts";
-import { crossValidatedActions, evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
+import { evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
 import { evaluateDecisions, reportDecisions, type DecisionRow } from "./eval-decisions.ts";
 import { rouge, rougeLsum, rougeSentences, rougeTokens, type RougeScores } from "./metrics/rouge.ts";
 import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "./metrics/segeval.ts";
@@ -219,11 +217,7 @@ const lines = [
     split === "train" ? [] : train.flatMap((meeting) => evaluateDecisions(meeting)),
   ),
   "",
-  ...reportActions(
-    split,
-    split === "train" ? crossValidatedActions(meetings) : actionRows(meetings),
-    split === "train" ? [] : crossValidatedActions(train),
-  ),
+  ...reportActions(split, actionRows(meetings), split === "train" ? [] : actionRows(train)),
   "",
   ...perMeeting(rows),
 ];

@@ -1,7 +1,6 @@
 import type { AnalysisInput, AnalysisResult } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
 import { findDecisions } from "./decisions.ts";
-import { DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
 import { findInsights } from "./insights.ts";
 import { DEFAULT_LANGUAGE_CODE, detectLanguage, isAnalysedLanguage } from "./language.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
@@ -12,14 +11,11 @@ import { findTopics } from "./topics.ts";
 export interface AnalysisOptions {
   summary: SummaryOptions;
   segmentation: SegmentationOptions;
-  /** The action-item model (its learned weights and threshold). */
-  actions: ActionModel;
 }
 
-export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
+const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
   summary: DEFAULT_SUMMARY_OPTIONS,
   segmentation: DEFAULT_SEGMENTATION_OPTIONS,
-  actions: DEFAULT_ACTION_MODEL,
 };
 
 /** Cleans every text (one a message) and splits them into sentences: the shared first step. */
@@ -70,6 +66,6 @@ export function analyzeConversation(
     summary,
     decisions: findDecisions(input, sentences),
     topics,
-    insights: findInsights(input, sentences, options.actions),
+    insights: findInsights(input, sentences),
   };
 }
