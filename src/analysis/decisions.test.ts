@@ -56,6 +56,30 @@ describe("findDecisions", () => {
     expect(findDecisions(talk, sentencesOf(talk.messages.map((m) => m.text)))).toEqual([]);
   });
 
+  it("shows no cut-off or fragment sentence as a decision, however likely its place makes it", () => {
+    const cut: [string, string][] = [
+      ["Ana", "Okay, so we will drop the green version of the."],
+      ["Ben", "Yeah."],
+      ["Cleo", "That in that use of the logo."],
+      ["Ben", "Sure."],
+    ];
+    const conversation: AnalysisInput = {
+      ...input,
+      messages: [...TURNS, ...cut].map(([speaker, text], i) => ({
+        id: `m${i}`,
+        text,
+        memberId: null,
+        speakerName: speaker,
+        startTime: null,
+      })),
+    };
+    const texts = findDecisions(conversation, sentencesOf(conversation.messages.map((m) => m.text))).map(
+      (decision) => decision.text,
+    );
+    expect(texts).toContain("We decided to stay with the current hosting company for another year.");
+    expect(texts.filter((text) => /green version of|That in that/.test(text))).toEqual([]);
+  });
+
   it("is part of the analysis, and empty for a language the analysis does not read", () => {
     expect(analyzeConversation(input).decisions.map((d) => d.messageIds)).toEqual([["m6"], ["m15"]]);
     const spanish = analyzeConversation({ ...input, languageCode: "es-ES" });

@@ -1,5 +1,6 @@
 import { decisionCandidates } from "./decision-features.ts";
 import { DECISION_MODEL } from "./decision-weights.ts";
+import { DANGLING_ENDS, FRAGMENT_STARTS } from "./lexicon.ts";
 import type { Sentence } from "./nlp.ts";
 import { readableSentence } from "./tidy.ts";
 import type { AnalysisInput, DecisionItem } from "./types.ts";
@@ -61,6 +62,19 @@ export function pickDecisions(
   return kept.map((k) => k.index).sort((a, b) => a - b);
 }
 
+/** Words a decision states itself in, at least: "We'll keep the battery" is one, "So it's fine" is not. */
+const MIN_DECISION_WORDS = 5;
+
+/**
+ * Whether a sentence reads as a whole statement, as a decision on the page must: long enough, not opening as a
+ * fragment ("That in that use of…") and not cut off (ending on "the", "with", "is": the speaker stopped).
+ */
+function statesWhole(sentence: Sentence, text: string): boolean {
+  const words = sentence.tokens.filter((token) => /\p{L}/u.test(token.normal)).map((token) => token.normal);
+  if (text === "" || words.length < MIN_DECISION_WORDS) return false;
+  return !FRAGMENT_STARTS.has(words[0] ?? "") && !DANGLING_ENDS.has(words.at(-1) ?? "");
+}
+
 /** A conversation's decisions: each a readable sentence that states it, linked to its message. */
 export function findDecisions(input: AnalysisInput, sentences: readonly Sentence[]): DecisionItem[] {
   const speakers = input.messages.map((m) => m.memberId ?? m.speakerName);
@@ -72,9 +86,10 @@ export function findDecisions(input: AnalysisInput, sentences: readonly Sentence
   }));
   const texts = new Map<number, string>();
   const readable = (index: number): boolean => {
-    const text = readableSentence((sentences[index] as Sentence).text);
+    const sentence = sentences[index] as Sentence;
+    const text = readableSentence(sentence.text);
     texts.set(index, text);
-    return text !== "";
+    return statesWhole(sentence, text);
   };
   return pickDecisions(scored, input.messages.length, options, readable).map((index) => ({
     text: texts.get(index) ?? "",
