@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alignLines } from "./align.ts";
+import { alignLines, storedWords } from "./align.ts";
 import type { RecognizedSegment } from "./engine.ts";
 
 const words = (...spec: [string, number, number][]) =>
@@ -80,5 +80,19 @@ describe("alignLines", () => {
       null,
     );
     expect(lines.map((line) => line.speaker?.name)).toEqual(["Speaker 1", "Speaker 2", "Speaker 1"]);
+  });
+});
+
+describe("storedWords", () => {
+  it("keeps each word's times from its line's start, and nothing when the engine gave no words", () => {
+    const line = {
+      startMs: 4_000,
+      words: [
+        { text: "ship", startMs: 4_100, endMs: 4_400 },
+        { text: "it", startMs: 4_450, endMs: 4_600 },
+      ],
+    };
+    expect(storedWords(line)).toBe('[["ship",100,400],["it",450,600]]');
+    expect(storedWords({ startMs: 0, words: [] })).toBeNull();
   });
 });

@@ -21,6 +21,17 @@ export interface AlignedLine {
   speaker: ChannelSpeaker | null;
 }
 
+/**
+ * A line's words as a message row keeps them (`messages.words`): `[[word, startMs, endMs]]` in milliseconds
+ * from the line's start; null when the engine gave no word timings.
+ */
+export function storedWords(line: { startMs: number; words: RecognizedWord[] }): string | null {
+  if (line.words.length === 0) return null;
+  return JSON.stringify(
+    line.words.map((word) => [word.text, word.startMs - line.startMs, word.endMs - line.startMs]),
+  );
+}
+
 /** Symbl's names for diarized speakers, in order of first appearance. */
 const speakerName = (index: number): ChannelSpeaker => ({ name: `Speaker ${index + 1}`, email: null });
 

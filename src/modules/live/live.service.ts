@@ -4,6 +4,7 @@ import { DomainError, notFound } from "../../errors.ts";
 import { numericId, uuid } from "../../ids.ts";
 import type { Speaker, StartRequest } from "../../live/protocol.ts";
 import type { LiveRecognition, LiveRecognitionOptions, RecognizedSegment } from "../../media/engine.ts";
+import { storedWords } from "../../media/align.ts";
 import type { Speech } from "../../media/speech.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
@@ -205,16 +206,7 @@ export class LiveService {
           start_time: line.startTime,
           end_time: line.endTime,
           hidden: 0,
-          words:
-            segment.words.length === 0
-              ? null
-              : JSON.stringify(
-                  segment.words.map((word) => [
-                    word.text,
-                    word.startMs - segment.startMs,
-                    word.endMs - segment.startMs,
-                  ]),
-                ),
+          words: storedWords(segment),
         },
       ]);
       await conversations.update(live.conversationId, { updated_at: this.deps.clock.now().toISOString() });

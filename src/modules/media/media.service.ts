@@ -13,7 +13,7 @@ import type { JobRow, MediaRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { DomainError, invalid } from "../../errors.ts";
 import { numericId } from "../../ids.ts";
-import { alignLines, type ChannelTranscript } from "../../media/align.ts";
+import { alignLines, storedWords, type ChannelTranscript } from "../../media/align.ts";
 import type { RecognizedSegment, SpeakerTurn } from "../../media/engine.ts";
 import { decodeToWav, probe, type ProbedMedia } from "../../media/ffmpeg.ts";
 import { fetchMedia } from "../../media/fetch-media.ts";
@@ -420,16 +420,7 @@ export class MediaService {
           start_time: at(line.startMs),
           end_time: at(line.endMs),
           hidden: 0,
-          words:
-            line.words.length === 0
-              ? null
-              : JSON.stringify(
-                  line.words.map((word) => [
-                    word.text,
-                    word.startMs - line.startMs,
-                    word.endMs - line.startMs,
-                  ]),
-                ),
+          words: storedWords(line),
         })),
       );
     });
