@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ConfigError, loadConfig } from "../config.ts";
-import { decodeAudio } from "../media/decode.ts";
+import { decodeAudio, type FfmpegPaths } from "../media/ffmpeg.ts";
 import { SAMPLE_RATE } from "../media/engine.ts";
 import { createLocalEngine } from "../media/local/engine.ts";
 import { listInstalledModels, pullModel, type InstalledModel } from "../media/model-store.ts";
@@ -127,6 +127,8 @@ export async function benchModel(options: {
   modelsDir: string;
   name: string;
   file?: string;
+  /** ffmpeg as configured (RECAP_FFMPEG_PATH). */
+  ffmpeg: FfmpegPaths;
 }): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), "recap-bench-"));
   try {
@@ -147,7 +149,7 @@ export async function benchModel(options: {
         }
       }
       const started = performance.now();
-      const segments = await engine.transcribe(counted(decodeAudio(file)), {
+      const segments = await engine.transcribe(counted(decodeAudio(options.ffmpeg, file)), {
         vocabulary: [],
         signal: new AbortController().signal,
       });
@@ -233,8 +235,10 @@ export async function benchCommand(
   name: string | undefined,
   options: { file?: string; json?: boolean },
 ): Promise<void> {
+  const { media } = loadConfig(process.env);
   const result = await benchModel({
-    modelsDir: modelsDirOf(),
+    modelsDir: media.modelsDir,
+    ffmpeg: media,
     name: name ?? DEFAULT_MODELS.recogniser,
     ...(options.file !== undefined && { file: options.file }),
   });

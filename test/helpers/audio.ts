@@ -1,6 +1,6 @@
 /**
  * Real audio for the media tests, made by the tools a user has: sox for tones and silence, espeak-ng for a
- * voice; src/media/decode.ts decodes any of it to the 16 kHz mono float samples the engines take.
+ * voice; decodeAudio (src/media/ffmpeg.ts) decodes any of it to the 16 kHz mono float samples the engines take.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -3,11 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { durationMs, spokenMs, writeRecording, type Part } from "../../../test/helpers/audio.ts";
-import { decodeAudio } from "../decode.ts";
+import { decodeAudio, type FfmpegPaths } from "../ffmpeg.ts";
 import { installEnergyVad, installToneRecogniser } from "../../../test/helpers/speech-models.ts";
 import type { SpeechEngine } from "../engine.ts";
 import { ModelNotInstalled } from "../model-store.ts";
 import { createLocalEngine } from "./engine.ts";
+
+/** ffmpeg as Debian installs it, on the PATH. */
+const FFMPEG: FfmpegPaths = { ffmpegPath: "ffmpeg", ffprobePath: "ffprobe" };
 
 /** One model frame (40 ms) and one VAD window (32 ms): how finely the generated models can place anything. */
 const FRAME_MS = 40;
@@ -57,7 +60,7 @@ describe("the local engine on generated models", () => {
 
   it("recognises each utterance's exact tokens, merged into words, with their times", async () => {
     const at = starts(tones);
-    const segments = await engine.transcribe(decodeAudio(tonesFile), options());
+    const segments = await engine.transcribe(decodeAudio(FFMPEG, tonesFile), options());
 
     expect(segments.map((s) => s.text)).toEqual(["low hi", "hi"]);
     const [first, second] = segments;
@@ -89,7 +92,7 @@ describe("the local engine on generated models", () => {
     writeRecording(file, speech);
     const at = starts(speech);
 
-    const segments = await engine.transcribe(decodeAudio(file), options());
+    const segments = await engine.transcribe(decodeAudio(FFMPEG, file), options());
 
     // The generated recogniser hears tones, not words: what matters here is where the VAD cut. espeak-ng's
     // files begin and end with some silence of their own, so each utterance lies within its part.
@@ -105,7 +108,10 @@ describe("the local engine on generated models", () => {
 
   it("reports progress up to the whole input", async () => {
     const progress: number[] = [];
-    await engine.transcribe(decodeAudio(tonesFile), { ...options(), onProgress: (ms) => progress.push(ms) });
+    await engine.transcribe(decodeAudio(FFMPEG, tonesFile), {
+      ...options(),
+      onProgress: (ms) => progress.push(ms),
+    });
 
     expect(progress.length).toBeGreaterThan(1);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
@@ -116,7 +122,7 @@ describe("the local engine on generated models", () => {
     const controller = new AbortController();
     let chunksRead = 0;
     async function* audio() {
-      for await (const chunk of decodeAudio(tonesFile)) {
+      for await (const chunk of decodeAudio(FFMPEG, tonesFile)) {
         chunksRead++;
         yield chunk;
       }
@@ -138,7 +144,7 @@ describe("the local engine on generated models", () => {
 
   it("refuses a language its model does not know", async () => {
     await expect(
-      engine.transcribe(decodeAudio(tonesFile), { ...options(), languageCode: "de-DE" }),
+      engine.transcribe(decodeAudio(FFMPEG, tonesFile), { ...options(), languageCode: "de-DE" }),
     ).rejects.toThrow("the local model tone-ctc does not recognise de-DE");
   });
 

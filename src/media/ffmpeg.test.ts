@@ -3,14 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeRecording } from "../../test/helpers/audio.ts";
-import { decodeAudio } from "./decode.ts";
+import { decodeAudio, type FfmpegPaths } from "./ffmpeg.ts";
+
+/** ffmpeg as Debian installs it, on the PATH. */
+const FFMPEG: FfmpegPaths = { ffmpegPath: "ffmpeg", ffprobePath: "ffprobe" };
 
 const dir = mkdtempSync(join(tmpdir(), "recap-decode-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function all(path: string): Promise<Float32Array> {
   const chunks: Float32Array[] = [];
-  for await (const chunk of decodeAudio(path)) chunks.push(chunk);
+  for await (const chunk of decodeAudio(FFMPEG, path)) chunks.push(chunk);
   const samples = new Float32Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
   for (const chunk of chunks) {
