@@ -227,7 +227,12 @@ export function renderInsights(view: PageView, parts: TranscriptParts, editable:
   const any = view.insights.length > 0 || (editable && view.dismissedInsights.length > 0);
   return html`<section class="card" id="insights" aria-labelledby="insights-heading">
     <h2 id="insights-heading">Insights</h2>
-    ${!any && html`<p class="empty">No action items, follow-ups or questions were found.</p>`}
+    ${
+      !any &&
+      html`<p class="empty">
+        ${view.live ? "Action items, follow-ups and questions come when the meeting ends." : "No action items, follow-ups or questions were found."}
+      </p>`
+    }
     ${any && INSIGHT_GROUPS.map((group) => renderInsightGroup(group, view, parts, editable))}
   </section>`;
 }
@@ -267,6 +272,9 @@ export function renderTopics(view: PageView, parts: TranscriptParts): Raw {
           ${phrases.map((t) => html`<li>${gotoLink(t.messageIds, parts, t.text)}</li>`)}
         </ul>`
     }
-    ${view.topics.length === 0 && html`<p class="empty">No topics were found.</p>`}
+    ${
+      view.topics.length === 0 &&
+      html`<p class="empty">${view.live ? "Topics come when the meeting ends." : "No topics were found."}</p>`
+    }
   </section>`;
 }

@@ -246,7 +246,9 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
       };
       return {
         live: /class="live-badge">Live</.test(html),
-        summaryPending: html.includes("The summary comes when the meeting ends."),
+        summaryPending:
+          html.includes("The summary comes when the meeting ends.") &&
+          html.includes("Action items, follow-ups and questions come when the meeting ends."),
         json,
       };
     };
