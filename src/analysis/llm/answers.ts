@@ -123,8 +123,8 @@ const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/g
 
 /**
  * Whether a title says only what the lines say: it has at least one word that is not framing
- * (TITLE_FRAMING_WORDS), and each such word appears in the lines, compared by stem ("Battery choices" is
- * supported by "we keep the battery … the choice"). A speaker's name in the line prefix does not count.
+ * (TITLE_FRAMING_WORDS), and each such word appears in the lines, compared by stem ("Battery costs" is
+ * supported by "two batteries cost too much"). A speaker's name in the line prefix does not count.
  */
 export function titleSupported(title: string, lines: string[]): boolean {
   const content = wordsOf(title).filter((word) => !TITLE_FRAMING_WORDS.has(word));
