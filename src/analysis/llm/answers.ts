@@ -152,13 +152,8 @@ export function chapterTitles(
       if (!chapter || title.length === 0 || title.length > 80) continue;
       const allowed = new Set([...chapter.messageIds].filter((id) => shown.has(id)));
       if (!citesOnly(answer.messageIds, allowed)) continue;
-      if (
-        !titleSupported(
-          title,
-          [...allowed].map((id) => texts.get(id) ?? ""),
-        )
-      )
-        continue;
+      const lines = [...allowed].map((id) => texts.get(id) ?? "");
+      if (!titleSupported(title, lines)) continue;
       const previous = best.get(chapter.topicIndex);
       if (!previous || allowed.size > previous.lines)
         best.set(chapter.topicIndex, { title, lines: allowed.size });
