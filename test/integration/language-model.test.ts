@@ -220,17 +220,9 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
       decisions: "llm",
       chapters: "llm",
     });
-    expect(analysis.decisions).toEqual([
-      {
-        id: expect.any(String),
-        text: "The team chose two standard batteries.",
-        messageIds: [idOf("Agreed"), idOf("Then the")],
-      },
-      {
-        id: expect.any(String),
-        text: "The team chose a yellow rubber case.",
-        messageIds: [idOf("Yes, a yellow")],
-      },
+    expect(analysis.decisions.map(({ text, messageIds }) => ({ text, messageIds }))).toEqual([
+      { text: "The team chose two standard batteries.", messageIds: [idOf("Agreed"), idOf("Then the")] },
+      { text: "The team chose a yellow rubber case.", messageIds: [idOf("Yes, a yellow")] },
     ]);
     expect(analysis.chapters.map(({ text, messageIds }) => ({ text, messageIds }))).toEqual(expectedChapters);
     expect(expectedChapters.flatMap((chapter) => chapter.messageIds)).toEqual(messages.map((m) => m.id));
