@@ -106,6 +106,15 @@ export const NOT_TASK_OPENINGS = words(`if unless because cause 'cause since`);
 /** Words that make what follows a relative clause ("that we're going to use"), not a commitment. */
 export const RELATIVE = words(`that which what who where how whatever`);
 
+/**
+ * Words a language model's chapter title may hold although the chapter's lines do not say them (docs/LLM.md,
+ * Evidence): function words, and words that frame a subject rather than name it ("Review of the budget").
+ */
+export const TITLE_FRAMING_WORDS = words(`
+  a an the and or nor but of on in at to for from by with without about into over under after before
+  vs versus per via its their our s discussion review overview update status
+`);
+
 /** Words a fragment opens with rather than a question ("That we're starting so well?", "To just go order?"). */
 export const FRAGMENT_STARTS = words(`that to if unless because cause for within as like than where whereas`);
 

@@ -106,6 +106,8 @@ export type Engine = "llm" | "local";
 /** The engine of each part the language model can write; everything else is always local. */
 export interface AnalysisEngines {
   summary: Engine;
+  /** The decisions, all the model's or all the local analysis's. */
+  decisions: Engine;
   /** The titles of the topics of kind "chapter". */
   chapters: Engine;
   /** The verdicts on action items (kept or dropped, assignee, due date, wording). */

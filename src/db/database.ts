@@ -29,6 +29,7 @@ import * as uniqueCustomDomain from "./migrations/014_unique_custom_domain.ts";
 import * as media from "./migrations/015_media.ts";
 import * as decisions from "./migrations/016_decisions.ts";
 import * as liveStreams from "./migrations/018_live_streams.ts";
+import * as decisionsEngine from "./migrations/019_decisions_engine.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -82,6 +83,7 @@ export const migrations: Record<string, Migration> = {
   "015_media": media,
   "016_decisions": decisions,
   "018_live_streams": liveStreams,
+  "019_decisions_engine": decisionsEngine,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -41,6 +41,8 @@ export interface ConversationsTable {
   updated_at: string;
   /** What wrote each part of the stored analysis, "llm" or "local"; null until first analysed. */
   summary_engine: string | null;
+  /** Migration 019: the model writes decisions too. */
+  decisions_engine: string | null;
   chapters_engine: string | null;
   action_items_engine: string | null;
   /** Counts the writes to the conversation (lockForWrite); a cached page names the version it shows. */

@@ -93,9 +93,10 @@ export function shownTo(request: ModelRequest) {
     speaker: speaker ?? "",
     text: text ?? "",
   }));
-  const chapters = [...prompt.matchAll(/^(C\d+): \[(\d+)\] to \[(\d+)\]$/gm)].map(([, id, first]) => ({
+  const chapters = [...prompt.matchAll(/^(C\d+): \[(\d+)\] to \[(\d+)\]$/gm)].map(([, id, first, last]) => ({
     id: id ?? "",
     firstLine: first ?? "",
+    lastLine: last ?? "",
   }));
   const candidates = [...prompt.matchAll(/^(A\d+): \[([\d, ]+)\] (.*)$/gm)].map(([, id, ids, text]) => ({
     id: id ?? "",

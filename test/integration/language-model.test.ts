@@ -29,6 +29,27 @@ const LAUNCH: [string, string][] = [
   ["Dana", "We need to finish the billing page design before the launch."],
 ];
 const MADE_UP_ID = "9999999999999999";
+/** A design meeting that settles three things, one after another. */
+const REMOTE_DESIGN: [string, string][] = [
+  ["Ann", "First the battery: which battery goes in the remote?"],
+  ["Raj", "A rechargeable battery costs more than two standard batteries."],
+  ["Ann", "Standard batteries last a year in a remote like this."],
+  ["Raj", "Then the battery choice is two standard batteries."],
+  ["Ann", "Agreed, we keep the standard batteries and drop the rechargeable battery."],
+  ["Raj", "Fine, the battery question is settled."],
+  ["Ann", "Next, the case: what material should the case be?"],
+  ["Raj", "A rubber case survives a drop, a plastic case cracks."],
+  ["Ann", "Rubber feels softer in the hand, and the case can be yellow."],
+  ["Raj", "So the case is rubber, in yellow."],
+  ["Ann", "Yes, a yellow rubber case it is."],
+  ["Raj", "Good, the case material is done."],
+  ["Ann", "Last, the scroll wheel on the front."],
+  ["Raj", "A scroll wheel makes the channel list quick to browse."],
+  ["Ann", "The scroll wheel adds cost to the chip, though."],
+  ["Raj", "The scroll wheel is worth that cost, users asked for the wheel."],
+  ["Ann", "Then we put the scroll wheel in the middle of the front."],
+  ["Raj", "Good, the wheel goes in the middle."],
+];
 
 /** A valid answer about one part: statements with and without evidence, titles, verdicts by candidate text. */
 function partAnswer(request: ModelRequest) {
@@ -40,6 +61,10 @@ function partAnswer(request: ModelRequest) {
       { text: "The team agreed on everything.", messageIds: [] },
       { text: "The team hired a new designer.", messageIds: [MADE_UP_ID] },
       { text: "Dana promised a pony.", messageIds: [lines[1]?.id ?? "", MADE_UP_ID] },
+    ],
+    decisions: [
+      { text: "The team agreed to finish the billing page design first.", messageIds: [lines[5]?.id] },
+      { text: "The team chose a new logo.", messageIds: [MADE_UP_ID] },
     ],
     chapters: chapters.map((chapter) => ({
       chapter: chapter.id,
@@ -91,6 +116,8 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
       summary: (await get<Body.SummaryList>("/summary")).summary,
       topics: (await get<Body.TopicList>("/topics")).topics,
       actionItems: (await get<Body.ActionItemList>("/action-items")).actionItems,
+      decisions: (await get<Body.DecisionList>("/decisions")).decisions,
+      chapters: (await get<Body.ChapterList>("/chapters")).chapters,
     };
   }
 
@@ -108,7 +135,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
       json_schema: {
         name: "meeting_part",
         strict: true,
-        schema: { type: "object", required: ["summary", "chapters", "actionItems"] },
+        schema: { type: "object", required: ["summary", "decisions", "chapters", "actionItems"] },
       },
     });
     const shown = shownTo(request as ModelRequest);
@@ -121,10 +148,13 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     const titled = shown.chapters.length > 0;
     expect(analysis.conversation.analysis).toEqual({
       status: "analysed",
-      engines: { summary: "llm", chapters: titled ? "llm" : "local", actionItems: "llm" },
+      engines: { summary: "llm", decisions: "llm", chapters: titled ? "llm" : "local", actionItems: "llm" },
     });
     expect(analysis.summary.map((item) => [item.text, item.messageRefs])).toEqual([
       ["The team reviewed the launch plan for the new billing page.", [{ id: messages[0]?.id }]],
+    ]);
+    expect(analysis.decisions.map((item) => [item.text, item.messageIds])).toEqual([
+      ["The team agreed to finish the billing page design first.", [messages[5]?.id]],
     ]);
     expect(analysis.topics.map((topic) => topic.text).includes("Billing page launch")).toBe(titled);
     const dana = members.find((member) => member.name === "Dana");
@@ -138,12 +168,74 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     ]);
   });
 
+  it("stores the model's decisions and chapter titles when they rest on lines they cite, keeping the local boundaries", async () => {
+    const subjects = ["battery", "case", "scroll wheel"];
+    const titleOf = (lines: { text: string }[]) => {
+      const named = subjects.filter((subject) => lines.some((line) => line.text.includes(subject)));
+      const title = named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
+      return `Choice of ${title ?? "nothing"}`;
+    };
+    let expectedChapters: { text: string; messageIds: string[] }[] = [];
+    const analysis = await analyse(REMOTE_DESIGN, (request) => {
+      const { lines, chapters } = shownTo(request);
+      const idOf = (text: string) => lines.find((line) => line.text.startsWith(text))?.id ?? "";
+      expectedChapters = chapters.map((chapter) => {
+        const from = lines.findIndex((line) => line.id === chapter.firstLine);
+        const to = lines.findIndex((line) => line.id === chapter.lastLine);
+        const own = lines.slice(from, to + 1);
+        return { text: titleOf(own), messageIds: own.map((line) => line.id) };
+      });
+      return {
+        content: {
+          summary: [{ text: "The team chose the remote's parts.", messageIds: [lines[0]?.id] }],
+          decisions: [
+            {
+              text: "The team chose two standard batteries.",
+              messageIds: [idOf("Agreed"), idOf("Then the")],
+            },
+            { text: "The team chose a yellow rubber case.", messageIds: [idOf("Yes, a yellow")] },
+            { text: "The team hired a designer.", messageIds: [MADE_UP_ID] },
+            { text: "The team dropped the wheel.", messageIds: [idOf("Good, the wheel"), MADE_UP_ID] },
+          ],
+          chapters: chapters.flatMap((chapter, i) => [
+            // Said nowhere in the meeting: refused, so the supported title after it is taken.
+            { chapter: chapter.id, title: "Marketing strategy", messageIds: [chapter.firstLine] },
+            {
+              chapter: chapter.id,
+              title: expectedChapters[i]?.text ?? "",
+              messageIds: [chapter.firstLine, chapter.lastLine],
+            },
+          ]),
+          actionItems: [],
+        },
+      };
+    });
+    const { messages } = analysis;
+    const idOf = (text: string) => messages.find((message) => message.text.startsWith(text))?.id;
+
+    expect(model.requests).toHaveLength(1);
+    expect(expectedChapters.length).toBeGreaterThan(0);
+    expect(analysis.conversation.analysis?.engines).toMatchObject({
+      summary: "llm",
+      decisions: "llm",
+      chapters: "llm",
+    });
+    expect(analysis.decisions.map(({ text, messageIds }) => ({ text, messageIds }))).toEqual([
+      { text: "The team chose two standard batteries.", messageIds: [idOf("Agreed"), idOf("Then the")] },
+      { text: "The team chose a yellow rubber case.", messageIds: [idOf("Yes, a yellow")] },
+    ]);
+    expect(analysis.chapters.map(({ text, messageIds }) => ({ text, messageIds }))).toEqual(expectedChapters);
+    expect(expectedChapters.flatMap((chapter) => chapter.messageIds)).toEqual(messages.map((m) => m.id));
+    expect(analysis.topics.map((topic) => topic.text)).not.toContain("Marketing strategy");
+  });
+
   it("keeps each part local on its own when the model's answer for it does not match the schema or cites no line of its own", async () => {
     const analysis = await analyse(LAUNCH, (request) => {
       const valid = partAnswer(request);
       return {
         content: {
           summary: valid.summary,
+          decisions: valid.decisions.map((decision) => ({ ...decision, messageIds: [MADE_UP_ID] })),
           chapters: valid.chapters.map((chapter) => ({ ...chapter, title: 5 })),
           actionItems: valid.actionItems.map((verdict) => ({ ...verdict, messageIds: [MADE_UP_ID] })),
         },
@@ -151,9 +243,11 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     });
     expect(analysis.conversation.analysis?.engines).toEqual({
       summary: "llm",
+      decisions: "local",
       chapters: "local",
       actionItems: "local",
     });
+    expect(analysis.decisions.map((item) => item.text)).not.toContain("The team chose a new logo.");
     expect(analysis.summary.map((item) => item.text)).toEqual([
       "The team reviewed the launch plan for the new billing page.",
     ]);
@@ -173,6 +267,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     expect(model.requests.length).toBeGreaterThan(0);
     expect(analysis.conversation.analysis?.engines).toEqual({
       summary: "local",
+      decisions: "local",
       chapters: "local",
       actionItems: "local",
     });
@@ -192,7 +287,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     expect(model.requests).toEqual([]);
     expect(analysis.conversation.analysis).toMatchObject({
       status: "language_not_supported",
-      engines: { summary: "local", chapters: "local", actionItems: "local" },
+      engines: { summary: "local", decisions: "local", chapters: "local", actionItems: "local" },
     });
     expect(analysis.summary).toEqual([]);
   });
@@ -343,7 +438,7 @@ describe.each(await dialects())("without a language model on %s", (dialect) => {
     const conversation = (await suite.api.get<Body.Conversation>(`/v1/conversations/${conversationId}`)).body;
     expect(conversation.analysis).toEqual({
       status: "analysed",
-      engines: { summary: "local", chapters: "local", actionItems: "local" },
+      engines: { summary: "local", decisions: "local", chapters: "local", actionItems: "local" },
     });
   });
 });

@@ -323,3 +323,67 @@ describe.each(await dialects())("migration 014_unique_custom_domain on %s", (dia
     ).rejects.toThrow();
   });
 });
+
+describe.each(await dialects())("migration 019_decisions_engine on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    handle = openDatabase(database.target);
+  });
+  afterAll(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it("records the decisions of analyses stored before it as local, and none for a conversation not analysed yet", async () => {
+    const before = Object.fromEntries(
+      Object.entries(migrations).filter(([name]) => name < "019_decisions_engine"),
+    );
+    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
+    expect((await old.migrateToLatest()).error).toBeUndefined();
+    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const now = "2026-11-02T15:00:00.000Z";
+    await db
+      .insertInto("apps")
+      .values({
+        id: "app",
+        secret_hash: "x",
+        name: "a",
+        frame_ancestors: "[]",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    for (const [id, summaryEngine] of [
+      ["analysed", "llm"],
+      ["waiting", null],
+    ]) {
+      await db
+        .insertInto("conversations")
+        .values({
+          id,
+          app_id: "app",
+          name: id,
+          start_time: now,
+          metadata: "{}",
+          created_at: now,
+          updated_at: now,
+          summary_engine: summaryEngine,
+        })
+        .execute();
+    }
+
+    expect(await handle.migrate()).toContain("019_decisions_engine");
+
+    const rows = await handle.db
+      .selectFrom("conversations")
+      .select(["id", "summary_engine", "decisions_engine"])
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual([
+      { id: "analysed", summary_engine: "llm", decisions_engine: "local" },
+      { id: "waiting", summary_engine: null, decisions_engine: null },
+    ]);
+  });
+});

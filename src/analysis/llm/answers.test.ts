@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { InsightItem } from "../types.ts";
 import {
   chapterTitles,
+  citedDecisions,
   citedStatements,
   citedVerdicts,
   parseContent,
   readPartAnswer,
+  titleSupported,
+  withTitles,
   withVerdicts,
 } from "./answers.ts";
 import { groupForBudget, splitTranscript, type CandidateRef, type ChapterRef } from "./prompts.ts";
@@ -61,12 +64,19 @@ describe("evidence", () => {
 
   it("titles a chapter from the part holding most of its lines, citing only that chapter's lines", () => {
     const chapters: ChapterRef[] = [{ id: "C1", topicIndex: 2, messageIds: new Set(["2", "3", "4"]) }];
+    const texts = new Map([
+      ["1", "Welcome, everyone, to the early title meeting."],
+      ["2", "The early title was fine."],
+      ["3", "Now the budget."],
+      ["4", "It is over by ten percent."],
+    ]);
     const titles = chapterTitles(
       [
         { part: part("1", "2"), titles: [{ chapter: "C1", title: "Early title", messageIds: ["2"] }] },
-        { part: part("3", "4"), titles: [{ chapter: "C1", title: "Outside lines", messageIds: ["1"] }] },
+        { part: part("3", "4"), titles: [{ chapter: "C1", title: "Welcome", messageIds: ["1"] }] },
       ],
       chapters,
+      texts,
     );
     expect(titles).toEqual(new Map([[2, "Early title"]]));
     const better = chapterTitles(
@@ -75,8 +85,96 @@ describe("evidence", () => {
         { part: part("3", "4"), titles: [{ chapter: "C1", title: "Budget review", messageIds: ["3"] }] },
       ],
       chapters,
+      texts,
     );
     expect(better).toEqual(new Map([[2, "Budget review"]]));
+  });
+
+  it("refuses a title whose words the chapter's own lines do not say, keeping the local title", () => {
+    const chapters: ChapterRef[] = [
+      { id: "C1", topicIndex: 0, messageIds: new Set(["1", "2"]) },
+      { id: "C2", topicIndex: 1, messageIds: new Set(["3", "4"]) },
+    ];
+    const texts = new Map([
+      ["1", "We keep the battery we had."],
+      ["2", "Two batteries cost too much."],
+      ["3", "The case will be rubber."],
+      ["4", "A yellow one, then."],
+    ]);
+    const titles = chapterTitles(
+      [
+        {
+          part: part("1", "2", "3", "4"),
+          titles: [
+            // "rubber" is said in the meeting, but in the other chapter's lines.
+            { chapter: "C1", title: "Rubber battery", messageIds: ["1"] },
+            { chapter: "C2", title: "Pricing strategy", messageIds: ["3"] },
+          ],
+        },
+      ],
+      chapters,
+      texts,
+    );
+    expect(titles).toEqual(new Map());
+    const local = [
+      { kind: "chapter" as const, text: "battery", score: 1, messageIds: ["1", "2"] },
+      { kind: "chapter" as const, text: "case", score: 1, messageIds: ["3", "4"] },
+    ];
+    expect(withTitles(local, titles)).toEqual(local);
+
+    const accepted = chapterTitles(
+      [
+        {
+          part: part("1", "2", "3", "4"),
+          titles: [
+            { chapter: "C1", title: "Battery costs", messageIds: ["1", "2"] },
+            { chapter: "C2", title: "The rubber case", messageIds: ["3"] },
+          ],
+        },
+      ],
+      chapters,
+      texts,
+    );
+    expect(withTitles(local, accepted).map((topic) => topic.text)).toEqual([
+      "Battery costs",
+      "The rubber case",
+    ]);
+  });
+
+  it("supports a title by stems of the lines' words, and never one of framing words alone", () => {
+    expect(titleSupported("Batteries and costs", ["The battery cost too much."])).toBe(true);
+    expect(titleSupported("Review of the Q3 budget", ["The q3 budget is late."])).toBe(true);
+    expect(titleSupported("Budget review", ["We talked."])).toBe(false);
+    expect(titleSupported("The review", ["The review is done."])).toBe(false);
+    expect(titleSupported("", ["Anything."])).toBe(false);
+  });
+
+  it("keeps a decision only when it cites lines of the part it was shown, in conversation order, at most 4 a part", () => {
+    const decisions = citedDecisions([
+      {
+        part: part("1", "2", "3"),
+        decisions: [
+          { text: "The team chose a yellow case.", messageIds: ["3"] },
+          { text: "The team kept the battery.", messageIds: ["2", "1"] },
+          { text: "The team hired a designer.", messageIds: ["9"] },
+          { text: "The team agreed on everything.", messageIds: [] },
+          { text: "The team chose a red one.", messageIds: ["2", "4"] },
+        ],
+      },
+      {
+        part: part("4", "5"),
+        decisions: [
+          // Message 1 exists, but was not shown in this part.
+          { text: "The team moved the meeting.", messageIds: ["1"] },
+          ...Array.from({ length: 6 }, (_, i) => ({ text: `Decision ${i}.`, messageIds: ["5"] })),
+        ],
+      },
+    ]);
+    expect(decisions).toEqual([
+      { text: "The team kept the battery.", messageIds: ["2", "1"] },
+      { text: "The team chose a yellow case.", messageIds: ["3"] },
+      ...Array.from({ length: 4 }, (_, i) => ({ text: `Decision ${i}.`, messageIds: ["5"] })),
+    ]);
   });
 
   it("takes a verdict only when it cites the candidate's own line", () => {
@@ -156,10 +254,12 @@ describe("readPartAnswer", () => {
   it("reads each field on its own, so one that does not match the schema leaves the others", () => {
     const fields = readPartAnswer({
       summary: [{ text: "x", messageIds: ["1"] }],
+      decisions: [{ text: "y", messageIds: "1" }],
       chapters: [{ title: 5 }],
       actionItems: [],
     });
     expect(fields.summary).toEqual({ value: [{ text: "x", messageIds: ["1"] }] });
+    expect(fields.decisions).toEqual({ problem: 'its "decisions" does not match the schema' });
     expect(fields.chapters).toEqual({ problem: 'its "chapters" does not match the schema' });
     expect(fields.actionItems).toEqual({ value: [] });
     expect(readPartAnswer([1]).summary).toEqual({ problem: "the answer is not a JSON object" });

@@ -1,7 +1,9 @@
 import { Type, type Static, type TSchema } from "typebox";
 import { Value } from "typebox/value";
 import { dueByOfDay } from "../dates.ts";
-import type { InsightItem, SummaryItem, TopicItem } from "../types.ts";
+import { TITLE_FRAMING_WORDS } from "../lexicon.ts";
+import { stemOf } from "../stem.ts";
+import type { DecisionItem, InsightItem, SummaryItem, TopicItem } from "../types.ts";
 import type { CandidateRef, ChapterRef, TranscriptPart } from "./prompts.ts";
 
 // Strict structured output (OpenAI's `strict: true`) wants every property required and no other property.
@@ -25,6 +27,7 @@ const Verdict = Type.Object(
 );
 const PART_FIELDS = {
   summary: Type.Array(Statement),
+  decisions: Type.Array(Statement),
   chapters: Type.Array(ChapterTitle),
   actionItems: Type.Array(Verdict),
 };
@@ -34,7 +37,7 @@ export const PartAnswer = Type.Object(PART_FIELDS, closed);
 /** The answer combining the parts' summaries. */
 export const CombinedAnswer = Type.Object({ summary: PART_FIELDS.summary }, closed);
 
-type Statement = Static<typeof Statement>;
+export type Statement = Static<typeof Statement>;
 export type ChapterTitle = Static<typeof ChapterTitle>;
 export type Verdict = Static<typeof Verdict>;
 
@@ -65,11 +68,12 @@ export function parseContent(content: string): unknown {
 export function readPartAnswer(answer: unknown): PartFields {
   if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
     const problem = { problem: "the answer is not a JSON object" };
-    return { summary: problem, chapters: problem, actionItems: problem };
+    return { summary: problem, decisions: problem, chapters: problem, actionItems: problem };
   }
   const fields = answer as Record<string, unknown>;
   return {
     summary: fieldOf(fields, "summary", PART_FIELDS.summary),
+    decisions: fieldOf(fields, "decisions", PART_FIELDS.decisions),
     chapters: fieldOf(fields, "chapters", PART_FIELDS.chapters),
     actionItems: fieldOf(fields, "actionItems", PART_FIELDS.actionItems),
   };
@@ -96,13 +100,48 @@ export function citedStatements(statements: Statement[], allowed: Set<string>): 
     );
 }
 
+/** At most this many decisions a part: a part of a meeting seldom settles more, and the local analysis keeps 8 a meeting. */
+export const DECISIONS_A_PART = 4;
+
+/**
+ * The decisions the model proposed for each part, in conversation order: each must cite at least one line and
+ * only lines of the part it was shown (as a summary sentence must, citedStatements); at most DECISIONS_A_PART
+ * a part, the first ones it gave.
+ */
+export function citedDecisions(answers: { part: TranscriptPart; decisions: Statement[] }[]): DecisionItem[] {
+  return answers.flatMap(({ part, decisions }) => {
+    const position = new Map(part.messageIds.map((id, index) => [id, index]));
+    const first = (item: DecisionItem) => Math.min(...item.messageIds.map((id) => position.get(id) ?? 0));
+    return citedStatements(decisions, new Set(part.messageIds))
+      .slice(0, DECISIONS_A_PART)
+      .sort((a, b) => first(a) - first(b));
+  });
+}
+
+/** Lowercased words and numbers of any script ("Q3", "São"); an apostrophe or hyphen splits a word. */
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+
+/**
+ * Whether a title says only what the lines say: it has at least one word that is not framing
+ * (TITLE_FRAMING_WORDS), and each such word appears in the lines, compared by stem ("Battery costs" is
+ * supported by "two batteries cost too much"). A speaker's name in the line prefix does not count.
+ */
+export function titleSupported(title: string, lines: string[]): boolean {
+  const content = wordsOf(title).filter((word) => !TITLE_FRAMING_WORDS.has(word));
+  const said = new Set(lines.flatMap(wordsOf).map(stemOf));
+  return content.length > 0 && content.every((word) => said.has(stemOf(word)));
+}
+
 /**
  * A title for each chapter the model titled with evidence: cited lines all in that chapter and in the part
- * the model was shown. A chapter seen in several parts takes the title from the part holding most of it.
+ * the model was shown, and every content word of the title in the text of those of the chapter's lines
+ * (`texts`, by message id) that the part holds (titleSupported). A chapter seen in several parts takes the
+ * title from the part holding most of it.
  */
 export function chapterTitles(
   answers: { part: TranscriptPart; titles: ChapterTitle[] }[],
   chapters: ChapterRef[],
+  texts: ReadonlyMap<string, string>,
 ): Map<number, string> {
   const best = new Map<number, { title: string; lines: number }>();
   for (const { part, titles } of answers) {
@@ -113,6 +152,8 @@ export function chapterTitles(
       if (!chapter || title.length === 0 || title.length > 80) continue;
       const allowed = new Set([...chapter.messageIds].filter((id) => shown.has(id)));
       if (!citesOnly(answer.messageIds, allowed)) continue;
+      const lines = [...allowed].map((id) => texts.get(id) ?? "");
+      if (!titleSupported(title, lines)) continue;
       const previous = best.get(chapter.topicIndex);
       if (!previous || allowed.size > previous.lines)
         best.set(chapter.topicIndex, { title, lines: allowed.size });

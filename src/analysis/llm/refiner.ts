@@ -12,6 +12,7 @@ import type {
 } from "../types.ts";
 import {
   chapterTitles,
+  citedDecisions,
   citedStatements,
   citedVerdicts,
   CombinedAnswer,
@@ -23,6 +24,7 @@ import {
   parseContent,
   type ChapterTitle,
   type PartFields,
+  type Statement,
   type Verdict,
 } from "./answers.ts";
 import {
@@ -40,14 +42,19 @@ import {
 type OpenAIModule = typeof OpenAI;
 type Part = keyof AnalysisEngines;
 type Refs = ReturnType<typeof refsOf>;
-const PARTS: Part[] = ["summary", "chapters", "actionItems"];
+const PARTS: Part[] = ["summary", "decisions", "chapters", "actionItems"];
 
 /**
  * Which parts the model is asked for and which of those fell back, with the first reason: a part is the
  * model's ("llm") only when it was asked and nothing failed for it.
  */
 class Outcome {
-  private asked: Record<Part, boolean> = { summary: false, chapters: false, actionItems: false };
+  private asked: Record<Part, boolean> = {
+    summary: false,
+    decisions: false,
+    chapters: false,
+    actionItems: false,
+  };
   private readonly problems = new Map<Part, string>();
 
   ask(parts: Record<Part, boolean>): void {
@@ -65,7 +72,12 @@ class Outcome {
   }
   engines(): AnalysisEngines {
     const engine = (part: Part) => (this.open(part) ? "llm" : "local");
-    return { summary: engine("summary"), chapters: engine("chapters"), actionItems: engine("actionItems") };
+    return {
+      summary: engine("summary"),
+      decisions: engine("decisions"),
+      chapters: engine("chapters"),
+      actionItems: engine("actionItems"),
+    };
   }
   fallbacks(): RefinedAnalysis["fallbacks"] {
     return [...this.problems].map(([part, reason]) => ({ part, reason }));
@@ -103,7 +115,7 @@ function clientFor(OpenAI: OpenAIModule, settings: LanguageModelSettings): OpenA
 /**
  * A Refiner that asks an OpenAI-compatible chat-completions API (Ollama, llama.cpp's server, vLLM, LM Studio,
  * OpenAI…) through the official `openai` client, with structured output (a JSON schema), for a third-person
- * summary, chapter titles and a verdict on each candidate action item (docs/LLM.md). A meeting longer than
+ * summary, decisions, chapter titles and a verdict on each candidate action item (docs/LLM.md). A meeting longer than
  * half the context is asked about in parts, one request each, and the parts' summaries are combined in one
  * more request (in rounds if they do not fit one). Each statement must cite message ids the model was shown;
  * a part whose requests fail or answer unusably stays local, and refine() never rejects.
@@ -163,6 +175,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
   async function askEachPart(input: AnalysisInput, parts: TranscriptPart[], refs: Refs, outcome: Outcome) {
     const gathered = {
       statements: [] as SummaryItem[],
+      decisions: [] as { part: TranscriptPart; decisions: Statement[] }[],
       titles: [] as { part: TranscriptPart; titles: ChapterTitle[] }[],
       verdicts: [] as { part: TranscriptPart; verdicts: Verdict[] }[],
     };
@@ -186,6 +199,8 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
       }
       if ("problem" in fields.summary) outcome.fail("summary", `${where}: ${fields.summary.problem}`);
       else gathered.statements.push(...citedStatements(fields.summary.value, shown));
+      if ("problem" in fields.decisions) outcome.fail("decisions", `${where}: ${fields.decisions.problem}`);
+      else gathered.decisions.push({ part, decisions: fields.decisions.value });
       if ("problem" in fields.chapters) outcome.fail("chapters", `${where}: ${fields.chapters.problem}`);
       else gathered.titles.push({ part, titles: fields.chapters.value });
       if ("problem" in fields.actionItems)
@@ -204,10 +219,11 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
     const parts = splitTranscript(input.messages, budget);
     outcome.ask({
       summary: parts.length > 0,
+      decisions: parts.length > 0,
       chapters: parts.length > 0 && refs.chapters.length > 0,
       actionItems: parts.length > 0 && refs.candidates.length > 0,
     });
-    const { statements, titles, verdicts } = await askEachPart(input, parts, refs, outcome);
+    const { statements, decisions, titles, verdicts } = await askEachPart(input, parts, refs, outcome);
     let result = local;
     if (outcome.open("summary")) {
       let summary: SummaryItem[] | string = statements;
@@ -222,9 +238,16 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
       else if (summary.length === 0) outcome.fail("summary", "no sentence cited lines it was shown");
       else result = { ...result, summary };
     }
+    if (outcome.open("decisions")) {
+      const chosen = citedDecisions(decisions);
+      if (chosen.length === 0) outcome.fail("decisions", "no decision cited lines it was shown");
+      else result = { ...result, decisions: chosen };
+    }
     if (outcome.open("chapters")) {
-      const chosen = chapterTitles(titles, refs.chapters);
-      if (chosen.size === 0) outcome.fail("chapters", "no title cited lines of its chapter");
+      const texts = new Map(input.messages.map((message) => [message.id, message.text]));
+      const chosen = chapterTitles(titles, refs.chapters, texts);
+      if (chosen.size === 0)
+        outcome.fail("chapters", "no title cited lines of its chapter and used only words they say");
       else result = { ...result, topics: withTitles(result.topics, chosen) };
     }
     if (outcome.open("actionItems")) {
@@ -255,7 +278,7 @@ export function createModelRefiner(settings: LanguageModelSettings): Refiner {
         result: {
           languageCode: local.languageCode,
           summary: engines.summary === "llm" ? result.summary : local.summary,
-          decisions: local.decisions,
+          decisions: engines.decisions === "llm" ? result.decisions : local.decisions,
           topics: engines.chapters === "llm" ? result.topics : local.topics,
           insights: engines.actionItems === "llm" ? result.insights : local.insights,
         },

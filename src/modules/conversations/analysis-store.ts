@@ -73,6 +73,7 @@ export function storeAnalysis(
     if (!(await conversations.lockForWrite(conversationId))) return;
     await conversations.update(conversationId, {
       summary_engine: engines.summary,
+      decisions_engine: engines.decisions,
       chapters_engine: engines.chapters,
       action_items_engine: engines.actionItems,
       language_code: result.languageCode,

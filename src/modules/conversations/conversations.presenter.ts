@@ -81,6 +81,7 @@ export function presentConversation(conversation: ConversationRow, members: Memb
         ...(notice !== null && { notice }),
         engines: {
           summary: engine(conversation.summary_engine),
+          decisions: engine(conversation.decisions_engine),
           chapters: engine(conversation.chapters_engine),
           actionItems: engine(conversation.action_items_engine),
         },

@@ -59,7 +59,12 @@ export class ConversationsRepository {
   async insert(
     row: Omit<
       ConversationsTable,
-      "summary_engine" | "chapters_engine" | "action_items_engine" | "content_version" | "language_code"
+      | "summary_engine"
+      | "decisions_engine"
+      | "chapters_engine"
+      | "action_items_engine"
+      | "content_version"
+      | "language_code"
     >,
   ): Promise<void> {
     await this.db

@@ -52,7 +52,7 @@ export const Conversation = Type.Object({
             description: "Why the conversation has no summary, topics or insights, for a reader",
           }),
         ),
-        engines: Type.Object({ summary: Engine, chapters: Engine, actionItems: Engine }),
+        engines: Type.Object({ summary: Engine, decisions: Engine, chapters: Engine, actionItems: Engine }),
       },
       {
         description:

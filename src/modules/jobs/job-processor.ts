@@ -11,7 +11,12 @@ import {
 } from "../conversations/analysis-store.ts";
 import type { Claim, JobsRepository } from "./jobs.repository.ts";
 
-const LOCAL_ENGINES: AnalysisEngines = { summary: "local", chapters: "local", actionItems: "local" };
+const LOCAL_ENGINES: AnalysisEngines = {
+  summary: "local",
+  decisions: "local",
+  chapters: "local",
+  actionItems: "local",
+};
 
 /**
  * Processes one job in three steps: the conversations module resolves the new messages' speakers and says
