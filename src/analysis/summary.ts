@@ -1,3 +1,4 @@
+import { DANGLING_ENDS } from "./lexicon.ts";
 import { WORD, type Sentence } from "./nlp.ts";
 import { summaryCandidates } from "./summary-features.ts";
 import { SUMMARY_WEIGHTS } from "./summary-weights.ts";
@@ -166,14 +167,22 @@ const COMMITMENTS: readonly [RegExp, string][] = [
   [/^I(?:'m| am) going to\s+/, "is going to"],
   [/^I have to\s+/, "has to"],
   [/^I need to\s+/, "needs to"],
-  [/^I can\s+/, "can"],
 ];
 
-/** First-person words left in a commitment's rest mean a restart ("I'll I have to do is …"): not stated whole. */
-const FIRST_PERSON = /\b(?:I|I'm|I'll|I've|I'd|me|my|myself)\b/;
+/**
+ * Words in a commitment's rest that make it no outcome to lead with (seen in QMSum train): "I" again is a
+ * restart ("I'll I have to do is …"), "you" a favour or reported speech ("will pick up your dry-cleaning").
+ */
+const NOT_OWN = /\b(?:I|I'm|I'll|I've|I'd|me|my|myself|you|your|you'd|you'll)\b/i;
+
+/**
+ * Last words of a rest that say nothing on their own ("will take a closer look at it") or that were cut
+ * off ("will check on"): DANGLING_ENDS and these.
+ */
+const EMPTY_ENDS = new Set(["it", "this", "them", "those", "there", "on", "in"]);
 
 /** An action item as an outcome in the third person with its owner, or null when it cannot be said so. */
-function outcomeText(insight: InsightItem): string | null {
+function outcomeText(insight: InsightItem, minWords: number): string | null {
   const owner = insight.assigneeName?.trim() ?? "";
   const text = readableSentence(insight.text);
   if (owner === "" || text === "" || text.endsWith("?")) return null;
@@ -182,7 +191,10 @@ function outcomeText(insight: InsightItem): string | null {
     const match = opening.exec(text);
     if (match === null) continue;
     const rest = text.slice(match[0].length);
-    return FIRST_PERSON.test(rest) ? null : `${owner} ${verb} ${rest}`;
+    const last = (rest.split(" ").at(-1) ?? "").replace(/\W+$/, "").toLowerCase();
+    if (NOT_OWN.test(rest) || EMPTY_ENDS.has(last) || DANGLING_ENDS.has(last)) return null;
+    const outcome = `${owner} ${verb} ${rest}`;
+    return countWords(outcome) >= minWords ? outcome : null;
   }
   return null;
 }
@@ -201,7 +213,7 @@ export function outcomeItems(
   const at = (item: SummaryItem): number => position.get(item.messageIds[0] ?? "") ?? Infinity;
   const ranked = insights
     .filter((insight) => insight.type === "action_item")
-    .map((insight) => ({ insight, text: outcomeText(insight) }))
+    .map((insight) => ({ insight, text: outcomeText(insight, options.minWords) }))
     .filter((o): o is { insight: InsightItem; text: string } => o.text !== null)
     .sort((a, b) => b.insight.score - a.insight.score);
   const chosen: SummaryItem[] = [];
