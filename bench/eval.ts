@@ -2,6 +2,8 @@
  * Quality of the analysis on QMSum, with every baseline computed in the same run:
  * - the whole-meeting summary against the human one: ROUGE-1/2/L F1 (the project's scorer) and stemmed
  *   summary-level ROUGE-Lsum, beside Lead, TextRank and a greedy extractive oracle at the same length;
+ *   and the same for the summary's sentences alone (no overview line, no "Speaker: " labels), beside
+ *   the summary without its statement rule and outcomes, and the baselines cut to that length;
  * - the topic segmentation against the human topic spans: Pk and WindowDiff, beside one segment and
  *   fixed windows;
  * - decisions against the spans and answers of QMSum's decision queries (bench/eval-decisions.ts);
@@ -15,7 +17,15 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
-import { analyzeConversation, prepareSentences, topicSegmentStarts } from "../src/analysis/analyze.ts";
+import {
+  analyzeConversation,
+  prepareSentences,
+  speakersOf,
+  topicSegmentStarts,
+} from "../src/analysis/analyze.ts";
+import { DEFAULT_SEGMENTATION_OPTIONS } from "../src/analysis/segmentation.ts";
+import { DEFAULT_SUMMARY_OPTIONS, summaryParts, type SummaryParts } from "../src/analysis/summary.ts";
+import { findTopics } from "../src/analysis/topics.ts";
 import { leadSummary, oracleSummary, textRankSummary } from "./baselines.ts";
 import { evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
 import { evaluateDecisions, reportDecisions, type DecisionRow } from "./eval-decisions.ts";
@@ -26,11 +36,22 @@ import { median, readWithWink, timeInterleaved } from "./timing.ts";
 
 const SYSTEMS = ["Recap", "Lead", "TextRank", "Oracle"] as const;
 type System = (typeof SYSTEMS)[number];
+/** The sentences alone: Recap's, Recap's without the statement rule and outcomes ("Before"), the baselines'. */
+const ALONE_SYSTEMS = ["Recap", "Before", "Lead", "TextRank", "Oracle"] as const;
+type AloneSystem = (typeof ALONE_SYSTEMS)[number];
+type Scores = RougeScores & { rougeLsum: number };
+
+/** A summary's sentences without the overview line and the speaker labels: the outcomes, then the quotes. */
+const sentencesAlone = (parts: SummaryParts): string[] =>
+  [...parts.outcomes, ...parts.quotes].flatMap((item) => rougeSentences(item.text));
 
 interface Row {
   name: string;
   words: number;
-  rouge: Record<System, RougeScores & { rougeLsum: number }>;
+  rouge: Record<System, Scores>;
+  /** Words of the sentences alone, and their scores. */
+  wordsAlone: number;
+  alone: Record<AloneSystem, Scores>;
   questions: number;
   segments: number;
   referenceSegments: number;
@@ -59,10 +80,26 @@ function evaluateMeeting(meeting: Meeting, windowLength: number): Row {
   const words = rougeTokens(summarySentences.join(" ")).length;
   const reference = meeting.referenceSummary;
   const referenceSentences = rougeSentences(reference);
-  const score = (candidate: string[]) => ({
+  const score = (candidate: string[]): Scores => ({
     ...rouge(candidate.join(" "), reference),
     rougeLsum: rougeLsum(candidate, referenceSentences),
   });
+
+  const topics = findTopics(
+    sentences,
+    meeting.input.messages.map((m) => m.id),
+    speakersOf(meeting.input),
+    DEFAULT_SEGMENTATION_OPTIONS,
+  );
+  const alone = sentencesAlone(summaryParts(meeting.input, sentences, topics, result.insights));
+  const before = sentencesAlone(
+    summaryParts(meeting.input, sentences, topics, result.insights, {
+      ...DEFAULT_SUMMARY_OPTIONS,
+      statementsOnly: false,
+      maxOutcomes: 0,
+    }),
+  );
+  const wordsAlone = rougeTokens(alone.join(" ")).length;
 
   const n = meeting.input.messages.length;
   const referenceStarts = startsFromLabels(meeting.referenceTopics);
@@ -79,6 +116,14 @@ function evaluateMeeting(meeting: Meeting, windowLength: number): Row {
       Lead: score(leadSummary(sentences, words)),
       TextRank: score(textRankSummary(sentences, words)),
       Oracle: score(oracleSummary(sentences, words, reference)),
+    },
+    wordsAlone,
+    alone: {
+      Recap: score(alone),
+      Before: score(before),
+      Lead: score(leadSummary(sentences, wordsAlone)),
+      TextRank: score(textRankSummary(sentences, wordsAlone)),
+      Oracle: score(oracleSummary(sentences, wordsAlone, reference)),
     },
     questions: result.insights.filter((insight) => insight.type === "question").length,
     segments: system.length,
@@ -150,6 +195,27 @@ function report(split: string, rows: readonly Row[], windowLength: number): stri
     const s = (pick: (scores: Row["rouge"][System]) => number) => pct(m((r) => pick(r.rouge[system])));
     lines.push(
       `| ${labels[system].padEnd(22)} | ${s((x) => x.rouge1)}  | ${s((x) => x.rouge2)}  | ${s((x) => x.rougeL)}  | ${s((x) => x.rougeLsum)}     |`,
+    );
+  }
+  lines.push("");
+  lines.push(
+    `The summary's sentences alone: no overview line, no "Speaker: " labels (mean ${m((r) => r.wordsAlone).toFixed(0)} words);`,
+  );
+  lines.push("baselines cut to that word count for each meeting.");
+  lines.push("");
+  lines.push("| sentences alone                          | ROUGE-1 | ROUGE-2 | ROUGE-L | ROUGE-Lsum |");
+  lines.push("| ---------------------------------------- | ------- | ------- | ------- | ---------- |");
+  const aloneLabels: Record<AloneSystem, string> = {
+    Recap: "Recap (outcomes, then statements)",
+    Before: "Recap, no statement rule, no outcomes",
+    Lead: "Lead",
+    TextRank: "TextRank",
+    Oracle: "Oracle (greedy, upper)",
+  };
+  for (const system of ALONE_SYSTEMS) {
+    const s = (pick: (scores: Scores) => number) => pct(m((r) => pick(r.alone[system])));
+    lines.push(
+      `| ${aloneLabels[system].padEnd(40)} | ${s((x) => x.rouge1)}  | ${s((x) => x.rouge2)}  | ${s((x) => x.rougeL)}  | ${s((x) => x.rougeLsum)}     |`,
     );
   }
   const beatsR2 = rows.filter(

@@ -60,10 +60,16 @@ describe("analyzeConversation", () => {
     expect(analyzeConversation(input)).toEqual(analyzeConversation(input));
   });
 
-  it("summarises in conversation order with cleaned text", () => {
+  it("summarises with the outcomes first, then quotes in conversation order, with cleaned text", () => {
     const { summary } = analyzeConversation(input);
     expect(summary.length).toBeGreaterThan(1);
-    const positions = summary.map((s) => input.messages.findIndex((m) => m.id === s.messageIds[0]));
+    // After the overview line: the outcomes (no speaker label), then the attributed quotes.
+    const quoted = summary.map((s) => /^[\p{L} ]+: /u.test(s.text));
+    const firstQuote = quoted.indexOf(true);
+    expect(firstQuote).toBeGreaterThan(0);
+    expect(quoted.slice(firstQuote).every(Boolean)).toBe(true);
+    const quotes = summary.slice(firstQuote);
+    const positions = quotes.map((s) => input.messages.findIndex((m) => m.id === s.messageIds[0]));
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     for (const item of summary) expect(item.text).not.toMatch(/\{|\bum\b|\s[,.?]/i);
   });
@@ -124,7 +130,7 @@ describe("analyzeConversation", () => {
       conversation([said, "Đorđe and Łukasz will visit the factory with Иван next week."]),
     );
     expect(result.summary.map((s) => s.text)).toEqual([
-      `Project Manager: ${said}`,
+      said,
       "Industrial Designer: Đorđe and Łukasz will visit the factory with Иван next week.",
     ]);
     expect(result.insights.find((i) => i.type === "action_item")).toMatchObject({
@@ -165,9 +171,7 @@ describe("analyzeConversation", () => {
       insights: [],
     });
     const chat = analyzeConversation(conversation(["Dana will send the budget by Friday."]));
-    expect(chat.summary.map((s) => s.text)).toEqual([
-      "Project Manager: Dana will send the budget by Friday.",
-    ]);
+    expect(chat.summary.map((s) => s.text)).toEqual(["Dana will send the budget by Friday."]);
     expect(chat.topics).toHaveLength(1);
   });
 });

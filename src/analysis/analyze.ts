@@ -60,12 +60,12 @@ export function analyzeConversation(
   const ids = input.messages.map((m) => m.id);
   const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);
 
-  const summary = summaryItems(input, sentences, topics, options.summary);
+  const insights = findInsights(input, sentences);
   return {
     languageCode,
-    summary,
+    summary: summaryItems(input, sentences, topics, insights, options.summary),
     decisions: findDecisions(input, sentences),
     topics,
-    insights: findInsights(input, sentences),
+    insights,
   };
 }

@@ -1,8 +1,7 @@
 import { decisionCandidates } from "./decision-features.ts";
 import { DECISION_MODEL } from "./decision-weights.ts";
-import { DANGLING_ENDS, FRAGMENT_STARTS } from "./lexicon.ts";
 import type { Sentence } from "./nlp.ts";
-import { readableSentence } from "./tidy.ts";
+import { readableSentence, statesWhole } from "./tidy.ts";
 import type { AnalysisInput, DecisionItem } from "./types.ts";
 
 /** The decision scorer and how many of its sentences are kept (learned on QMSum train, docs/ANALYSIS.md). */
@@ -65,16 +64,6 @@ export function pickDecisions(
 /** Words a decision states itself in, at least: "We'll keep the battery" is one, "So it's fine" is not. */
 const MIN_DECISION_WORDS = 5;
 
-/**
- * Whether a sentence reads as a whole statement, as a decision on the page must: long enough, not opening as a
- * fragment ("That in that use of…") and not cut off (ending on "the", "with", "is": the speaker stopped).
- */
-function statesWhole(sentence: Sentence, text: string): boolean {
-  const words = sentence.tokens.filter((token) => /\p{L}/u.test(token.normal)).map((token) => token.normal);
-  if (text === "" || words.length < MIN_DECISION_WORDS) return false;
-  return !FRAGMENT_STARTS.has(words[0] ?? "") && !DANGLING_ENDS.has(words.at(-1) ?? "");
-}
-
 /** A conversation's decisions: each a readable sentence that states it, linked to its message. */
 export function findDecisions(input: AnalysisInput, sentences: readonly Sentence[]): DecisionItem[] {
   const speakers = input.messages.map((m) => m.memberId ?? m.speakerName);
@@ -89,7 +78,7 @@ export function findDecisions(input: AnalysisInput, sentences: readonly Sentence
     const sentence = sentences[index] as Sentence;
     const text = readableSentence(sentence.text);
     texts.set(index, text);
-    return statesWhole(sentence, text);
+    return statesWhole(sentence, text, MIN_DECISION_WORDS);
   };
   return pickDecisions(scored, input.messages.length, options, readable).map((index) => ({
     text: texts.get(index) ?? "",

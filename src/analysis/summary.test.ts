@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { sentencesOf } from "./analyze.ts";
 import { FEATURE_NAMES } from "./summary-features.ts";
-import { DEFAULT_SUMMARY_OPTIONS, overviewItem, selectSummarySentences, summaryItems } from "./summary.ts";
-import type { AnalysisInput, TopicItem } from "./types.ts";
+import {
+  DEFAULT_SUMMARY_OPTIONS,
+  overviewItem,
+  selectSummarySentences,
+  summaryItems,
+  summaryParts,
+} from "./summary.ts";
+import type { AnalysisInput, InsightItem, TopicItem } from "./types.ts";
 
 // Turns from ES2002a (QMSum train), where "remote control" is the repeated phrase, and a last
 // descriptive one written for the test: determiners, prepositions and the key phrase, no "I" or "you".
@@ -46,7 +52,12 @@ describe("selectSummarySentences", () => {
   });
 
   it("scores with the weights it is given", () => {
-    const asked = { ...DEFAULT_SUMMARY_OPTIONS, wordBudget: 6, weights: only("question") };
+    const asked = {
+      ...DEFAULT_SUMMARY_OPTIONS,
+      wordBudget: 6,
+      weights: only("question"),
+      statementsOnly: false,
+    };
     expect(selectSummarySentences(sentences, asked).map((p) => p.text)).toEqual([
       "How much does a remote control cost?",
     ]);
@@ -102,7 +113,7 @@ describe("summaryItems", () => {
       chapter("remote control", ["m0", "m1", "m2"], 1),
       chapter("price", ["m3", "m4", "m5"], 0.5),
     ];
-    const items = summaryItems(input, sentences, topics, { ...DEFAULT_SUMMARY_OPTIONS, wordBudget: 8 });
+    const items = summaryItems(input, sentences, topics, [], { ...DEFAULT_SUMMARY_OPTIONS, wordBudget: 8 });
     expect(items).toEqual([
       { text: "The meeting was about the remote control and the price.", messageIds: ["m0", "m3"] },
       {
@@ -114,9 +125,110 @@ describe("summaryItems", () => {
 
   it("leaves a sentence without a known speaker unattributed", () => {
     const anonymous = { ...input, messages: input.messages.map((m) => ({ ...m, speakerName: null })) };
-    const items = summaryItems(anonymous, sentences, [], { ...DEFAULT_SUMMARY_OPTIONS, wordBudget: 8 });
+    const items = summaryItems(anonymous, sentences, [], [], { ...DEFAULT_SUMMARY_OPTIONS, wordBudget: 8 });
     expect(items.map((i) => i.text)).toEqual([
       "The price of the remote control depends on the number of buttons on the case.",
     ]);
+  });
+});
+
+// A meeting written for these tests: a question, a fragment, a cut-off sentence and two whole
+// statements, all on the subject of the venue; and an action item its speaker commits to.
+const PLANNING = [
+  { speaker: "Dana", text: "Which venue should we book for the spring conference in Lisbon ?" },
+  { speaker: "Omar", text: "Because the venue in Lisbon near the river holds the whole conference ." },
+  {
+    speaker: "Dana",
+    text: "The venue near the river costs less than the hotel venue for the conference and the",
+  },
+  { speaker: "Omar", text: "The conference venue near the river has a hall for four hundred people ." },
+  { speaker: "Dana", text: "I'll send the venue contract to the lawyers by Friday ." },
+  { speaker: "Omar", text: "The venue near the river also offers catering for the whole conference ." },
+];
+const planning: AnalysisInput = {
+  conversationStartTime: "2026-11-02T15:00:00.000Z",
+  messages: PLANNING.map((t, i) => ({
+    id: `p${i}`,
+    text: t.text,
+    memberId: null,
+    speakerName: t.speaker,
+    startTime: null,
+  })),
+};
+const planningSentences = sentencesOf(PLANNING.map((t) => t.text));
+const contract: InsightItem = {
+  type: "action_item",
+  text: "I'll send the venue contract to the lawyers by Friday.",
+  score: 0.9,
+  messageIds: ["p4"],
+  memberId: null,
+  assigneeName: "Dana",
+  assigneeMemberId: null,
+  dueBy: null,
+};
+
+describe("summary statements", () => {
+  it("picks no question, fragment or cut-off sentence, however the weights rank them", () => {
+    for (const feature of ["question", "early", "centrality", "length"] as const) {
+      const options = { ...DEFAULT_SUMMARY_OPTIONS, wordBudget: 200, weights: only(feature) };
+      expect(selectSummarySentences(planningSentences, options).map((p) => p.sentence.messageIndex)).toEqual([
+        3, 4, 5,
+      ]);
+    }
+  });
+
+  it("picks them when told not to keep to statements", () => {
+    const options = { ...DEFAULT_SUMMARY_OPTIONS, wordBudget: 200, statementsOnly: false };
+    const picked = selectSummarySentences(planningSentences, options).map((p) => p.text);
+    expect(picked).toContain("Which venue should we book for the spring conference in Lisbon?");
+  });
+});
+
+describe("summary outcomes", () => {
+  it("opens with the action item stated with its owner and linked to its line, then the quotes", () => {
+    const items = summaryItems(planning, planningSentences, [], [contract], {
+      ...DEFAULT_SUMMARY_OPTIONS,
+      wordBudget: 25,
+    });
+    expect(items[0]).toEqual({
+      text: "Dana will send the venue contract to the lawyers by Friday.",
+      messageIds: ["p4"],
+    });
+    expect(items.length).toBeGreaterThan(1);
+    for (const item of items.slice(1)) {
+      expect(item.text).toMatch(/^Omar: The (conference )?venue near the river/);
+      expect(item.messageIds).toHaveLength(1);
+      expect(item.messageIds[0]).not.toBe("p4");
+    }
+  });
+
+  it("keeps the outcomes and quotes within the word budget together", () => {
+    const parts = summaryParts(planning, planningSentences, [], [contract], {
+      ...DEFAULT_SUMMARY_OPTIONS,
+      wordBudget: 25,
+    });
+    const words = [...parts.outcomes, ...parts.quotes]
+      .map((item) => item.text.split(" ").length)
+      .reduce((a, b) => a + b, 0);
+    expect(parts.outcomes).toHaveLength(1);
+    expect(parts.quotes.length).toBeGreaterThan(0);
+    expect(words).toBeLessThanOrEqual(25 * 1.25);
+  });
+
+  it("leads with no action item that has no owner, asks, or names its object only as 'it'", () => {
+    const unowned = { ...contract, assigneeName: null };
+    const asked = { ...contract, text: "Could you send the venue contract to the lawyers?" };
+    const vague = { ...contract, text: "I will take a closer look at it." };
+    const question = { ...contract, type: "question" as const };
+    const parts = summaryParts(planning, planningSentences, [], [unowned, asked, vague, question]);
+    expect(parts.outcomes).toEqual([]);
+  });
+
+  it("leads with none when told so", () => {
+    const parts = summaryParts(planning, planningSentences, [], [contract], {
+      ...DEFAULT_SUMMARY_OPTIONS,
+      maxOutcomes: 0,
+    });
+    expect(parts.outcomes).toEqual([]);
   });
 });

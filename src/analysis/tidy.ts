@@ -1,5 +1,6 @@
 /** From spoken to written: what a sentence loses before it is shown in a summary or as an insight. */
-import { DANGLING_ENDS, SPOKEN_HEDGES, SPOKEN_OPENERS } from "./lexicon.ts";
+import { DANGLING_ENDS, FRAGMENT_STARTS, SPOKEN_HEDGES, SPOKEN_OPENERS } from "./lexicon.ts";
+import type { Sentence } from "./nlp.ts";
 import { closeQuotation } from "./transcript-marks.ts";
 import { LETTER, LETTER_OR_DIGIT, unicodeWords } from "./unicode-words.ts";
 
@@ -117,4 +118,15 @@ export function readableSentence(text: string): string {
   const lone = t.toLowerCase();
   if (!LETTER_OR_DIGIT.test(t) || DANGLING_ENDS.has(lone) || TRAILING_FILLERS.has(lone)) return "";
   return t.charAt(0).toUpperCase() + t.slice(1) + (question ? "?" : ".");
+}
+
+/**
+ * Whether a sentence reads as a whole statement, as a decision or a summary sentence must: at least
+ * `minWords` words, not opening as a fragment ("That in that use of…") and not cut off (ending on
+ * "the", "with", "is": the speaker stopped). `text` is its readable form ("" when nothing is left).
+ */
+export function statesWhole(sentence: Sentence, text: string, minWords: number): boolean {
+  const words = sentence.tokens.filter((token) => /\p{L}/u.test(token.normal)).map((token) => token.normal);
+  if (text === "" || words.length < minWords) return false;
+  return !FRAGMENT_STARTS.has(words[0] ?? "") && !DANGLING_ENDS.has(words.at(-1) ?? "");
 }

@@ -48,9 +48,15 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
     const { followUps } = await get<Body.FollowUpList>(`${base}/follow-ups`);
     expect(followUps[0]).toMatchObject({ from: { name: "Bob" }, messageIds: [messages[4]?.id] });
 
+    // The summary leads with the outcome (the action item with its owner), then quotes in order.
     const { summary } = await get<Body.SummaryList>(`${base}/summary`);
-    expect(summary.length).toBeGreaterThan(0);
-    const positions = summary.map((item) => messages.findIndex((m) => m.id === item.messageRefs[0]?.id));
+    const outcome = summary.findIndex((item) => item.text === "Dana will send the budget numbers by Friday.");
+    expect(outcome).toBeGreaterThanOrEqual(0);
+    expect(summary[outcome]?.messageRefs).toEqual([{ id: messages[1]?.id }]);
+    const quotes = summary.slice(outcome + 1);
+    expect(quotes.length).toBeGreaterThan(0);
+    expect(quotes.every((item) => /^\w+: /.test(item.text))).toBe(true);
+    const positions = quotes.map((item) => messages.findIndex((m) => m.id === item.messageRefs[0]?.id));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 
