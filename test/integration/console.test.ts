@@ -492,7 +492,7 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       expect(page).toContain("Ana, Ben");
       expect(page).toContain("Completed");
       expect(page).toContain("Analysed (local)");
-      expect(page).toMatch(/<ul class="summary">\s*<li>Ben: I will write the release notes by Friday.<\/li>/);
+      expect(page).toMatch(/<ul class="summary">\s*<li>Ben will write the release notes by Friday.<\/li>/);
       expect(page).toMatch(/<ul class="chips">\s*<li>release notes<\/li>/);
       expect(page).toMatch(/Action items: [1-9]/);
       expect(page).toContain("Links (1)");
