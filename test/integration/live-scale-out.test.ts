@@ -3,6 +3,7 @@
 // counts against the app's limit on every process, and a process killed mid-stream loses no stored line.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readBody } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
@@ -89,9 +90,11 @@ describe.runIf((await dialects()).includes("postgres") && redisUrl !== null)(
         client.socket.send(JSON.stringify({ type: "stop_request" }));
         await until(() => client.received.close !== null, "the close");
       }
-      const stored = (await (
-        await here.api(token, `/v1/conversations/${ada.conversationId}/messages`)
-      ).json()) as { messages: { text: string; from: { name: string } }[] };
+      const stored = await readBody<{ messages: { text: string; from: { name: string } }[] }>(
+        here,
+        token,
+        `/v1/conversations/${ada.conversationId}/messages`,
+      );
       expect(stored.messages.map((m) => [m.from.name, m.text])).toEqual([
         ["Ada", "lo"],
         ["Grace", "hi"],

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sdk as untypedSdk } from "@symblai/symbl-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { readBody } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import { writeRecording, type Part } from "../helpers/audio.ts";
 import { dialects } from "../helpers/databases.ts";
@@ -114,24 +115,26 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
         .execute();
       return jobs.length === 1 && (await waitForJob(server, token, jobs[0]!.id)) === "completed";
     }, "the analysis job");
-    const conversation = (await (await server.api(token, `/v1/conversations/${conversationId}`)).json()) as {
-      name: string;
-    };
+    const conversation = await readBody<{ name: string }>(
+      server,
+      token,
+      `/v1/conversations/${conversationId}`,
+    );
     expect(conversation.name).toBe("Stand-up");
-    const stored = (await (
-      await server.api(token, `/v1/conversations/${conversationId}/messages`)
-    ).json()) as {
-      messages: { text: string; from: { name: string } }[];
-    };
+    const stored = await readBody<{ messages: { text: string; from: { name: string } }[] }>(
+      server,
+      token,
+      `/v1/conversations/${conversationId}/messages`,
+    );
     expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual([
       ["Ada", "lo"],
       ["Ada", "hi"],
     ]);
-    const members = (await (
-      await server.api(token, `/v1/conversations/${conversationId}/members`)
-    ).json()) as {
-      members: { name: string }[];
-    };
+    const members = await readBody<{ members: { name: string }[] }>(
+      server,
+      token,
+      `/v1/conversations/${conversationId}/members`,
+    );
     expect(members.members.map((member) => member.name)).toEqual(["Ada"]);
     const link = await createLink(server, token, conversationId, { name: "verbose-text-summary" });
     const page = await fetch(onServer(server, link.url));
@@ -179,9 +182,11 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
       expect(finals).toHaveLength(2);
       expect(messages).toEqual(finals);
       expect(messages.every((text) => text.length > 0)).toBe(true);
-      const stored = (await (
-        await server.api(token, `/v1/conversations/${connection.conversationId}/messages`)
-      ).json()) as { messages: { text: string; from: { name: string } }[] };
+      const stored = await readBody<{ messages: { text: string; from: { name: string } }[] }>(
+        server,
+        token,
+        `/v1/conversations/${connection.conversationId}/messages`,
+      );
       expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual(
         messages.map((text) => ["Grace", text]),
       );
@@ -217,11 +222,11 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
         .execute();
       return jobs.length === 1 && (await waitForJob(server, token, jobs[0]!.id)) === "completed";
     }, "the analysis job");
-    const stored = (await (
-      await server.api(token, `/v1/conversations/${conversationId}/messages`)
-    ).json()) as {
-      messages: { text: string }[];
-    };
+    const stored = await readBody<{ messages: { text: string }[] }>(
+      server,
+      token,
+      `/v1/conversations/${conversationId}/messages`,
+    );
     expect(stored.messages.map((message) => message.text)).toEqual(["hi"]);
   });
 
@@ -414,20 +419,20 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
       .execute();
     expect(jobs).toHaveLength(1);
     expect(await waitForJob(server, token, jobs[0]!.id)).toBe("completed");
-    const stored = (await (
-      await server.api(token, `/v1/conversations/${conversationId}/messages`)
-    ).json()) as {
-      messages: { text: string; from: { name: string } }[];
-    };
+    const stored = await readBody<{ messages: { text: string; from: { name: string } }[] }>(
+      server,
+      token,
+      `/v1/conversations/${conversationId}/messages`,
+    );
     expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual([
       ["Ada", "lo"],
       ["Grace", "hi"],
     ]);
-    const members = (await (
-      await server.api(token, `/v1/conversations/${conversationId}/members`)
-    ).json()) as {
-      members: { name: string }[];
-    };
+    const members = await readBody<{ members: { name: string }[] }>(
+      server,
+      token,
+      `/v1/conversations/${conversationId}/members`,
+    );
     expect(members.members.map((member) => member.name).sort()).toEqual(["Ada", "Grace"]);
   });
 
