@@ -174,7 +174,9 @@ function wirePlayer(): void {
     if (placeholder) placeholder.hidden = false;
   };
   player.addEventListener("error", fail);
-  if (player.error || player.networkState === HTMLMediaElement.NETWORK_NO_SOURCE) fail();
+  // Only an error says the recording failed: a player still choosing its source reports NETWORK_NO_SOURCE
+  // for a moment, and hiding it then hid a recording that went on to load.
+  if (player.error) fail();
   markSoundOnly(player);
 
   const timedLines = () =>
