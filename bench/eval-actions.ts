@@ -1,8 +1,8 @@
 /** The action-item part of `npm run eval`: detections scored against the hand-labelled gold items. */
 import { analyzeConversation } from "../src/analysis/analyze.ts";
 import type { AnalysisResult } from "../src/analysis/types.ts";
+import { addCounts } from "./metrics/counts.ts";
 import {
-  addCounts,
   NO_COUNTS,
   precision,
   precisionWithoutNeutral,

@@ -5,8 +5,8 @@
  */
 import { analyzeConversation } from "../src/analysis/analyze.ts";
 import type { AnalysisResult } from "../src/analysis/types.ts";
+import { addCounts } from "./metrics/counts.ts";
 import {
-  addDecisionCounts,
   decisionPrecision,
   decisionRecall,
   NO_DECISION_COUNTS,
@@ -68,7 +68,7 @@ const fixed = (value: number): string => value.toFixed(2);
 const pct = (value: number): string => (value * 100).toFixed(2);
 
 function line(label: string, rows: readonly DecisionRow[], system: System): string {
-  const c = rows.map((r) => r.counts[system]).reduce(addDecisionCounts, NO_DECISION_COUNTS);
+  const c = rows.map((r) => r.counts[system]).reduce(addCounts, NO_DECISION_COUNTS);
   const mean = (pick: (s: RougeScores) => number) =>
     pct(rows.reduce((sum, r) => sum + pick(r.rouge[system]), 0) / Math.max(1, rows.length));
   return (

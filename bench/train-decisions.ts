@@ -23,8 +23,8 @@ import { prepareSentences, speakersOf } from "../src/analysis/analyze.ts";
 import { DECISION_FEATURE_NAMES, decisionCandidates } from "../src/analysis/decision-features.ts";
 import { decisionProbability, pickDecisions, type DecisionOptions } from "../src/analysis/decisions.ts";
 import { solve } from "./linear.ts";
+import { addCounts } from "./metrics/counts.ts";
 import {
-  addDecisionCounts,
   decisionPrecision,
   decisionRecall,
   outcomePrecision,
@@ -156,8 +156,7 @@ for (const threshold of THRESHOLDS)
       const settings = { threshold, spacing, maxDecisions };
       let counts = NO_DECISION_COUNTS;
       for (const { held, model } of folds)
-        for (const meeting of held)
-          counts = addDecisionCounts(counts, countsOf(meeting, { ...model, ...settings }));
+        for (const meeting of held) counts = addCounts(counts, countsOf(meeting, { ...model, ...settings }));
       if (best === null || f1(counts) > f1(best.counts)) best = { options: settings, counts };
     }
 if (best === null) throw new Error("no train meeting has a decision query");

@@ -9,8 +9,8 @@
  */
 import { analyzeConversation } from "../src/analysis/analyze.ts";
 import { scoreMeeting } from "./eval-actions.ts";
+import { addCounts } from "./metrics/counts.ts";
 import {
-  addCounts,
   NO_COUNTS,
   precision,
   precisionWithoutNeutral,

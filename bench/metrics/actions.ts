@@ -82,18 +82,6 @@ export function scoreActions(
   };
 }
 
-export function addCounts(a: ActionCounts, b: ActionCounts): ActionCounts {
-  return {
-    matchedDetections: a.matchedDetections + b.matchedDetections,
-    detections: a.detections + b.detections,
-    matchedGold: a.matchedGold + b.matchedGold,
-    gold: a.gold + b.gold,
-    neutralDetections: a.neutralDetections + b.neutralDetections,
-    pairs: a.pairs + b.pairs,
-    sameType: a.sameType + b.sameType,
-  };
-}
-
 export const precision = (c: ActionCounts): number => c.matchedDetections / Math.max(1, c.detections);
 /** Precision leaving out detections that match only a borderline item (neither right nor wrong under clear-only). */
 export const precisionWithoutNeutral = (c: ActionCounts): number =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { addCounts } from "./counts.ts";
 import {
-  addDecisionCounts,
   decisionPrecision,
   decisionRecall,
   NO_DECISION_COUNTS,
@@ -36,7 +36,7 @@ describe("scoreDecisions", () => {
   });
 
   it("adds counts and treats empty sides as perfect rather than dividing by zero", () => {
-    const total = addDecisionCounts(scoreDecisions([], [[0, 1]]), scoreDecisions([[7]], []));
+    const total = addCounts(scoreDecisions([], [[0, 1]]), scoreDecisions([[7]], []));
     expect(total).toEqual({ predicted: 1, correct: 0, correctWithOutcomes: 0, spans: 1, hit: 0 });
     expect(decisionPrecision(NO_DECISION_COUNTS)).toBe(1);
     expect(decisionRecall(NO_DECISION_COUNTS)).toBe(1);

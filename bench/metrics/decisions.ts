@@ -52,16 +52,6 @@ export function scoreDecisions(
   };
 }
 
-export function addDecisionCounts(a: DecisionCounts, b: DecisionCounts): DecisionCounts {
-  return {
-    predicted: a.predicted + b.predicted,
-    correct: a.correct + b.correct,
-    correctWithOutcomes: a.correctWithOutcomes + b.correctWithOutcomes,
-    spans: a.spans + b.spans,
-    hit: a.hit + b.hit,
-  };
-}
-
 /** Share of predictions inside a reference decision span (1 when nothing was predicted). */
 export const decisionPrecision = (c: DecisionCounts): number =>
   c.predicted === 0 ? 1 : c.correct / c.predicted;

@@ -106,7 +106,9 @@ export function renderAttendees(view: PageView, editable: boolean): Raw {
             <ul class="attendees">
               ${view.attendees.map((a) => renderAttendee(a, shares.get(a.id), editable))}
             </ul>`
-        : html`<p class="empty">No attendees were recorded.</p>`
+        : html`<p class="empty">
+            ${view.live ? "Attendees are listed when the meeting ends." : "No attendees were recorded."}
+          </p>`
     }
   </section>`;
 }

@@ -252,6 +252,7 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
       return {
         live: /class="live-badge">Live</.test(html),
         summaryPending:
+          html.includes("Attendees are listed when the meeting ends.") &&
           html.includes("The summary comes when the meeting ends.") &&
           html.includes("Action items, follow-ups and questions come when the meeting ends."),
         json,
