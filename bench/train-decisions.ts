@@ -149,7 +149,9 @@ const folds = Array.from({ length: FOLDS }, (_, k) => {
   const model = fit(meetings.filter((_, i) => i % FOLDS !== k).flatMap((m) => m.rows));
   return { held, model };
 });
-let best: { options: Omit<DecisionOptions, "bias" | "weights">; counts: DecisionCounts } | null = null;
+type Settings = Omit<DecisionOptions, "bias" | "weights">;
+let best: { options: Settings; counts: DecisionCounts } | null = null;
+const tried: { options: Settings; counts: DecisionCounts }[] = [];
 for (const threshold of THRESHOLDS)
   for (const spacing of SPACINGS)
     for (const maxDecisions of MAX_DECISIONS) {
@@ -157,6 +159,7 @@ for (const threshold of THRESHOLDS)
       let counts = NO_DECISION_COUNTS;
       for (const { held, model } of folds)
         for (const meeting of held) counts = addCounts(counts, countsOf(meeting, { ...model, ...settings }));
+      tried.push({ options: settings, counts });
       if (best === null || f1(counts) > f1(best.counts)) best = { options: settings, counts };
     }
 if (best === null) throw new Error("no train meeting has a decision query");
@@ -178,6 +181,28 @@ process.stdout.write(
     `(${counts.correct}/${counts.predicted}), with outcome spans ${outcomePrecision(counts).toFixed(3)} ` +
     `(${counts.correctWithOutcomes}/${counts.predicted}), recall ${decisionRecall(counts).toFixed(3)} (${counts.hit}/${counts.spans})\n`,
 );
+
+// What any setting could reach: the cross-validated points that no other setting beats on both precision
+// (with outcome spans) and recall, from the most precise to the widest.
+const dominates = (a: DecisionCounts, b: DecisionCounts) =>
+  outcomePrecision(a) >= outcomePrecision(b) &&
+  decisionRecall(a) >= decisionRecall(b) &&
+  (outcomePrecision(a) > outcomePrecision(b) || decisionRecall(a) > decisionRecall(b));
+const frontier = tried
+  .filter(({ counts }) => counts.predicted > 0 && !tried.some((other) => dominates(other.counts, counts)))
+  .toSorted((a, b) => decisionRecall(a.counts) - decisionRecall(b.counts));
+process.stdout.write(
+  "cross-validated frontier (precision with outcome spans / strict, recall, decisions):\n",
+);
+for (const point of frontier.filter(
+  (point, i) =>
+    decisionRecall(point.counts) !== decisionRecall(frontier[i - 1]?.counts ?? NO_DECISION_COUNTS),
+))
+  process.stdout.write(
+    `  P ${outcomePrecision(point.counts).toFixed(2)} / ${decisionPrecision(point.counts).toFixed(2)}, ` +
+      `R ${decisionRecall(point.counts).toFixed(2)}, ${point.counts.predicted} ` +
+      `(threshold ${point.options.threshold}, spacing ${point.options.spacing}, at most ${point.options.maxDecisions})\n`,
+  );
 
 if (process.argv.includes("--write")) {
   const out = resolve(import.meta.dirname, "../src/analysis/decision-weights.ts");
