@@ -61,6 +61,19 @@ export const WEBSITE_PLANNING: [string, string][] = [
   ["Ana", "Thanks everyone, see you next week."],
 ];
 
+/**
+ * A launch meeting between Bob and Dana as `[speaker, text]` rows: Dana's action item (line 1), two questions,
+ * Bob's follow-up (line 4) and what must be finished before the launch.
+ */
+export const LAUNCH_MEETING: [string, string][] = [
+  ["Bob", "Okay, let's go over the launch plan for the new billing page."],
+  ["Dana", "Dana will send the budget numbers by Friday."],
+  ["Bob", "Can you also check the pricing with the finance team?"],
+  ["Dana", "Sure. What is the deadline for the marketing copy?"],
+  ["Bob", "I'll follow up with legal about the terms next week."],
+  ["Dana", "We need to finish the billing page design before the launch."],
+];
+
 /** A small meeting, processed: three lines by two speakers, in which Ann Lee asks Bob Stone for a report. */
 export async function planningMeeting(
   server: TestServer,
