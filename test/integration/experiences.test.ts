@@ -1,25 +1,21 @@
 // Over 300 lines: the link API's rules (settings, defaults, expiry, listing, revoking), one test each
 // on one server; what a link opens is tested in summary-page.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messageOf, readBody } from "../helpers/api.ts";
-import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { TestClock } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, onServer, planningMeeting } from "../helpers/factories.ts";
+import { suiteServer } from "../helpers/suite.ts";
 
 describe.each(await dialects())("summary links on %s", (dialect) => {
-  let server: TestServer;
-  let clock: TestClock;
-
-  beforeAll(async () => {
-    clock = new TestClock();
-    server = await startTestServer(dialect, { clock });
-  });
-  afterAll(() => server.close());
+  const clock = new TestClock();
+  const suite = suiteServer(dialect, { clock });
 
   const page = (url: string, headers: Record<string, string> = {}) =>
-    fetch(onServer(server, url), { headers });
+    fetch(onServer(suite.server, url), { headers });
   it("makes a signed text-summary link whose page shows the conversation with the security headers", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const link = await createLink(server, token, id, { name: "verbose-text-summary" });
@@ -45,6 +41,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("flags video links and gives video and audio pages a player", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const video = await createLink(server, token, id, {
@@ -75,6 +72,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("answers 400 naming the field for every bad setting, 415 for other content types, 404 for another app's conversation", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     // Each 400 names the field and says the rule, in the exact words a caller sees.
@@ -235,6 +233,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("keeps only the settings the schema describes, with defaults, and documents the same rules in OpenAPI", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     await createLink(server, token, id, {
@@ -285,6 +284,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("expires links after their lifetime (default 30 days, 0 never) with a 410 page that says nothing about the conversation", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token, "Secret merger talk");
     const short = await createLink(server, token, id, {
@@ -317,6 +317,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("lists links with their settings and state, and revokes one", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const kept = await createLink(server, token, id, {
@@ -376,6 +377,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("keeps each link's settings: a later read-only or branded link changes nothing on an older one", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const editable = await createLink(server, token, id, { name: "verbose-text-summary" });
