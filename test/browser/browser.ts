@@ -101,6 +101,16 @@ export async function signInToConsole(page: Page, base: string, appId: string, a
   await page.getByRole("heading", { name: "Conversations" }).waitFor();
 }
 
+/** docs/, where the screenshot scripts write. */
+export const DOCS = join(ROOT, "docs");
+
+/** For a screenshot script: writes the page as it is now to docs/`file`, closes the page and says so. */
+export async function saveScreenshot(page: Page, file: string): Promise<void> {
+  await page.screenshot({ path: join(DOCS, file) });
+  await page.close();
+  console.log(`wrote docs/${file}`);
+}
+
 /** Collects every dialog (alert, confirm, prompt) a page opens, dismissing it. */
 export function recordDialogs(page: Page): string[] {
   const dialogs: string[] = [];

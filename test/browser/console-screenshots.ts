@@ -11,9 +11,8 @@ import type { Page } from "playwright-core";
 import { startTestServer } from "../helpers/app.ts";
 import { startFontCatalogue } from "../helpers/font-catalogue.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { launchChromium, signInToConsole } from "./browser.ts";
+import { DOCS, launchChromium, signInToConsole } from "./browser.ts";
 
-const DOCS = join(import.meta.dirname, "..", "..", "docs");
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
