@@ -1,35 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { WEBSITE_PLANNING } from "../../test/helpers/factories.ts";
 import { analyzeConversation, sentencesOf } from "./analyze.ts";
 import { DEFAULT_DECISION_OPTIONS, findDecisions, pickDecisions, type DecisionOptions } from "./decisions.ts";
 import type { AnalysisInput } from "./types.ts";
 
-// A planning meeting written for the test: two decisions, each accepted by the others, among small talk,
-// a hedged idea and an agenda line.
-const TURNS: [string, string][] = [
-  ["Ana", "Good morning everyone, thanks for coming to the planning meeting about the new website."],
-  ["Ben", "Morning."],
-  ["Ana", "I looked at the hosting offers and I think they are all a bit expensive for us this year."],
-  ["Cleo", "I wonder if we could run it on our own server in the office instead of paying for hosting."],
-  ["Ben", "Maybe, but I am not sure who would look after it at night."],
-  ["Cleo", "Yeah, that is the problem."],
-  ["Ana", "So we decided to stay with the current hosting company for another year."],
-  ["Ben", "Yeah, agreed."],
-  ["Cleo", "Okay, sure."],
-  ["Ben", "I had a sandwich for lunch and it was quite good actually."],
-  ["Cleo", "Did you see the football match yesterday evening on television?"],
-  ["Ben", "No, I was out with my sister and her dog all evening."],
-  ["Ana", "Then the next thing is the colour of the logo on the front page."],
-  ["Cleo", "I like blue but I could live with green if you prefer it for the logo."],
-  ["Ben", "Blue is fine with me."],
-  ["Ana", "Okay, so the logo will be blue and we will drop the green version."],
-  ["Cleo", "Yeah."],
-  ["Ben", "Sounds good."],
-  ["Ana", "Thanks everyone, see you next week."],
-];
-
 const input: AnalysisInput = {
   conversationStartTime: "2026-11-02T15:00:00.000Z",
-  messages: TURNS.map(([speaker, text], i) => ({
+  messages: WEBSITE_PLANNING.map(([speaker, text], i) => ({
     id: `m${i}`,
     text,
     memberId: null,
@@ -40,7 +17,7 @@ const input: AnalysisInput = {
 
 describe("findDecisions", () => {
   it("finds the sentences that state a decision, as written sentences linked to their lines", () => {
-    const decisions = findDecisions(input, sentencesOf(TURNS.map(([, text]) => text)));
+    const decisions = findDecisions(input, sentencesOf(WEBSITE_PLANNING.map(([, text]) => text)));
     expect(decisions).toEqual([
       { text: "We decided to stay with the current hosting company for another year.", messageIds: ["m6"] },
       { text: "The logo will be blue and we will drop the green version.", messageIds: ["m15"] },
@@ -65,7 +42,7 @@ describe("findDecisions", () => {
     ];
     const conversation: AnalysisInput = {
       ...input,
-      messages: [...TURNS, ...cut].map(([speaker, text], i) => ({
+      messages: [...WEBSITE_PLANNING, ...cut].map(([speaker, text], i) => ({
         id: `m${i}`,
         text,
         memberId: null,

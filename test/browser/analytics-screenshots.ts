@@ -3,12 +3,9 @@
  * link (the analytics page) with two trackers. Run with
  * `npm run build:client && node --import tsx test/browser/analytics-screenshots.ts`.
  */
-import { join } from "node:path";
 import { startTestServer } from "../helpers/app.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { launchChromium, makeWav, serveMedia } from "./browser.ts";
-
-const DOCS = join(import.meta.dirname, "..", "..", "docs");
+import { launchChromium, makeWav, saveScreenshot, serveMedia } from "./browser.ts";
 
 const server = await startTestServer("sqlite");
 const media = await serveMedia(makeWav(120));
@@ -38,9 +35,7 @@ try {
     const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
     await page.goto(server.url + path.pathname + path.search);
     await page.waitForLoadState("networkidle").catch(() => undefined);
-    await page.screenshot({ path: join(DOCS, file) });
-    await page.close();
-    console.log(`wrote docs/${file}`);
+    await saveScreenshot(page, file);
   }
 } finally {
   await browser.close();

@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 import { AxeBuilder } from "@axe-core/playwright";
 import { join } from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { ROOT } from "../helpers/processes.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -52,6 +53,62 @@ export function chromiumAvailable(): boolean {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/**
+ * A test server on SQLite and Chromium for a describe block: started before its tests (the client built first
+ * when missing), closed after them. Read the fields inside tests (they are set once `beforeAll` has run).
+ */
+export function browserSuite(): { readonly server: TestServer; readonly browser: Browser } {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    ensureClientBuilt();
+    server = await startTestServer("sqlite");
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the suite's server or browser is read before beforeAll ran");
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
+}
+
+/** Collects the message of every uncaught error on a page, for a test to expect none. */
+export function recordPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Signs in to the console of the server at `base` with an app's credentials, and waits for its list. */
+export async function signInToConsole(page: Page, base: string, appId: string, appSecret: string) {
+  await page.goto(`${base}/console/sign-in`);
+  await page.getByLabel("App id").fill(appId);
+  await page.getByLabel("App secret").fill(appSecret);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+}
+
+/** docs/, where the screenshot scripts write. */
+export const DOCS = join(ROOT, "docs");
+
+/** For a screenshot script: writes the page as it is now to docs/`file`, closes the page and says so. */
+export async function saveScreenshot(page: Page, file: string): Promise<void> {
+  await page.screenshot({ path: join(DOCS, file) });
+  await page.close();
+  console.log(`wrote docs/${file}`);
 }
 
 /** Collects every dialog (alert, confirm, prompt) a page opens, dismissing it. */

@@ -1,38 +1,21 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { describe, expect, it } from "vitest";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { chromiumAvailable, launchChromium, ensureClientBuilt, accessible } from "./browser.ts";
+import { accessible, browserSuite, chromiumAvailable, recordPageErrors, signInToConsole } from "./browser.ts";
 
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("the console's summary links in Chromium", () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await startTestServer("sqlite");
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it("creates a branded link from an imported meeting, opens it, sees its view, relabels and revokes it", async () => {
+    const { server, browser } = suite;
     const { appId, appSecret } = await server.newApp();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
+    const errors = recordPageErrors(page);
 
-    await page.goto(`${server.url}/console/sign-in`);
-    await page.getByLabel("App id").fill(appId);
-    await page.getByLabel("App secret").fill(appSecret);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Conversations" }).waitFor();
+    await signInToConsole(page, server.url, appId, appSecret);
 
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Import" }).click();
     await page.getByLabel("Name").fill("Remote control design");
@@ -142,6 +125,7 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
   }, 180_000);
 
   it("fits the lists on a phone, each row's actions on the screen", async () => {
+    const { server, browser } = suite;
     const { appId, appSecret, token } = await server.newApp();
     let conversationId = "";
     for (const name of ["Quarterly planning with the regional sales leads", "Design review"]) {
@@ -159,11 +143,7 @@ describe.skipIf(!available)("the console's summary links in Chromium", () => {
     }
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/console/sign-in`);
-    await page.getByLabel("App id").fill(appId);
-    await page.getByLabel("App secret").fill(appSecret);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Conversations" }).waitFor();
+    await signInToConsole(page, server.url, appId, appSecret);
     // The last page is one conversation's own, with its links.
     for (const path of [
       "/console/conversations",

@@ -11,9 +11,8 @@ import type { Page } from "playwright-core";
 import { startTestServer } from "../helpers/app.ts";
 import { startFontCatalogue } from "../helpers/font-catalogue.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { launchChromium } from "./browser.ts";
+import { DOCS, launchChromium, signInToConsole } from "./browser.ts";
 
-const DOCS = join(import.meta.dirname, "..", "..", "docs");
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
@@ -59,11 +58,7 @@ try {
   }
 
   const page = await browser.newPage({ viewport: DESKTOP, deviceScaleFactor: 1 });
-  await page.goto(`${server.url}/console/sign-in`);
-  await page.getByLabel("App id").fill(appId);
-  await page.getByLabel("App secret").fill(appSecret);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await signInToConsole(page, server.url, appId, appSecret);
   await shoot(page, "console");
 
   await page.goto(`${server.url}/console/conversations/${conversationId}`);

@@ -1,32 +1,19 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { describe, expect, it } from "vitest";
 import { createLink, planningMeeting } from "../helpers/factories.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { chromiumAvailable, launchChromium, ensureClientBuilt, accessible } from "./browser.ts";
+import { accessible, browserSuite, chromiumAvailable, recordPageErrors, signInToConsole } from "./browser.ts";
 
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("the console in Chromium", () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await startTestServer("sqlite");
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it("signs in, imports a QMSum meeting, follows it to completed, lists it and deletes it", async () => {
+    const { server, browser } = suite;
     const { appId, appSecret } = await server.newApp();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
+    const errors = recordPageErrors(page);
 
     await page.goto(server.url);
     expect(new URL(page.url()).pathname).toBe("/console/sign-in");
@@ -99,6 +86,7 @@ describe.skipIf(!available)("the console in Chromium", () => {
   }, 120_000);
 
   it("writes times in the viewer's time zone, naming it; in UTC, saying so, without the script", async () => {
+    const { server, browser } = suite;
     const { appId, appSecret, token } = await server.newApp();
     const conversationId = await planningMeeting(server, token, "Planning in New York");
     await createLink(server, token, conversationId, {
@@ -112,10 +100,7 @@ describe.skipIf(!available)("the console in Chromium", () => {
         javaScriptEnabled,
       });
       const page = await context.newPage();
-      await page.goto(`${server.url}/console/sign-in`);
-      await page.getByLabel("App id").fill(appId);
-      await page.getByLabel("App secret").fill(appSecret);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signInToConsole(page, server.url, appId, appSecret);
       const row = page.getByRole("row", { name: /Planning in New York/ });
       // The meeting started at 15:00 UTC on 2 November 2026 (the factories' Monday afternoon).
       expect(await row.locator("time").innerText()).toBe(

@@ -11,9 +11,8 @@ import { linear16, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
 import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
 import { until } from "../helpers/wait.ts";
-import { launchChromium } from "./browser.ts";
+import { launchChromium, saveScreenshot } from "./browser.ts";
 
-const DOCS = join(import.meta.dirname, "..", "..", "docs");
 const kit = new MediaKit();
 const modelsDir = join(kit.dir, "models");
 installEnergyVad(modelsDir);
@@ -47,9 +46,7 @@ try {
   ] as const) {
     const page = await browser.newPage({ viewport, deviceScaleFactor: 1, reducedMotion: "reduce" });
     await page.goto(url);
-    await page.screenshot({ path: join(DOCS, file) });
-    await page.close();
-    console.log(`wrote docs/${file}`);
+    await saveScreenshot(page, file);
   }
   live.socket.close();
 } finally {

@@ -8,7 +8,7 @@ import { apiClient } from "../helpers/api.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, onServer } from "../helpers/factories.ts";
-import { joinedMeetings } from "../helpers/qmsum.ts";
+import { joinedMeetings, wordOnlyIn } from "../helpers/qmsum.ts";
 import {
   chromiumAvailable,
   ensureClientBuilt,
@@ -141,16 +141,7 @@ describe.skipIf(!chromiumAvailable())("a very long meeting in parts, in Chromium
   });
 
   it("searches the whole transcript, loading only the parts that mention the words", async () => {
-    const word = messages
-      .slice(2000, 3000)
-      .flatMap((m) => m.text.split(/[^A-Za-z]+/))
-      .find(
-        (candidate) =>
-          candidate.length >= 9 &&
-          messages.every(
-            (m, i) => (i >= 2000 && i < 3000) || !m.text.toLowerCase().includes(candidate.toLowerCase()),
-          ),
-      );
+    const word = wordOnlyIn(messages, 2000, 3000);
     const page = await open(readOnly);
     await page.fill("#search-input", word ?? "");
     await page.press("#search-input", "Enter");

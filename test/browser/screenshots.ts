@@ -5,13 +5,11 @@
  * The console's are made by console-screenshots.ts. Run with
  * `npm run build:client && node --import tsx test/browser/screenshots.ts`.
  */
-import { join } from "node:path";
 import { startTestServer } from "../helpers/app.ts";
 import { startFontCatalogue } from "../helpers/font-catalogue.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
-import { barsVideo, launchChromium, serveMedia } from "./browser.ts";
+import { barsVideo, launchChromium, saveScreenshot, serveMedia } from "./browser.ts";
 
-const DOCS = join(import.meta.dirname, "..", "..", "docs");
 const MEETING = process.argv[2] ?? "Bed015.json";
 
 // The brand font comes from the local stand-in for the catalogue (the real font file), as in the tests.
@@ -58,9 +56,7 @@ try {
       await page.locator("#player").evaluate((p: HTMLMediaElement) => (p.currentTime = 100));
       await page.locator(".line[aria-current=true]").waitFor();
     }
-    await page.screenshot({ path: join(DOCS, file) });
-    await page.close();
-    console.log(`wrote docs/${file}`);
+    await saveScreenshot(page, file);
   }
 } finally {
   await browser.close();

@@ -12,6 +12,7 @@ import type { Services } from "../../src/services.ts";
 import { apiClient, bodyOf } from "./api.ts";
 import type * as Body from "./bodies.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
+import { startChild, type Child } from "./processes.ts";
 import { untilValue } from "./wait.ts";
 
 /** A clock tests can move. */
@@ -59,6 +60,24 @@ export interface TestServer {
 
 /** The signing secret of every test server (tokens and links signed outside a server use it too). */
 export const TEST_SECRET = "test-secret-that-is-long-enough-for-recap-0123456789";
+
+/**
+ * Starts the server itself, `src/main.ts`, as a process of its own on an SQLite test database and `port`: the
+ * test secret, logs at info, no Redis; `nodeArgs` go to node (a heap limit). Wait for it with untilOutput.
+ */
+export function startMain(database: TestDatabase, port: number, nodeArgs: string[] = []): Child {
+  const { target } = database;
+  if (target.dialect !== "sqlite") throw new Error("SQLite only");
+  return startChild(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
+    ...process.env,
+    NODE_ENV: "test",
+    PORT: String(port),
+    DATABASE_URL: `sqlite:${target.path}`,
+    RECAP_SECRET: TEST_SECRET,
+    LOG_LEVEL: "info",
+    REDIS_URL: "",
+  });
+}
 
 let sharedAnalyzer: Analyzer | null = null;
 function analyzer(): Analyzer {

@@ -1,5 +1,15 @@
 import type { TestServer } from "./app.ts";
 
+/** The fields of the console's brand form. */
+const BRAND_FIELDS = [
+  "background",
+  "topicsFilter",
+  "insightsFilter",
+  "fontFamily",
+  "logo",
+  "favicon",
+] as const;
+
 /** A browser-like client of the console: it keeps the session cookie and sends the Origin a page would. */
 export class ConsoleClient {
   cookie = "";
@@ -44,5 +54,14 @@ export class ConsoleClient {
   /** Posts the settings form (frame ancestors one origin a line). */
   saveSettings(form: { name: string; customDomain: string; frameAncestors: string }): Promise<Response> {
     return this.request("/console/settings", { method: "POST", body: new URLSearchParams(form) });
+  }
+
+  /** Posts the brand form with the fields given, the others empty, as the page sends a field left blank. */
+  saveBrand(fields: Partial<Record<(typeof BRAND_FIELDS)[number], string>>): Promise<Response> {
+    const blank = Object.fromEntries(BRAND_FIELDS.map((field) => [field, ""]));
+    return this.request("/console/settings/brand", {
+      method: "POST",
+      body: new URLSearchParams({ ...blank, ...fields }),
+    });
   }
 }

@@ -35,6 +35,45 @@ export function timedLines(
   });
 }
 
+/**
+ * A planning meeting about a new website, written for the tests as `[speaker, text]` rows: two decisions, each
+ * accepted by the others (stated in lines 6 and 15), among small talk, a hedged idea and an agenda line.
+ */
+export const WEBSITE_PLANNING: [string, string][] = [
+  ["Ana", "Good morning everyone, thanks for coming to the planning meeting about the new website."],
+  ["Ben", "Morning."],
+  ["Ana", "I looked at the hosting offers and I think they are all a bit expensive for us this year."],
+  ["Cleo", "I wonder if we could run it on our own server in the office instead of paying for hosting."],
+  ["Ben", "Maybe, but I am not sure who would look after it at night."],
+  ["Cleo", "Yeah, that is the problem."],
+  ["Ana", "So we decided to stay with the current hosting company for another year."],
+  ["Ben", "Yeah, agreed."],
+  ["Cleo", "Okay, sure."],
+  ["Ben", "I had a sandwich for lunch and it was quite good actually."],
+  ["Cleo", "Did you see the football match yesterday evening on television?"],
+  ["Ben", "No, I was out with my sister and her dog all evening."],
+  ["Ana", "Then the next thing is the colour of the logo on the front page."],
+  ["Cleo", "I like blue but I could live with green if you prefer it for the logo."],
+  ["Ben", "Blue is fine with me."],
+  ["Ana", "Okay, so the logo will be blue and we will drop the green version."],
+  ["Cleo", "Yeah."],
+  ["Ben", "Sounds good."],
+  ["Ana", "Thanks everyone, see you next week."],
+];
+
+/**
+ * A launch meeting between Bob and Dana as `[speaker, text]` rows: Dana's action item (line 1), two questions,
+ * Bob's follow-up (line 4) and what must be finished before the launch.
+ */
+export const LAUNCH_MEETING: [string, string][] = [
+  ["Bob", "Okay, let's go over the launch plan for the new billing page."],
+  ["Dana", "Dana will send the budget numbers by Friday."],
+  ["Bob", "Can you also check the pricing with the finance team?"],
+  ["Dana", "Sure. What is the deadline for the marketing copy?"],
+  ["Bob", "I'll follow up with legal about the terms next week."],
+  ["Dana", "We need to finish the billing page design before the launch."],
+];
+
 /** A small meeting, processed: three lines by two speakers, in which Ann Lee asks Bob Stone for a report. */
 export async function planningMeeting(
   server: TestServer,

@@ -36,3 +36,20 @@ export function joinedMeetings(split: "train" | "val", lines: number, name = `${
   };
   return toProcessTextBody(meeting, undefined, name);
 }
+
+/**
+ * A word of nine letters or more said in lines `from` to `to` (not included) and, whatever its case, in no other
+ * line: what a search that must find only those lines (one part of a long meeting) looks for.
+ */
+export function wordOnlyIn(messages: { text: string }[], from: number, to: number): string | undefined {
+  return messages
+    .slice(from, to)
+    .flatMap((m) => m.text.split(/[^A-Za-z]+/))
+    .find(
+      (candidate) =>
+        candidate.length >= 9 &&
+        messages.every(
+          (m, i) => (i >= from && i < to) || !m.text.toLowerCase().includes(candidate.toLowerCase()),
+        ),
+    );
+}

@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
-import { createLink, onServer, timedLines } from "../helpers/factories.ts";
+import { createLink, LAUNCH_MEETING, onServer, timedLines } from "../helpers/factories.ts";
 import { FOREIGN_MEETINGS } from "../helpers/languages.ts";
 import { suiteServer } from "../helpers/suite.ts";
 
 const START = "2026-11-02T10:00:00Z"; // a Monday
-const lines: [string, string][] = [
-  ["Bob", "Okay, let's go over the launch plan for the new billing page."],
-  ["Dana", "Dana will send the budget numbers by Friday."],
-  ["Bob", "Can you also check the pricing with the finance team?"],
-  ["Dana", "Sure. What is the deadline for the marketing copy?"],
-  ["Bob", "I'll follow up with legal about the terms next week."],
-  ["Dana", "We need to finish the billing page design before the launch."],
-];
 const toMessages = (rows: [string, string][], first = 0) => timedLines(rows, { start: START, first });
 
 describe.each(await dialects())("analysis through the API on %s", (dialect) => {
@@ -25,7 +17,7 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
     const { conversationId } = await server.ingest(token, {
       name: "Launch",
       confidenceThreshold: 0.7,
-      messages: toMessages(lines),
+      messages: toMessages(LAUNCH_MEETING),
     });
     const base = `/v1/conversations/${conversationId}`;
     const { messages } = await get<Body.MessageList>(`${base}/messages`);
@@ -67,7 +59,12 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
 
     await server.ingest(
       token,
-      { messages: toMessages([["Eve", "Who is going to present the demo on Thursday?"]], lines.length) },
+      {
+        messages: toMessages(
+          [["Eve", "Who is going to present the demo on Thursday?"]],
+          LAUNCH_MEETING.length,
+        ),
+      },
       conversationId,
     );
     const after = await get<Body.QuestionList>(`${base}/questions`);
@@ -77,7 +74,7 @@ describe.each(await dialects())("analysis through the API on %s", (dialect) => {
   it("says so, in the API and on the page, when the conversation's language is one the analysis does not read (issue 24)", async () => {
     const { server, token } = suite;
     const get = async <T>(path: string) => (await suite.api.get<T>(path)).body;
-    const english = await server.ingest(token, { name: "Launch", messages: toMessages(lines) });
+    const english = await server.ingest(token, { name: "Launch", messages: toMessages(LAUNCH_MEETING) });
     expect(await get<Body.Conversation>(`/v1/conversations/${english.conversationId}`)).toMatchObject({
       languageCode: "en-US",
       analysis: { status: "analysed" },

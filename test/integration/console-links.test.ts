@@ -376,13 +376,10 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
   it("takes the app's brand where the form leaves a field empty: hints, the preview and the link's page", async () => {
     await withServer(dialect, async (server) => {
       const { client, token, conversationId } = await signedInWithConversation(server);
-      const saved = await post(client, "/console/settings/brand", {
+      const saved = await client.saveBrand({
         background: "#10243E",
-        topicsFilter: "",
-        insightsFilter: "",
         fontFamily: "Source Sans 3",
         logo: "https://acme.example/logo.png",
-        favicon: "",
       });
       expect(saved.status).toBe(303);
       expect(saved.headers.get("location")).toBe("/console/settings?saved=brand#brand");
@@ -416,14 +413,7 @@ describe.each(await dialects())("the console's summary links on %s", (dialect) =
   it("refuses a bad brand colour by the form's label, next to its field, and stores nothing", async () => {
     await withServer(dialect, async (server) => {
       const { client, token } = await signedInWithConversation(server);
-      const refused = await post(client, "/console/settings/brand", {
-        background: "red",
-        topicsFilter: "",
-        insightsFilter: "",
-        fontFamily: "",
-        logo: "",
-        favicon: "",
-      });
+      const refused = await client.saveBrand({ background: "red" });
       expect(refused.status).toBe(400);
       const page = await refused.text();
       expectRefused(

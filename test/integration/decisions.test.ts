@@ -3,30 +3,8 @@ import { readBody } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
-import { createLink, editThroughLink, onServer, timedLines } from "../helpers/factories.ts";
+import { createLink, editThroughLink, onServer, timedLines, WEBSITE_PLANNING } from "../helpers/factories.ts";
 
-// A planning meeting written for the test, in which two decisions are taken and accepted.
-const LINES: [string, string][] = [
-  ["Ana", "Good morning everyone, thanks for coming to the planning meeting about the new website."],
-  ["Ben", "Morning."],
-  ["Ana", "I looked at the hosting offers and I think they are all a bit expensive for us this year."],
-  ["Cleo", "I wonder if we could run it on our own server in the office instead of paying for hosting."],
-  ["Ben", "Maybe, but I am not sure who would look after it at night."],
-  ["Cleo", "Yeah, that is the problem."],
-  ["Ana", "So we decided to stay with the current hosting company for another year."],
-  ["Ben", "Yeah, agreed."],
-  ["Cleo", "Okay, sure."],
-  ["Ben", "I had a sandwich for lunch and it was quite good actually."],
-  ["Cleo", "Did you see the football match yesterday evening on television?"],
-  ["Ben", "No, I was out with my sister and her dog all evening."],
-  ["Ana", "Then the next thing is the colour of the logo on the front page."],
-  ["Cleo", "I like blue but I could live with green if you prefer it for the logo."],
-  ["Ben", "Blue is fine with me."],
-  ["Ana", "Okay, so the logo will be blue and we will drop the green version."],
-  ["Cleo", "Yeah."],
-  ["Ben", "Sounds good."],
-  ["Ana", "Thanks everyone, see you next week."],
-];
 const HOSTING = "We decided to stay with the current hosting company for another year.";
 const LOGO = "The logo will be blue and we will drop the green version.";
 
@@ -39,7 +17,10 @@ describe.each(await dialects())("decisions on %s", (dialect) => {
 
   async function meeting() {
     const { token } = await server.newApp();
-    const { conversationId } = await server.ingest(token, { name: "Website", messages: timedLines(LINES) });
+    const { conversationId } = await server.ingest(token, {
+      name: "Website",
+      messages: timedLines(WEBSITE_PLANNING),
+    });
     const { messages } = await readBody<Body.MessageList>(
       server,
       token,

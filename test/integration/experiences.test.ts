@@ -1,25 +1,21 @@
 // Over 300 lines: the link API's rules (settings, defaults, expiry, listing, revoking), one test each
 // on one server; what a link opens is tested in summary-page.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messageOf, readBody } from "../helpers/api.ts";
-import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { TestClock } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, onServer, planningMeeting } from "../helpers/factories.ts";
+import { suiteServer } from "../helpers/suite.ts";
 
 describe.each(await dialects())("summary links on %s", (dialect) => {
-  let server: TestServer;
-  let clock: TestClock;
-
-  beforeAll(async () => {
-    clock = new TestClock();
-    server = await startTestServer(dialect, { clock });
-  });
-  afterAll(() => server.close());
+  const clock = new TestClock();
+  const suite = suiteServer(dialect, { clock });
 
   const page = (url: string, headers: Record<string, string> = {}) =>
-    fetch(onServer(server, url), { headers });
+    fetch(onServer(suite.server, url), { headers });
   it("makes a signed text-summary link whose page shows the conversation with the security headers", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const link = await createLink(server, token, id, { name: "verbose-text-summary" });
@@ -45,6 +41,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("flags video links and gives video and audio pages a player", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const video = await createLink(server, token, id, {
@@ -75,9 +72,14 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("answers 400 naming the field for every bad setting, 415 for other content types, 404 for another app's conversation", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     // Each 400 names the field and says the rule, in the exact words a caller sees.
+    const url = "must be an absolute http(s) URL";
+    const colour = "must be a colour written exactly as #RRGGBB, such as #1A2B3C";
+    const font = "must be a web-font family name of letters, digits, spaces and hyphens (at most 64)";
+    const text = (settings: Record<string, unknown>) => ({ name: "verbose-text-summary", ...settings });
     const cases: [Record<string, unknown>, string, string][] = [
       [{}, "name", "name is required: one of: verbose-text-summary, video-summary, audio-summary"],
       [
@@ -90,100 +92,44 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
         "videoUrl",
         "videoUrl is required for video-summary: an absolute http(s) URL of the video (a conversation made from audio or video plays its own without one)",
       ],
-      [
-        { name: "video-summary", videoUrl: "ftp://example.com/v.mp4" },
-        "videoUrl",
-        "videoUrl must be an absolute http(s) URL",
-      ],
-      [
-        { name: "video-summary", videoUrl: "javascript:alert(1)" },
-        "videoUrl",
-        "videoUrl must be an absolute http(s) URL",
-      ],
+      [{ name: "video-summary", videoUrl: "ftp://example.com/v.mp4" }, "videoUrl", `videoUrl ${url}`],
+      [{ name: "video-summary", videoUrl: "javascript:alert(1)" }, "videoUrl", `videoUrl ${url}`],
       [
         { name: "audio-summary" },
         "audioUrl",
         "audioUrl is required for audio-summary: an absolute http(s) URL of the audio (a conversation made from audio or video plays its own without one)",
       ],
+      [{ name: "audio-summary", audioUrl: "/relative.mp3" }, "audioUrl", `audioUrl ${url}`],
+      [text({ color: { background: "red" } }), "color.background", `color.background ${colour}`],
+      [text({ color: { topicsFilter: "#12345" } }), "color.topicsFilter", `color.topicsFilter ${colour}`],
       [
-        { name: "audio-summary", audioUrl: "/relative.mp3" },
-        "audioUrl",
-        "audioUrl must be an absolute http(s) URL",
-      ],
-      [
-        { name: "verbose-text-summary", color: { background: "red" } },
-        "color.background",
-        "color.background must be a colour written exactly as #RRGGBB, such as #1A2B3C",
-      ],
-      [
-        { name: "verbose-text-summary", color: { topicsFilter: "#12345" } },
-        "color.topicsFilter",
-        "color.topicsFilter must be a colour written exactly as #RRGGBB, such as #1A2B3C",
-      ],
-      [
-        { name: "verbose-text-summary", color: { insightsFilter: "#1234567" } },
+        text({ color: { insightsFilter: "#1234567" } }),
         "color.insightsFilter",
-        "color.insightsFilter must be a colour written exactly as #RRGGBB, such as #1A2B3C",
+        `color.insightsFilter ${colour}`,
       ],
-      [{ name: "verbose-text-summary", color: "#ffffff" }, "color", "color must be object"],
+      [text({ color: "#ffffff" }), "color", "color must be object"],
+      [text({ font: { family: "Roboto'; } body { x" } }), "font.family", `font.family ${font}`],
+      [text({ font: { family: "<script>" } }), "font.family", `font.family ${font}`],
+      [text({ summaryURLExpiresIn: -1 }), "summaryURLExpiresIn", "summaryURLExpiresIn must be >= 0"],
+      [text({ summaryURLExpiresIn: 1.5 }), "summaryURLExpiresIn", "summaryURLExpiresIn must be integer"],
+      [text({ summaryURLExpiresIn: "3600" }), "summaryURLExpiresIn", "summaryURLExpiresIn must be integer"],
+      [text({ readOnly: "true" }), "readOnly", "readOnly must be boolean"],
+      [text({ hideShareButton: 1 }), "hideShareButton", "hideShareButton must be boolean"],
+      [text({ enableCustomDomain: "yes" }), "enableCustomDomain", "enableCustomDomain must be boolean"],
+      [text({ logo: "data:image/png;base64,AAAA" }), "logo", `logo ${url}`],
+      [text({ favicon: "javascript:alert(1)" }), "favicon", `favicon ${url}`],
       [
-        { name: "verbose-text-summary", font: { family: "Roboto'; } body { x" } },
-        "font.family",
-        "font.family must be a web-font family name of letters, digits, spaces and hyphens (at most 64)",
-      ],
-      [
-        { name: "verbose-text-summary", font: { family: "<script>" } },
-        "font.family",
-        "font.family must be a web-font family name of letters, digits, spaces and hyphens (at most 64)",
-      ],
-      [
-        { name: "verbose-text-summary", summaryURLExpiresIn: -1 },
-        "summaryURLExpiresIn",
-        "summaryURLExpiresIn must be >= 0",
-      ],
-      [
-        { name: "verbose-text-summary", summaryURLExpiresIn: 1.5 },
-        "summaryURLExpiresIn",
-        "summaryURLExpiresIn must be integer",
-      ],
-      [
-        { name: "verbose-text-summary", summaryURLExpiresIn: "3600" },
-        "summaryURLExpiresIn",
-        "summaryURLExpiresIn must be integer",
-      ],
-      [{ name: "verbose-text-summary", readOnly: "true" }, "readOnly", "readOnly must be boolean"],
-      [
-        { name: "verbose-text-summary", hideShareButton: 1 },
-        "hideShareButton",
-        "hideShareButton must be boolean",
-      ],
-      [
-        { name: "verbose-text-summary", enableCustomDomain: "yes" },
-        "enableCustomDomain",
-        "enableCustomDomain must be boolean",
-      ],
-      [
-        { name: "verbose-text-summary", logo: "data:image/png;base64,AAAA" },
-        "logo",
-        "logo must be an absolute http(s) URL",
-      ],
-      [
-        { name: "verbose-text-summary", favicon: "javascript:alert(1)" },
-        "favicon",
-        "favicon must be an absolute http(s) URL",
-      ],
-      [
-        { name: "verbose-text-summary", speakerAvatarURLs: { x: "file:///etc/passwd" } },
+        text({ speakerAvatarURLs: { x: "file:///etc/passwd" } }),
         "speakerAvatarURLs",
-        "speakerAvatarURLs.x must be an absolute http(s) URL",
+        `speakerAvatarURLs.x ${url}`,
       ],
       [
-        { name: "verbose-text-summary", disableSummaryURLAuthentication: true },
+        text({ disableSummaryURLAuthentication: true }),
         "disableSummaryURLAuthentication",
         "disableSummaryURLAuthentication must be false or left out: every summary link is signed, so its authentication cannot be disabled",
       ],
       [
-        { name: "verbose-text-summary", enableCustomDomain: true },
+        text({ enableCustomDomain: true }),
         "enableCustomDomain",
         "enableCustomDomain is true but this app has no customDomain; set one on the app first",
       ],
@@ -235,6 +181,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("keeps only the settings the schema describes, with defaults, and documents the same rules in OpenAPI", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     await createLink(server, token, id, {
@@ -285,6 +232,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("expires links after their lifetime (default 30 days, 0 never) with a 410 page that says nothing about the conversation", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token, "Secret merger talk");
     const short = await createLink(server, token, id, {
@@ -317,6 +265,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("lists links with their settings and state, and revokes one", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const kept = await createLink(server, token, id, {
@@ -376,6 +325,7 @@ describe.each(await dialects())("summary links on %s", (dialect) => {
   });
 
   it("keeps each link's settings: a later read-only or branded link changes nothing on an older one", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const editable = await createLink(server, token, id, { name: "verbose-text-summary" });

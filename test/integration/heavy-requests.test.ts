@@ -4,9 +4,9 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
-import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/app.ts";
+import { startMain, startTestServer, type TestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
-import { startChild, untilOutput, type Child } from "../helpers/processes.ts";
+import { untilOutput, type Child } from "../helpers/processes.ts";
 import { loadMeeting, meetingFiles, spokenTurns } from "../helpers/qmsum.ts";
 import { freePort } from "../helpers/wait.ts";
 import { submissionFromText } from "../../src/modules/ingestion/ingestion.service.ts";
@@ -140,19 +140,9 @@ describe("a tracker request that would cost more than its limit, on the server p
     expect((await apiClient(helper.url, token).post("/v1/manage/trackers", trackers)).status).toBe(201);
     await helper.close();
 
-    const { target } = database;
-    if (target.dialect !== "sqlite") throw new Error("SQLite only");
     const port = await freePort();
-    // As `npm start` runs it, with its heap limit.
-    child = startChild(process.execPath, ["--max-old-space-size=1024", "--import", "tsx", "src/main.ts"], {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: String(port),
-      DATABASE_URL: `sqlite:${target.path}`,
-      RECAP_SECRET: TEST_SECRET,
-      LOG_LEVEL: "info",
-      REDIS_URL: "",
-    });
+    // With the heap limit `npm start` gives it.
+    child = startMain(database, port, ["--max-old-space-size=1024"]);
     await untilOutput(child, "Recap listening on");
     const base = `http://127.0.0.1:${port}`;
     const answer = await getPlain(`${base}/v1/conversations/${conversationId}/trackers`, token).catch(

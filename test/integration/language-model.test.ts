@@ -7,7 +7,7 @@ import { bodyOf } from "../helpers/api.ts";
 import { startTestServer, waitForJob } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects, POSTGRES_ADMIN_URL } from "../helpers/databases.ts";
-import { timedLines } from "../helpers/factories.ts";
+import { LAUNCH_MEETING, timedLines } from "../helpers/factories.ts";
 import { FOREIGN_MEETINGS } from "../helpers/languages.ts";
 import { shownTo, startModelServer, type ModelReply, type ModelRequest } from "../helpers/model-server.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
@@ -20,14 +20,6 @@ const model = await startModelServer();
 afterAll(() => model.close());
 
 const START = "2026-11-02T10:00:00Z"; // a Monday
-const LAUNCH: [string, string][] = [
-  ["Bob", "Okay, let's go over the launch plan for the new billing page."],
-  ["Dana", "Dana will send the budget numbers by Friday."],
-  ["Bob", "Can you also check the pricing with the finance team?"],
-  ["Dana", "Sure. What is the deadline for the marketing copy?"],
-  ["Bob", "I'll follow up with legal about the terms next week."],
-  ["Dana", "We need to finish the billing page design before the launch."],
-];
 const MADE_UP_ID = "9999999999999999";
 /** A design meeting that settles three things, one after another. */
 const REMOTE_DESIGN: [string, string][] = [
@@ -122,7 +114,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
   }
 
   it("asks with structured output and stores the model's summary, chapter titles and verdicts, dropping what cites no shown line", async () => {
-    const analysis = await analyse(LAUNCH, (request) => ({ content: partAnswer(request) }));
+    const analysis = await analyse(LAUNCH_MEETING, (request) => ({ content: partAnswer(request) }));
     const { messages, members } = analysis;
 
     expect(model.requests).toHaveLength(1);
@@ -140,7 +132,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     });
     const shown = shownTo(request as ModelRequest);
     expect(shown.lines.map((line) => [line.id, line.speaker, line.text])).toEqual(
-      messages.map((message, i) => [message.id, LAUNCH[i]?.[0], message.text]),
+      messages.map((message, i) => [message.id, LAUNCH_MEETING[i]?.[0], message.text]),
     );
     expect(shown.prompt).toContain("The meeting started on Monday 2026-11-02.");
 
@@ -230,7 +222,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
   });
 
   it("keeps each part local on its own when the model's answer for it does not match the schema or cites no line of its own", async () => {
-    const analysis = await analyse(LAUNCH, (request) => {
+    const analysis = await analyse(LAUNCH_MEETING, (request) => {
       const valid = partAnswer(request);
       return {
         content: {
@@ -263,7 +255,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
     ["an error status", { status: 500, body: '{"error":{"message":"model crashed"}}' }],
     ["no answer within the timeout", { delaySeconds: 3, content: {} }],
   ])("stores the local analysis and completes the job after %s", async (_case, reply) => {
-    const analysis = await analyse(LAUNCH, () => reply);
+    const analysis = await analyse(LAUNCH_MEETING, () => reply);
     expect(model.requests.length).toBeGreaterThan(0);
     expect(analysis.conversation.analysis?.engines).toEqual({
       summary: "local",
@@ -300,7 +292,7 @@ describe.each(await dialects())("an optional language model on %s", (dialect) =>
       model.requests.length = 0;
       model.script = (request) => ({ content: partAnswer(request) });
       const { token } = await keyless.newApp();
-      await keyless.ingest(token, { messages: timedLines(LAUNCH, { start: START }) });
+      await keyless.ingest(token, { messages: timedLines(LAUNCH_MEETING, { start: START }) });
       expect(model.requests.map((request) => [request.body.model, request.headers.authorization])).toEqual([
         ["local-model", undefined],
       ]);
@@ -421,7 +413,7 @@ describe.each(await dialects())("without a language model on %s", (dialect) => {
     try {
       const submitted = await suite.server.api(suite.token, "/v1/process/text", {
         method: "POST",
-        body: { messages: timedLines(LAUNCH, { start: START }) },
+        body: { messages: timedLines(LAUNCH_MEETING, { start: START }) },
       });
       ({ jobId, conversationId } = await bodyOf<Body.Accepted>(submitted));
       expect(await waitForJob(suite.server, suite.token, jobId)).toBe("completed");

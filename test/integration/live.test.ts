@@ -8,6 +8,7 @@ import { WebSocket } from "ws";
 import { readBody } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import { writeRecording, type Part } from "../helpers/audio.ts";
+import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { connect, linear16, messageType, startStream, stream } from "../helpers/live.ts";
@@ -50,6 +51,24 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     await server.close();
     kit.close();
   });
+
+  /** The ids of the conversation's jobs. */
+  const jobsOf = (conversationId: string) =>
+    server.database.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("conversation_id", "=", conversationId)
+      .execute();
+  /** The conversation's stored lines as [speaker, text]. */
+  const storedLines = async (token: string, conversationId: string) =>
+    (
+      await readBody<Body.MessageList>(server, token, `/v1/conversations/${conversationId}/messages`)
+    ).messages.map((message) => [message.from.name, message.text]);
+  /** The names of the conversation's members, in the API's order. */
+  const memberNames = async (token: string, conversationId: string) =>
+    (
+      await readBody<Body.MemberList>(server, token, `/v1/conversations/${conversationId}/members`)
+    ).members.map((member) => member.name);
 
   it("serves Symbl's JavaScript SDK unchanged: interim and final results, messages, stop, then the REST API", async () => {
     const { token } = await server.newApp();
@@ -108,11 +127,7 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
 
     // The conversation is real: its messages, members and a summary link through the REST API, once analysed.
     await until(async () => {
-      const jobs = await server.database.db
-        .selectFrom("jobs")
-        .select("id")
-        .where("conversation_id", "=", conversationId)
-        .execute();
+      const jobs = await jobsOf(conversationId);
       return jobs.length === 1 && (await waitForJob(server, token, jobs[0]!.id)) === "completed";
     }, "the analysis job");
     const conversation = await readBody<{ name: string }>(
@@ -121,21 +136,11 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
       `/v1/conversations/${conversationId}`,
     );
     expect(conversation.name).toBe("Stand-up");
-    const stored = await readBody<{ messages: { text: string; from: { name: string } }[] }>(
-      server,
-      token,
-      `/v1/conversations/${conversationId}/messages`,
-    );
-    expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual([
+    expect(await storedLines(token, conversationId)).toEqual([
       ["Ada", "lo"],
       ["Ada", "hi"],
     ]);
-    const members = await readBody<{ members: { name: string }[] }>(
-      server,
-      token,
-      `/v1/conversations/${conversationId}/members`,
-    );
-    expect(members.members.map((member) => member.name)).toEqual(["Ada"]);
+    expect(await memberNames(token, conversationId)).toEqual(["Ada"]);
     const link = await createLink(server, token, conversationId, { name: "verbose-text-summary" });
     const page = await fetch(onServer(server, link.url));
     expect(page.status).toBe(200);
@@ -182,12 +187,7 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
       expect(finals).toHaveLength(2);
       expect(messages).toEqual(finals);
       expect(messages.every((text) => text.length > 0)).toBe(true);
-      const stored = await readBody<{ messages: { text: string; from: { name: string } }[] }>(
-        server,
-        token,
-        `/v1/conversations/${connection.conversationId}/messages`,
-      );
-      expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual(
+      expect(await storedLines(token, connection.conversationId)).toEqual(
         messages.map((text) => ["Grace", text]),
       );
     },
@@ -215,11 +215,7 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     socket.terminate();
     const conversationId = created.message.data.conversationId;
     await until(async () => {
-      const jobs = await server.database.db
-        .selectFrom("jobs")
-        .select("id")
-        .where("conversation_id", "=", conversationId)
-        .execute();
+      const jobs = await jobsOf(conversationId);
       return jobs.length === 1 && (await waitForJob(server, token, jobs[0]!.id)) === "completed";
     }, "the analysis job");
     const stored = await readBody<{ messages: { text: string }[] }>(
@@ -413,28 +409,14 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
       await until(() => received.close !== null, "the close");
     }
     const conversationId = ids[0]!;
-    const jobs = await server.database.db
-      .selectFrom("jobs")
-      .select("id")
-      .where("conversation_id", "=", conversationId)
-      .execute();
+    const jobs = await jobsOf(conversationId);
     expect(jobs).toHaveLength(1);
     expect(await waitForJob(server, token, jobs[0]!.id)).toBe("completed");
-    const stored = await readBody<{ messages: { text: string; from: { name: string } }[] }>(
-      server,
-      token,
-      `/v1/conversations/${conversationId}/messages`,
-    );
-    expect(stored.messages.map((message) => [message.from.name, message.text])).toEqual([
+    expect(await storedLines(token, conversationId)).toEqual([
       ["Ada", "lo"],
       ["Grace", "hi"],
     ]);
-    const members = await readBody<{ members: { name: string }[] }>(
-      server,
-      token,
-      `/v1/conversations/${conversationId}/members`,
-    );
-    expect(members.members.map((member) => member.name).sort()).toEqual(["Ada", "Grace"]);
+    expect((await memberNames(token, conversationId)).sort()).toEqual(["Ada", "Grace"]);
   });
 
   it("takes the token from the query, X-API-KEY or Authorization at both addresses, and refuses a wrong one with Symbl's error event", async () => {

@@ -1,58 +1,102 @@
-import { Migrator, type Kysely, type Migration } from "kysely";
+import { Migrator, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrations, openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
-import * as initial from "../../src/db/migrations/001_initial.ts";
-import * as insightEdits from "../../src/db/migrations/002_insight_edits.ts";
-import * as webhooksAndRotation from "../../src/db/migrations/003_webhooks_and_rotation.ts";
-import * as jobFencing from "../../src/db/migrations/004_job_fencing.ts";
-import * as insightMembers from "../../src/db/migrations/005_insight_members.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 
-describe.each(await dialects())("migration 005_insight_members on %s", (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = openDatabase(database.target);
-  });
-  afterAll(async () => {
-    await handle.close();
-    await database.drop();
-  });
+const DIALECTS = await dialects();
+const NOW = "2026-11-02T15:00:00.000Z";
 
-  it("links stored insights to the member their assignee names and makes bare due dates date-times", async () => {
-    // A database as the previous release left it.
-    const before: Record<string, Migration> = { "001_initial": initial, "002_insight_edits": insightEdits };
-    const old = new Migrator({
-      db: handle.db,
-      provider: { getMigrations: () => Promise.resolve(before) },
+/** The database as an earlier release's schema had it: any table, any column. */
+type OldRows = Kysely<Record<string, Record<string, unknown>>>;
+
+interface MigrationTest {
+  /** The database, for rows as the earlier release wrote them. */
+  db: OldRows;
+  handle: DatabaseHandle;
+  /** Runs the pending migrations, which must include the one under test. */
+  migrate: () => Promise<void>;
+}
+
+/**
+ * Tests migration `name` on every dialect, in a fresh database that the migrations up to `from` made, as
+ * the release that ended with `from` left it: `test` writes that release's rows, migrates and checks them.
+ */
+function testMigration(
+  name: string,
+  from: string,
+  title: string,
+  test: (migration: MigrationTest) => Promise<void>,
+): void {
+  describe.each(DIALECTS)(`migration ${name} on %s`, (dialect) => {
+    let database: TestDatabase;
+    let handle: DatabaseHandle;
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect);
+      handle = openDatabase(database.target);
     });
-    expect((await old.migrateToLatest()).error).toBeUndefined();
-    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const now = "2026-11-02T15:00:00.000Z";
-    await db
-      .insertInto("apps")
-      .values({
-        id: "app",
-        secret_hash: "x",
-        name: "a",
-        frame_ancestors: "[]",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await db
-      .insertInto("conversations")
-      .values({
-        id: "c",
-        app_id: "app",
-        name: "c",
-        start_time: now,
-        metadata: "{}",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    afterAll(async () => {
+      await handle.close();
+      await database.drop();
+    });
+
+    it(title, async () => {
+      const before = Object.fromEntries(Object.entries(migrations).filter(([earlier]) => earlier <= from));
+      const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
+      expect((await old.migrateToLatest()).error).toBeUndefined();
+      await test({
+        db: handle.db as unknown as OldRows,
+        handle,
+        migrate: async () => {
+          expect(await handle.migrate()).toContain(name);
+        },
+      });
+    });
+  });
+}
+
+/** The app every test's rows belong to, with the columns 001_initial gave apps. */
+async function insertApp(db: OldRows): Promise<void> {
+  await db
+    .insertInto("apps")
+    .values({
+      id: "app",
+      secret_hash: "x",
+      name: "a",
+      frame_ancestors: "[]",
+      created_at: NOW,
+      updated_at: NOW,
+    })
+    .execute();
+}
+
+/** A conversation of that app, named as its id; `columns` adds the later releases' columns. */
+async function insertConversation(
+  db: OldRows,
+  id: string,
+  columns: Record<string, unknown> = {},
+): Promise<void> {
+  await db
+    .insertInto("conversations")
+    .values({
+      id,
+      app_id: "app",
+      name: id,
+      start_time: NOW,
+      metadata: "{}",
+      created_at: NOW,
+      updated_at: NOW,
+      ...columns,
+    })
+    .execute();
+}
+
+testMigration(
+  "005_insight_members",
+  "002_insight_edits",
+  "links stored insights to the member their assignee names and makes bare due dates date-times",
+  async ({ db, handle, migrate }) => {
+    await insertApp(db);
+    await insertConversation(db, "c");
     await db
       .insertInto("members")
       .values([
@@ -82,7 +126,7 @@ describe.each(await dialects())("migration 005_insight_members on %s", (dialect)
       ])
       .execute();
 
-    expect(await handle.migrate()).toContain("005_insight_members");
+    await migrate();
 
     const rows = await handle.db
       .selectFrom("insights")
@@ -99,56 +143,16 @@ describe.each(await dialects())("migration 005_insight_members on %s", (dialect)
       },
       { id: "stranger", assignee_member_id: null, assignee_name: "Eve", due_by: "2026-11-06T15:00:00.000Z" },
     ]);
-  });
-});
+  },
+);
 
-describe.each(await dialects())("migration 006_topic_kinds on %s", (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = openDatabase(database.target);
-  });
-  afterAll(async () => {
-    await handle.close();
-    await database.drop();
-  });
-
-  it("keeps stored topics as key phrases, since nothing recorded which were segments", async () => {
-    const before: Record<string, Migration> = {
-      "001_initial": initial,
-      "002_insight_edits": insightEdits,
-      "003_webhooks_and_rotation": webhooksAndRotation,
-      "004_job_fencing": jobFencing,
-      "005_insight_members": insightMembers,
-    };
-    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
-    expect((await old.migrateToLatest()).error).toBeUndefined();
-    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const now = "2026-11-02T15:00:00.000Z";
-    await db
-      .insertInto("apps")
-      .values({
-        id: "app",
-        secret_hash: "x",
-        name: "a",
-        frame_ancestors: "[]",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await db
-      .insertInto("conversations")
-      .values({
-        id: "c",
-        app_id: "app",
-        name: "c",
-        start_time: now,
-        metadata: "{}",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+testMigration(
+  "006_topic_kinds",
+  "005_insight_members",
+  "keeps stored topics as key phrases, since nothing recorded which were segments",
+  async ({ db, handle, migrate }) => {
+    await insertApp(db);
+    await insertConversation(db, "c");
     const topic = (id: string, text: string) => ({
       id,
       conversation_id: "c",
@@ -162,7 +166,7 @@ describe.each(await dialects())("migration 006_topic_kinds on %s", (dialect) => 
       .values([topic("old-1", "remote control"), topic("old-2", "batteries")])
       .execute();
 
-    expect(await handle.migrate()).toContain("006_topic_kinds");
+    await migrate();
 
     await handle.db
       .insertInto("topics")
@@ -174,60 +178,20 @@ describe.each(await dialects())("migration 006_topic_kinds on %s", (dialect) => 
       { id: "old-1", kind: "phrase" },
       { id: "old-2", kind: "phrase" },
     ]);
-  });
-});
+  },
+);
 
-describe.each(await dialects())("migration 007_analysis_engines on %s", (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = openDatabase(database.target);
-  });
-  afterAll(async () => {
-    await handle.close();
-    await database.drop();
-  });
-
-  it("records the analyses stored before it as local, and none for a conversation not analysed yet", async () => {
-    const before: Record<string, Migration> = {
-      "001_initial": initial,
-      "002_insight_edits": insightEdits,
-      "003_webhooks_and_rotation": webhooksAndRotation,
-      "004_job_fencing": jobFencing,
-      "005_insight_members": insightMembers,
-    };
-    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
-    expect((await old.migrateToLatest()).error).toBeUndefined();
-    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const now = "2026-11-02T15:00:00.000Z";
-    await db
-      .insertInto("apps")
-      .values({
-        id: "app",
-        secret_hash: "x",
-        name: "a",
-        frame_ancestors: "[]",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+testMigration(
+  "007_analysis_engines",
+  "005_insight_members",
+  "records the analyses stored before it as local, and none for a conversation not analysed yet",
+  async ({ db, handle, migrate }) => {
+    await insertApp(db);
     for (const [id, status] of [
       ["analysed", "completed"],
       ["waiting", "scheduled"],
-    ]) {
-      await db
-        .insertInto("conversations")
-        .values({
-          id,
-          app_id: "app",
-          name: id,
-          start_time: now,
-          metadata: "{}",
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+    ] as const) {
+      await insertConversation(db, id);
       await db
         .insertInto("jobs")
         .values({
@@ -237,13 +201,13 @@ describe.each(await dialects())("migration 007_analysis_engines on %s", (dialect
           sequence: 1,
           status,
           attempts: 1,
-          created_at: now,
-          updated_at: now,
+          created_at: NOW,
+          updated_at: NOW,
         })
         .execute();
     }
 
-    expect(await handle.migrate()).toContain("007_analysis_engines");
+    await migrate();
 
     const rows = await handle.db
       .selectFrom("conversations")
@@ -254,28 +218,14 @@ describe.each(await dialects())("migration 007_analysis_engines on %s", (dialect
       { id: "analysed", summary_engine: "local", chapters_engine: "local", action_items_engine: "local" },
       { id: "waiting", summary_engine: null, chapters_engine: null, action_items_engine: null },
     ]);
-  });
-});
+  },
+);
 
-describe.each(await dialects())("migration 014_unique_custom_domain on %s", (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = openDatabase(database.target);
-  });
-  afterAll(async () => {
-    await handle.close();
-    await database.drop();
-  });
-
-  it("takes a domain two apps share from both, keeps the others, and refuses a second holder from then on", async () => {
-    const before = Object.fromEntries(
-      Object.entries(migrations).filter(([name]) => name < "014_unique_custom_domain"),
-    );
-    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
-    expect((await old.migrateToLatest()).error).toBeUndefined();
-    const now = "2026-11-02T15:00:00.000Z";
+testMigration(
+  "014_unique_custom_domain",
+  "013_console_sessions_and_brand",
+  "takes a domain two apps share from both, keeps the others, and refuses a second holder from then on",
+  async ({ handle, migrate }) => {
     const app = (id: string, customDomain: string | null) => ({
       id,
       secret_hash: "x",
@@ -285,8 +235,8 @@ describe.each(await dialects())("migration 014_unique_custom_domain on %s", (dia
       custom_domain: customDomain,
       frame_ancestors: "[]",
       brand: "{}",
-      created_at: now,
-      updated_at: now,
+      created_at: NOW,
+      updated_at: NOW,
     });
     await handle.db
       .insertInto("apps")
@@ -299,7 +249,7 @@ describe.each(await dialects())("migration 014_unique_custom_domain on %s", (dia
       ])
       .execute();
 
-    expect(await handle.migrate()).toContain("014_unique_custom_domain");
+    await migrate();
 
     const rows = await handle.db.selectFrom("apps").select(["id", "custom_domain"]).orderBy("id").execute();
     expect(rows).toEqual([
@@ -321,60 +271,22 @@ describe.each(await dialects())("migration 014_unique_custom_domain on %s", (dia
         .where("id", "=", "second")
         .execute(),
     ).rejects.toThrow();
-  });
-});
+  },
+);
 
-describe.each(await dialects())("migration 019_decisions_engine on %s", (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = openDatabase(database.target);
-  });
-  afterAll(async () => {
-    await handle.close();
-    await database.drop();
-  });
-
-  it("records the decisions of analyses stored before it as local, and none for a conversation not analysed yet", async () => {
-    const before = Object.fromEntries(
-      Object.entries(migrations).filter(([name]) => name < "019_decisions_engine"),
-    );
-    const old = new Migrator({ db: handle.db, provider: { getMigrations: () => Promise.resolve(before) } });
-    expect((await old.migrateToLatest()).error).toBeUndefined();
-    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const now = "2026-11-02T15:00:00.000Z";
-    await db
-      .insertInto("apps")
-      .values({
-        id: "app",
-        secret_hash: "x",
-        name: "a",
-        frame_ancestors: "[]",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+testMigration(
+  "019_decisions_engine",
+  "018_live_streams",
+  "records the decisions of analyses stored before it as local, and none for a conversation not analysed yet",
+  async ({ db, handle, migrate }) => {
+    await insertApp(db);
     for (const [id, summaryEngine] of [
       ["analysed", "llm"],
       ["waiting", null],
-    ]) {
-      await db
-        .insertInto("conversations")
-        .values({
-          id,
-          app_id: "app",
-          name: id,
-          start_time: now,
-          metadata: "{}",
-          created_at: now,
-          updated_at: now,
-          summary_engine: summaryEngine,
-        })
-        .execute();
-    }
+    ] as const)
+      await insertConversation(db, id, { summary_engine: summaryEngine });
 
-    expect(await handle.migrate()).toContain("019_decisions_engine");
+    await migrate();
 
     const rows = await handle.db
       .selectFrom("conversations")
@@ -385,5 +297,5 @@ describe.each(await dialects())("migration 019_decisions_engine on %s", (dialect
       { id: "analysed", summary_engine: "llm", decisions_engine: "local" },
       { id: "waiting", summary_engine: null, decisions_engine: null },
     ]);
-  });
-});
+  },
+);

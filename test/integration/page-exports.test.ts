@@ -1,27 +1,23 @@
 import { parse } from "@plussub/srt-vtt-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readBody } from "../helpers/api.ts";
-import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { TestClock } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, message, onServer, planningMeeting } from "../helpers/factories.ts";
+import { suiteServer } from "../helpers/suite.ts";
 
 const cuesOf = (text: string) =>
   (parse(text) as unknown as { entries: { from: number; to: number; text: string }[] }).entries;
 
 describe.each(await dialects())("downloads from a summary link on %s", (dialect) => {
-  let server: TestServer;
-  let clock: TestClock;
+  const clock = new TestClock();
+  const suite = suiteServer(dialect, { clock });
 
-  beforeAll(async () => {
-    clock = new TestClock();
-    server = await startTestServer(dialect, { clock });
-  });
-  afterAll(() => server.close());
-
-  const get = (linkUrl: string, file: string) => fetch(`${onServer(server, linkUrl)}/export.${file}`);
+  const get = (linkUrl: string, file: string) => fetch(`${onServer(suite.server, linkUrl)}/export.${file}`);
 
   it("gives Markdown, plain text, WebVTT, SRT and JSON with their types and file names, linked from the page", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token, "Weekly planning: Q3");
     const link = await createLink(server, token, id, { name: "verbose-text-summary", readOnly: true });
@@ -64,6 +60,7 @@ describe.each(await dialects())("downloads from a summary link on %s", (dialect)
   });
 
   it("leaves hidden lines out of every download, as a read-only link does", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token);
     const link = await createLink(server, token, id, { name: "verbose-text-summary" });
@@ -83,6 +80,7 @@ describe.each(await dialects())("downloads from a summary link on %s", (dialect)
   });
 
   it("answers 409 for captions of an untimed meeting, and its page offers none", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const { conversationId } = await server.ingest(token, {
       name: "Notes without times",
@@ -103,6 +101,7 @@ describe.each(await dialects())("downloads from a summary link on %s", (dialect)
   });
 
   it("follows the page's link rules: every address under an expired, revoked or unknown link answers as the link does", async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const id = await planningMeeting(server, token, "Secret merger talk");
     const short = await createLink(server, token, id, {

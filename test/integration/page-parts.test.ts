@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
-import { joinedMeetings } from "../helpers/qmsum.ts";
+import { joinedMeetings, wordOnlyIn } from "../helpers/qmsum.ts";
 
 // A meeting of 3,200 lines is sent in four parts (docs/PAGES.md, A very long meeting): the page holds one,
 // the link answers each other part's lines, and which parts mention words, for the page's script.
@@ -93,16 +93,7 @@ describe.each(await dialects())("a very long meeting's page in parts on %s", (di
   it("answers which parts mention words, in the text as shown", async () => {
     const version = encodeURIComponent(versionOf((await text(page)).body));
     // A word said in the third part only.
-    const word = messages
-      .slice(2000, 3000)
-      .flatMap((m) => m.text.split(/[^A-Za-z]+/))
-      .find(
-        (candidate) =>
-          candidate.length >= 9 &&
-          messages.every(
-            (m, i) => (i >= 2000 && i < 3000) || !m.text.toLowerCase().includes(candidate.toLowerCase()),
-          ),
-      );
+    const word = wordOnlyIn(messages, 2000, 3000);
     expect(word).toBeDefined();
     const search = async (query: string, mode = "") =>
       (await (

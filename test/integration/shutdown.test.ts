@@ -3,9 +3,9 @@
 // The database plays no part in what is tested, so this runs on an SQLite file only.
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, TEST_SECRET } from "../helpers/app.ts";
+import { startMain, startTestServer } from "../helpers/app.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
-import { startChild, untilOutput, type Child } from "../helpers/processes.ts";
+import { untilOutput, type Child } from "../helpers/processes.ts";
 import { freePort } from "../helpers/wait.ts";
 
 /** Resolves with the status line the server answered on `socket`, or the error that came instead. */
@@ -34,18 +34,8 @@ describe("shutting down on SIGTERM", () => {
   });
 
   it("answers the requests in flight, cuts a body that never ends, closes its runtime and exits 0", async () => {
-    const { target } = database;
-    if (target.dialect !== "sqlite") throw new Error("SQLite only");
     const port = await freePort();
-    const server = startChild(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: String(port),
-      DATABASE_URL: `sqlite:${target.path}`,
-      RECAP_SECRET: TEST_SECRET,
-      LOG_LEVEL: "info",
-      REDIS_URL: "",
-    });
+    const server = startMain(database, port);
     child = server;
     await untilOutput(server, "Recap listening on");
 
