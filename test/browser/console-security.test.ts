@@ -203,11 +203,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.goto(`${origin}/console/sign-in`);
-      await page.getByLabel("App id").fill(appId);
-      await page.getByLabel("App secret").fill(appSecret);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByRole("heading", { name: "Conversations" }).waitFor();
+      await signInToConsole(page, origin, appId, appSecret);
       const [session] = await context.cookies(origin);
       expect(session).toMatchObject({
         name: "__Host-recap_console",
