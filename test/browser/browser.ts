@@ -55,16 +55,24 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
 
+/** What `browserSuite` starts its server with: startTestServer's options. */
+type ServerOptions = NonNullable<Parameters<typeof startTestServer>[1]>;
+
 /**
  * A test server on SQLite and Chromium for a describe block: started before its tests (the client built first
  * when missing), closed after them. Read the fields inside tests (they are set once `beforeAll` has run).
+ * `options` go to the server (a clock, its environment); as a function, it is called when the server starts,
+ * after the `beforeAll` hooks registered before this call (a stand-in service whose URL the server needs).
  */
-export function browserSuite(): { readonly server: TestServer; readonly browser: Browser } {
+export function browserSuite(options: ServerOptions | (() => ServerOptions) = {}): {
+  readonly server: TestServer;
+  readonly browser: Browser;
+} {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     ensureClientBuilt();
-    server = await startTestServer("sqlite");
+    server = await startTestServer("sqlite", typeof options === "function" ? options() : options);
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
 import { generateToken } from "../helpers/api.ts";
-import { chromiumAvailable, launchChromium, ensureClientBuilt, accessible } from "./browser.ts";
+import { accessible, browserSuite, chromiumAvailable, signInToConsole } from "./browser.ts";
 
 const available = chromiumAvailable();
 
@@ -36,20 +36,14 @@ async function servePlanter(cookies: string[]): Promise<Server> {
 }
 
 describe.skipIf(!available)("the console's settings and defences in Chromium", () => {
-  let server: TestServer;
-  let limited: TestServer;
-  let browser: Browser;
   const clock = new TestClock();
+  const suite = browserSuite({ clock });
+  let limited: TestServer;
 
   beforeAll(async () => {
-    ensureClientBuilt();
-    server = await startTestServer("sqlite", { clock });
     limited = await startTestServer("sqlite", { env: { RECAP_TOKEN_RATE_LIMIT_PER_MINUTE: "3" } });
-    browser = await launchChromium();
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     await limited?.close();
   });
 
@@ -58,13 +52,9 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     appId: string,
     appSecret: string,
   ): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${on.url}/console/sign-in`);
-    await page.getByLabel("App id").fill(appId);
-    await page.getByLabel("App secret").fill(appSecret);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Conversations" }).waitFor();
+    await signInToConsole(page, on.url, appId, appSecret);
     return { context, page };
   }
 
@@ -72,6 +62,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     page.getByRole("navigation", { name: "Console" }).getByRole("link", { name }).click();
 
   it("changes settings, refusing a bad domain next to its field, and rotates the secret shown once", async () => {
+    const { server } = suite;
     const { appId, appSecret } = await server.newApp();
     const { context, page } = await signIn(server, appId, appSecret);
     const bystander = await signIn(server, appId, appSecret);
@@ -127,6 +118,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
   }, 60_000);
 
   it("shows a wrong secret next to its field, then limits the attempts", async () => {
+    const { browser } = suite;
     const { appId } = await limited.newApp();
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -153,6 +145,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
   });
 
   it("leads an expired session to sign-in at the next click", async () => {
+    const { server } = suite;
     const { appId, appSecret } = await server.newApp();
     const { context, page } = await signIn(server, appId, appSecret);
     await nav(page, "Settings");
@@ -165,6 +158,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
   });
 
   it("refuses a form another origin posts while the owner is signed in, and changes nothing", async () => {
+    const { server } = suite;
     const { appId, appSecret, token } = await server.newApp();
     const { conversationId } = await server.ingest(token, {
       name: "Kept",
@@ -203,16 +197,13 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
   });
 
   it("signs in over plain HTTP on localhost and 127.0.0.1, and signs out for good", async () => {
+    const { server, browser } = suite;
     const { appId, appSecret } = await server.newApp();
     const { port } = new URL(server.url);
     for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.goto(`${origin}/console/sign-in`);
-      await page.getByLabel("App id").fill(appId);
-      await page.getByLabel("App secret").fill(appSecret);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByRole("heading", { name: "Conversations" }).waitFor();
+      await signInToConsole(page, origin, appId, appSecret);
       const [session] = await context.cookies(origin);
       expect(session).toMatchObject({
         name: "__Host-recap_console",
@@ -231,6 +222,7 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
   });
 
   it("keeps an import in the owner's app when a page on another port plants a session cookie for the import", async () => {
+    const { server } = suite;
     const victim = await server.newApp();
     const attacker = await server.newApp();
     await server.services.apps.updateApp(attacker.appId, { name: "Attacker app" });

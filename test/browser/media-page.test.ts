@@ -2,14 +2,13 @@
 // stored recording under its link (range requests), seeks to a line, and the transcript follows playback.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { waitForJob } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { MediaKit } from "../helpers/media.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
-import { chromiumAvailable, ensureClientBuilt, launchChromium, playerState, SEEK } from "./browser.ts";
+import { browserSuite, chromiumAvailable, playerState, SEEK } from "./browser.ts";
 
 const SAID = [
   { text: "Welcome to the budget review", atSeconds: 0.5 },
@@ -20,12 +19,9 @@ const SAID = [
 describe.skipIf(!chromiumAvailable())("a recording's own page in Chromium", () => {
   const kit = new MediaKit();
   let speech: SpeechServer;
-  let server: TestServer;
-  let browser: Browser;
   let url: string;
 
   beforeAll(async () => {
-    ensureClientBuilt();
     speech = await startSpeechServer(
       "openai",
       (seconds) =>
@@ -33,10 +29,17 @@ describe.skipIf(!chromiumAvailable())("a recording's own page in Chromium", () =
           Math.abs(said.atSeconds - seconds) < Math.abs(best.atSeconds - seconds) ? said : best,
         ).text,
     );
-    server = await startTestServer("sqlite", {
-      env: { RECAP_ASR_URL: speech.url, RECAP_MEDIA_DIR: join(kit.dir, "store") },
-    });
-    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await speech?.close();
+    kit.close();
+  });
+  const suite = browserSuite(() => ({
+    env: { RECAP_ASR_URL: speech.url, RECAP_MEDIA_DIR: join(kit.dir, "store") },
+  }));
+
+  beforeAll(async () => {
+    const { server } = suite;
     const { token } = await server.newApp();
     const recording = await kit.video(await kit.speech(SAID, 14), 14, "webm");
     const response = await fetch(`${server.url}/v1/process/video?name=Budget%20review`, {
@@ -50,15 +53,9 @@ describe.skipIf(!chromiumAvailable())("a recording's own page in Chromium", () =
     const link = await createLink(server, token, accepted.conversationId, { name: "video-summary" });
     url = onServer(server, link.url);
   }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await speech?.close();
-    kit.close();
-  });
 
   it("plays the stored recording, seeks to a line, and follows playback", async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.goto(url);
     const player = page.locator("#player");
     await expect.poll(() => player.evaluate((v: HTMLMediaElement) => v.readyState)).toBeGreaterThan(0);

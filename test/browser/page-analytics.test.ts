@@ -1,16 +1,14 @@
 // The analytics page (audio-summary links) in Chromium: the timeline, its table, seeking, trackers, the page
 // without JavaScript, and axe.
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createLink, message, onServer } from "../helpers/factories.ts";
 import {
+  browserSuite,
   chromiumAvailable,
-  launchChromium,
   seriousViolations,
   makeWav,
   serveMedia,
-  ensureClientBuilt,
   playerState,
   SEEK,
 } from "./browser.ts";
@@ -18,15 +16,12 @@ import {
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("the analytics page in Chromium", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const suite = browserSuite();
   let media: { url: string; close(): Promise<void> };
   let url: string;
 
   beforeAll(async () => {
-    ensureClientBuilt();
-    server = await startTestServer("sqlite");
-    browser = await launchChromium();
+    const { server } = suite;
     media = await serveMedia(makeWav(90));
     const { token } = await server.newApp();
     const created = await server.api(token, "/v1/manage/trackers", {
@@ -56,13 +51,14 @@ describe.skipIf(!available)("the analytics page in Chromium", () => {
     url = onServer(server, link.url);
   });
   afterAll(async () => {
-    await browser?.close();
     await media?.close();
-    await server?.close();
   });
 
   async function open(javaScriptEnabled = true): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled });
+    const context = await suite.browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      javaScriptEnabled,
+    });
     const page = await context.newPage();
     await page.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
     expect((await page.goto(url))?.status()).toBe(200);

@@ -1,19 +1,18 @@
 // The page fitted to a long meeting (QMSum Bed015, 1,257 lines): phones, insights, the header, the brand
 // colours and axe. Over 300 lines: one file, so that Chromium and the analysed meetings are set up once.
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contrastRatio } from "../../src/pages/colour.ts";
 import { apiClient } from "../helpers/api.ts";
-import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { TestClock } from "../helpers/app.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
 import {
   barsVideo,
+  browserSuite,
   chromiumAvailable,
-  launchChromium,
   makeWav,
   seriousViolations,
   serveMedia,
-  ensureClientBuilt,
 } from "./browser.ts";
 
 const PHONE = { width: 390, height: 844 };
@@ -27,8 +26,7 @@ function hex(rgb: string): string {
 }
 
 describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const suite = browserSuite({ clock: new TestClock() });
   let media: { url: string; close(): Promise<void> };
   let video: { url: string; close(): Promise<void> };
   let token: string;
@@ -36,9 +34,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
   let es2006a: string;
 
   beforeAll(async () => {
-    ensureClientBuilt();
-    server = await startTestServer("sqlite", { clock: new TestClock() });
-    browser = await launchChromium();
+    const { server } = suite;
     media = await serveMedia(makeWav(90));
     video = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
     ({ token } = await server.newApp());
@@ -46,18 +42,16 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
     es2006a = (await ingestMeeting(server, token, "ES2006a.json")).conversationId;
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
     await media?.close();
     await video?.close();
-    await server?.close();
   });
 
   const createLink = async (conversationId: string, body: Record<string, unknown>) =>
-    onServer(server, (await createLinkOn(server, token, conversationId, body)).url);
+    onServer(suite.server, (await createLinkOn(suite.server, token, conversationId, body)).url);
 
   /** A fresh page that reaches only the test's own servers. */
   async function open(url: string, { viewport = DESKTOP, javaScript = true } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport, javaScriptEnabled: javaScript });
+    const context = await suite.browser.newContext({ viewport, javaScriptEnabled: javaScript });
     const page = await context.newPage();
     await page.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
     await page.goto(url);
@@ -264,7 +258,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
     await page.locator("#edit-toggle").click();
     const listed = async () =>
       (
-        await apiClient(server.url, token).get<{ actionItems: { id: string }[] }>(
+        await apiClient(suite.server.url, token).get<{ actionItems: { id: string }[] }>(
           `/v1/conversations/${bed015}/action-items`,
         )
       ).body.actionItems.some((item) => item.id === id);
@@ -289,7 +283,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
   });
 
   it("shows a date and length only when the meeting's times give them, and shares talk by time or words", async () => {
-    const untimed = await server.ingest(token, {
+    const untimed = await suite.server.ingest(token, {
       name: "Untimed notes",
       messages: [message("Let us plan the week ahead now.", "Ann Lee"), message("Fine.", "Bob Stone")],
     });
@@ -300,7 +294,7 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
     expect(await page.locator(".talk-share").allInnerTexts()).toEqual(["88%", "13%"]);
     await page.context().close();
 
-    const timed = await server.ingest(token, {
+    const timed = await suite.server.ingest(token, {
       name: "Timed call",
       messages: [message("Hello there.", "Ann Lee", [0, 30]), message("Hi.", "Bob Stone", [30, 40])],
     });

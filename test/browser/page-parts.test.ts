@@ -1,18 +1,16 @@
 // A very long meeting in Chromium: 3,200 lines of QMSum val meetings one after another, sent in four parts
 // (docs/PAGES.md, A very long meeting). The page opens with the first part; the rest comes as it is read,
 // jumped to, searched, filtered, played or copied, and reads without the script through each part's link.
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readingText } from "../../src/pages/reading-text.ts";
 import { apiClient } from "../helpers/api.ts";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, onServer } from "../helpers/factories.ts";
 import { joinedMeetings, wordOnlyIn } from "../helpers/qmsum.ts";
 import {
+  browserSuite,
   chromiumAvailable,
-  ensureClientBuilt,
-  launchChromium,
   barsVideo,
   playerState,
   seriousViolations,
@@ -23,8 +21,7 @@ import {
 const LINES = 3200;
 
 describe.skipIf(!chromiumAvailable())("a very long meeting in parts, in Chromium", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const suite = browserSuite();
   let media: { url: string; close(): Promise<void> };
   let token: string;
   let meetingId: string;
@@ -32,9 +29,7 @@ describe.skipIf(!chromiumAvailable())("a very long meeting in parts, in Chromium
   let readOnly: string;
 
   beforeAll(async () => {
-    ensureClientBuilt();
-    server = await startTestServer("sqlite");
-    browser = await launchChromium();
+    const { server } = suite;
     // A video as long as the meeting (5 s a line).
     media = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
     ({ token } = await server.newApp());
@@ -45,18 +40,16 @@ describe.skipIf(!chromiumAvailable())("a very long meeting in parts, in Chromium
     readOnly = await createLink({ name: "verbose-text-summary", readOnly: true });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
     await media?.close();
-    await server?.close();
   });
 
   async function createLink(body: Record<string, unknown>): Promise<string> {
-    return onServer(server, (await createLinkOn(server, token, meetingId, body)).url);
+    return onServer(suite.server, (await createLinkOn(suite.server, token, meetingId, body)).url);
   }
 
   /** A fresh page at 1366×900 that reaches only the test's own servers. */
   async function open(url: string, { javaScriptEnabled = true } = {}): Promise<Page> {
-    const context = await browser.newContext({
+    const context = await suite.browser.newContext({
       viewport: { width: 1366, height: 900 },
       javaScriptEnabled,
       reducedMotion: "reduce",

@@ -1,20 +1,18 @@
 // Reading a long meeting (QMSum Bed015, 1,257 lines) in Chromium: cleaned and verbatim text, the sticky
 // toolbar, the chapter outline, filters with next/previous and "only matching lines", back to top, edit
 // mode and the transcript as one tab stop. One file: the meeting is slow to ingest, so its tests share it.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readingText } from "../../src/pages/reading-text.ts";
 import { apiClient } from "../helpers/api.ts";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, ingestMeeting, onServer } from "../helpers/factories.ts";
-import { chromiumAvailable, launchChromium, seriousViolations, ensureClientBuilt } from "./browser.ts";
+import { browserSuite, chromiumAvailable, seriousViolations } from "./browser.ts";
 
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("reading a long meeting in Chromium", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const suite = browserSuite();
   let token: string;
   let meetingId: string;
   let messages: Body.MessageList["messages"];
@@ -22,9 +20,7 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
   let editable: string;
 
   beforeAll(async () => {
-    ensureClientBuilt();
-    server = await startTestServer("sqlite");
-    browser = await launchChromium();
+    const { server } = suite;
     ({ token } = await server.newApp());
     meetingId = (await ingestMeeting(server, token, "Bed015.json")).conversationId;
     messages = (
@@ -35,17 +31,13 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
     readOnly = await link({ name: "verbose-text-summary", readOnly: true });
     editable = await link({ name: "verbose-text-summary" });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   /** A fresh page at 1366×900 (or as given) that reaches only the test's own server. */
   async function open(
     url: string,
     options: { javaScriptEnabled?: boolean; width?: number; height?: number } = {},
   ): Promise<Page> {
-    const context = await browser.newContext({
+    const context = await suite.browser.newContext({
       viewport: { width: options.width ?? 1366, height: options.height ?? 900 },
       javaScriptEnabled: options.javaScriptEnabled ?? true,
       reducedMotion: "reduce",
@@ -277,7 +269,7 @@ describe.skipIf(!available)("reading a long meeting in Chromium", () => {
     await field.press("Tab");
     await page.locator(".editor button[type=submit]").click();
     await expect.poll(() => page.locator(`#m-${line.id} .line-text`).innerText()).toBe("We're done here.");
-    const stored = await apiClient(server.url, token).get<Body.MessageList>(
+    const stored = await apiClient(suite.server.url, token).get<Body.MessageList>(
       `/v1/conversations/${meetingId}/messages`,
     );
     expect(stored.body.messages.find((m) => m.id === line.id)?.text).toBe("We 're done {pause} here .");

@@ -1,36 +1,30 @@
 // The page in Chromium as something to take away: links to a line, downloads, printing, and its web font
 // served from its own origin.
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createLink as createLinkOn, message, onServer } from "../helpers/factories.ts";
 import { startFontCatalogue, type FontCatalogue } from "../helpers/font-catalogue.ts";
-import {
-  barsVideo,
-  chromiumAvailable,
-  launchChromium,
-  makeWav,
-  serveMedia,
-  ensureClientBuilt,
-} from "./browser.ts";
+import { barsVideo, browserSuite, chromiumAvailable, makeWav, serveMedia } from "./browser.ts";
 
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("taking the page away, in Chromium", () => {
-  let server: TestServer;
   let catalogue: FontCatalogue;
-  let browser: Browser;
+  beforeAll(async () => {
+    catalogue = await startFontCatalogue();
+  });
+  afterAll(async () => {
+    await catalogue?.close();
+  });
+  const suite = browserSuite(() => ({ env: catalogue.env }));
   let media: { url: string; close(): Promise<void> };
   let video: { url: string; close(): Promise<void> };
   let token: string;
   let longMeeting: string;
 
   beforeAll(async () => {
-    ensureClientBuilt();
-    catalogue = await startFontCatalogue();
-    server = await startTestServer("sqlite", { env: catalogue.env });
-    browser = await launchChromium();
+    const { server } = suite;
     media = await serveMedia(makeWav(90));
     video = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
     ({ token } = await server.newApp());
@@ -41,19 +35,16 @@ describe.skipIf(!available)("taking the page away, in Chromium", () => {
     ({ conversationId: longMeeting } = await server.ingest(token, { name: "Long review", messages: lines }));
   });
   afterAll(async () => {
-    await browser?.close();
     await media?.close();
     await video?.close();
-    await server?.close();
-    await catalogue?.close();
   });
 
   const createLink = async (body: Record<string, unknown>) =>
-    onServer(server, (await createLinkOn(server, token, longMeeting, body)).url);
+    onServer(suite.server, (await createLinkOn(suite.server, token, longMeeting, body)).url);
 
   /** A fresh page that reaches only the test's own servers, with every URL it asked for. */
   async function open(url: string): Promise<{ page: Page; requested: string[] }> {
-    const context = await browser.newContext({
+    const context = await suite.browser.newContext({
       viewport: { width: 1280, height: 800 },
       acceptDownloads: true,
     });

@@ -1,63 +1,58 @@
 // One suite for the page in Chromium: each test needs the same browser and served meetings, which are
 // slow to start, so they share one file rather than several that would each launch Chromium.
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
-import { startTestServer, TestClock, type TestServer } from "../helpers/app.ts";
+import { TestClock } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
 import {
   barsVideo,
+  browserSuite,
   chromiumAvailable,
-  launchChromium,
   makeWav,
   recordDialogs,
   seriousViolations,
   serveMedia,
   settled,
-  ensureClientBuilt,
   playerState,
   SEEK,
 } from "./browser.ts";
 const available = chromiumAvailable();
 
 describe.skipIf(!available)("the summary page in Chromium", () => {
-  let server: TestServer;
-  let clock: TestClock;
-  let browser: Browser;
+  const clock = new TestClock();
+  const suite = browserSuite({ clock });
   let media: { url: string; close(): Promise<void> };
   let video: { url: string; close(): Promise<void> };
   let token: string;
   let meetingId: string;
 
   beforeAll(async () => {
-    ensureClientBuilt();
-    clock = new TestClock();
-    server = await startTestServer("sqlite", { clock });
-    browser = await launchChromium();
     media = await serveMedia(makeWav(90));
     video = await serveMedia(barsVideo(), "video/webm", "meeting.webm");
-    ({ token } = await server.newApp());
-    meetingId = (await ingestMeeting(server, token, "ES2006a.json")).conversationId;
+    ({ token } = await suite.server.newApp());
+    meetingId = (await ingestMeeting(suite.server, token, "ES2006a.json")).conversationId;
   });
   afterAll(async () => {
-    await browser?.close();
     await media?.close();
     await video?.close();
-    await server?.close();
   });
 
   async function createLink(conversationId: string, body: Record<string, unknown>): Promise<string> {
-    return onServer(server, (await createLinkOn(server, token, conversationId, body)).url);
+    return onServer(suite.server, (await createLinkOn(suite.server, token, conversationId, body)).url);
   }
 
   const members = async (conversationId: string) =>
-    (await apiClient(server.url, token).get<Body.MemberList>(`/v1/conversations/${conversationId}/members`))
-      .body.members;
+    (
+      await apiClient(suite.server.url, token).get<Body.MemberList>(
+        `/v1/conversations/${conversationId}/members`,
+      )
+    ).body.members;
 
   /** A fresh page that reaches only the test's own servers (fonts and images elsewhere are refused). */
   async function open(url: string): Promise<{ page: Page; dialogs: string[]; status: number }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const dialogs = recordDialogs(page);
     await page.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
@@ -76,7 +71,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     speaker = "Ann Lee",
     text = "Let us review the budget.",
   ): Promise<string> {
-    const { conversationId } = await server.ingest(token, {
+    const { conversationId } = await suite.server.ingest(token, {
       name,
       messages: [
         message(text, speaker, [0, 4]),
@@ -92,7 +87,9 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     expect(status).toBe(200);
     await expect.poll(() => page.locator("h1").innerText()).toBe("ES2006a");
     const { messages } = (
-      await apiClient(server.url, token).get<Body.MessageList>(`/v1/conversations/${meetingId}/messages`)
+      await apiClient(suite.server.url, token).get<Body.MessageList>(
+        `/v1/conversations/${meetingId}/messages`,
+      )
     ).body;
     expect(await page.locator(".lines > li").count()).toBe(messages.length);
     expect(await page.locator(".attendee").count()).toBeGreaterThan(1);
@@ -107,7 +104,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   });
 
   it("lays out right-to-left lines, names and titles right to left, beside left-to-right ones", async () => {
-    const { conversationId } = await server.ingest(token, {
+    const { conversationId } = await suite.server.ingest(token, {
       name: "ישיבת תכנון",
       messages: [
         message("שלום לכולם, נתחיל בתקציב של הרבעון.", "דנה כהן", [0, 4]),
@@ -143,7 +140,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   });
 
   it("writes the meeting's start and a deadline's time of day in the viewer's time zone, naming it", async () => {
-    const { conversationId } = await server.ingest(token, {
+    const { conversationId } = await suite.server.ingest(token, {
       name: "Deadlines",
       messages: [
         message("Bob, can you send the report by 3 pm on Friday?", "Ann Lee", [0, 4]),
@@ -151,7 +148,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
       ],
     });
     const url = await createLink(conversationId, { name: "verbose-text-summary" });
-    const context = await browser.newContext({ timezoneId: "America/New_York", locale: "en-US" });
+    const context = await suite.browser.newContext({ timezoneId: "America/New_York", locale: "en-US" });
     const page = await context.newPage();
     await page.goto(url);
     await expect.poll(() => page.locator("header time.start").innerText()).toBe("10:00 AM EST");
@@ -161,7 +158,10 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     expect((await dues.allInnerTexts()).sort()).toEqual(["2026-11-03", "Nov 6, 2026, 10:00 AM EST"]);
     await context.close();
     // Without the script the same instants read in UTC, saying so.
-    const plain = await browser.newContext({ timezoneId: "America/New_York", javaScriptEnabled: false });
+    const plain = await suite.browser.newContext({
+      timezoneId: "America/New_York",
+      javaScriptEnabled: false,
+    });
     const noScript = await plain.newPage();
     await noScript.goto(url);
     expect(await noScript.locator("header time.start").innerText()).toBe("15:00 UTC");
@@ -260,7 +260,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
   });
 
   it("offers no Follow playback when the lines have no times to follow", async () => {
-    const { conversationId } = await server.ingest(token, {
+    const { conversationId } = await suite.server.ingest(token, {
       name: "Untimed notes",
       messages: [message("We agreed on the plan.", "Ann Lee"), message("Good.", "Bob Stone")],
     });

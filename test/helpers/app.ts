@@ -62,20 +62,26 @@ export interface TestServer {
 export const TEST_SECRET = "test-secret-that-is-long-enough-for-recap-0123456789";
 
 /**
- * Starts the server itself, `src/main.ts`, as a process of its own on an SQLite test database and `port`: the
- * test secret, logs at info, no Redis; `nodeArgs` go to node (a heap limit). Wait for it with untilOutput.
+ * Starts the server itself, `src/main.ts`, as a process of its own on a test database and `port` (0: a port of
+ * its choosing, which it logs): the test secret, logs at info, no Redis; `nodeArgs` go to node (a heap limit),
+ * `env` is added to (or replaces) that environment. Wait for it with untilOutput.
  */
-export function startMain(database: TestDatabase, port: number, nodeArgs: string[] = []): Child {
+export function startMain(
+  database: TestDatabase,
+  port: number,
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+): Child {
   const { target } = database;
-  if (target.dialect !== "sqlite") throw new Error("SQLite only");
   return startChild(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
     ...process.env,
     NODE_ENV: "test",
     PORT: String(port),
-    DATABASE_URL: `sqlite:${target.path}`,
+    DATABASE_URL: target.dialect === "sqlite" ? `sqlite:${target.path}` : target.url,
     RECAP_SECRET: TEST_SECRET,
     LOG_LEVEL: "info",
     REDIS_URL: "",
+    ...env,
   });
 }
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { startMain, startTestServer, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { timedLines } from "../helpers/factories.ts";
 import { shownTo, startModelServer, type ModelServer } from "../helpers/model-server.ts";
-import { startChild, type Child } from "../helpers/processes.ts";
+import type { Child } from "../helpers/processes.ts";
 import { untilValue } from "../helpers/wait.ts";
 
 const API_KEY = "sk-never-in-the-logs-0123456789";
@@ -37,7 +37,6 @@ describe("the language model's engines in the server's log", () => {
   });
 
   it("logs the engine of each part at info, and a warning with the reason for each part that fell back, never the key", async () => {
-    if (testDatabase.target.dialect !== "sqlite") throw new Error("SQLite only");
     const { token } = await helper.newApp();
     model.script = (request) => {
       const { chapters } = shownTo(request);
@@ -53,14 +52,7 @@ describe("the language model's engines in the server's log", () => {
         },
       };
     };
-    server = startChild(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: "0",
-      LOG_LEVEL: "info",
-      DATABASE_URL: `sqlite:${testDatabase.target.path}`,
-      RECAP_SECRET: helper.config.signingSecret ?? "",
-      REDIS_URL: "",
+    server = startMain(testDatabase, 0, [], {
       RECAP_LLM_URL: model.url,
       RECAP_LLM_MODEL: "test-model",
       RECAP_LLM_API_KEY: API_KEY,

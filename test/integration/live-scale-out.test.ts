@@ -4,12 +4,12 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBody } from "../helpers/api.ts";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startMain, startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { connect, linear16, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
-import { startChild, type Child } from "../helpers/processes.ts";
+import type { Child } from "../helpers/processes.ts";
 import { connectRedis, testRedisUrl } from "../helpers/redis.ts";
 import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
 import { until, untilValue } from "../helpers/wait.ts";
@@ -37,17 +37,7 @@ describe.runIf((await dialects()).includes("postgres") && redisUrl !== null)(
 
     /** `src/main.ts` as its own process on the database and Redis, on a port of its choosing. */
     async function startProcess(): Promise<Child & { url: string }> {
-      if (testDatabase.target.dialect !== "postgres") throw new Error("PostgreSQL only");
-      const started = startChild(process.execPath, ["--import", "tsx", "src/main.ts"], {
-        ...process.env,
-        ...env,
-        NODE_ENV: "test",
-        PORT: "0",
-        LOG_LEVEL: "info",
-        DATABASE_URL: testDatabase.target.url,
-        RECAP_SECRET: here.config.signingSecret ?? "",
-        REDIS_URL: redisUrl ?? "",
-      });
+      const started = startMain(testDatabase, 0, [], { ...env, REDIS_URL: redisUrl ?? "" });
       const url = await untilValue(
         () => /Recap listening on (http:\/\/[\d.]+:\d+)/.exec(started.output())?.[1],
         60_000,

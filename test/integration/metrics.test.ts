@@ -1,20 +1,19 @@
 // /metrics (docs/OPERATIONS.md, Metrics): served only to the token or on a port of its own, and read back
 // through a real Prometheus after known traffic.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { listenForMetrics } from "../../src/http/metrics.ts";
 import { generateToken, messageOf } from "../helpers/api.ts";
-import { startTestServer, TEST_SECRET, waitForJob, type TestServer } from "../helpers/app.ts";
-import { dialects } from "../helpers/databases.ts";
+import { startMain, startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { createLink, onServer, timedLines } from "../helpers/factories.ts";
 import { MediaKit } from "../helpers/media.ts";
-import { startChild, type Child } from "../helpers/processes.ts";
+import type { Child } from "../helpers/processes.ts";
 import { prometheusBinary, startPrometheus } from "../helpers/prometheus.ts";
 import { startSpeechServer } from "../helpers/speech-server.ts";
 import { freePort, until, untilValue } from "../helpers/wait.ts";
@@ -319,26 +318,22 @@ describe.each(await dialects())("metrics on %s", (dialect) => {
 // main.ts starts the metrics' own listener; one dialect is enough (the listener knows no database).
 describe("RECAP_METRICS_PORT on the server process", () => {
   let child: Child | undefined;
-  const dir = mkdtempSync(join(tmpdir(), "recap-metrics-"));
-  afterAll(() => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+  afterAll(async () => {
     child?.process.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
+    await database?.drop();
   });
 
   it("serves /metrics there without a token when none is set, and not on the API's port", async () => {
     const metricsPort = await freePort();
-    child = startChild(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: "0",
+    child = startMain(database, 0, [], {
       HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
-      DATABASE_URL: `sqlite:${join(dir, "recap.db")}`,
-      RECAP_SECRET: TEST_SECRET,
       RECAP_FONT_CATALOGUE_URL: "off",
       RECAP_METRICS_PORT: String(metricsPort),
       RECAP_METRICS_TOKEN: "",
-      REDIS_URL: "",
     });
     const output = child.output;
     const apiUrl = await untilValue(

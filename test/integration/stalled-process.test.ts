@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/app.ts";
+import { startMain, startTestServer, type TestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { apiClient } from "../helpers/api.ts";
 import type * as Body from "../helpers/bodies.ts";
-import { startChild, type Child } from "../helpers/processes.ts";
+import type { Child } from "../helpers/processes.ts";
 import { loadMeeting, spokenTurns, toProcessTextBody } from "../helpers/qmsum.ts";
 import { untilValue as waitFor } from "../helpers/wait.ts";
 
@@ -17,16 +17,9 @@ interface ServerProcess {
 }
 
 /** Starts `src/main.ts` as its own process on the database, on a port of its choosing. */
-async function startProcess(databaseUrl: string, secret: string): Promise<ServerProcess> {
-  const { process: child, output } = startChild(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    ...process.env,
-    NODE_ENV: "test",
-    PORT: "0",
-    LOG_LEVEL: "info",
-    DATABASE_URL: databaseUrl,
-    RECAP_SECRET: secret,
+async function startProcess(database: TestDatabase): Promise<ServerProcess> {
+  const { process: child, output } = startMain(database, 0, [], {
     RECAP_JOB_LEASE_SECONDS: String(LEASE_SECONDS),
-    REDIS_URL: "",
   });
   const url = await waitFor(() => /Recap listening on (http:\/\/[\d.]+:\d+)/.exec(output())?.[1], 60_000);
   if (url === undefined) throw new Error(`the server did not start:\n${output()}`);
@@ -56,8 +49,6 @@ describe.runIf((await dialects()).includes("postgres"))(
     });
 
     it("writes nothing once another process has taken its job: no speaker, insight or summary twice", async () => {
-      if (testDatabase.target.dialect !== "postgres") throw new Error("PostgreSQL only");
-      const secret = helper.config.signingSecret ?? "";
       const { token } = await helper.newApp();
       const meeting = loadMeeting("val", "Bed015.json");
       const db = helper.database.db;
@@ -69,7 +60,7 @@ describe.runIf((await dialects()).includes("postgres"))(
           .executeTakeFirst();
 
       // The first process takes the submission and is stopped (SIGSTOP) right after claiming its job.
-      const first = await startProcess(testDatabase.target.url, secret);
+      const first = await startProcess(testDatabase);
       processes.push(first);
       const submitted = await apiClient(first.url, token).post<Body.Accepted>(
         "/v1/process/text",
@@ -85,7 +76,7 @@ describe.runIf((await dialects()).includes("postgres"))(
       expect(claimed).toMatchObject({ status: "in_progress", attempts: 1 });
 
       // A second process takes the job over once the lease has run out; then the first one resumes.
-      const second = await startProcess(testDatabase.target.url, secret);
+      const second = await startProcess(testDatabase);
       processes.push(second);
       const leaseEnd = Date.parse((await jobRow(jobId))?.lease_expires_at ?? "");
       await waitFor(() => (Date.now() > leaseEnd + 1000 ? true : undefined), 60_000);
