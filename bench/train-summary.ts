@@ -9,8 +9,6 @@
  *   prints the weights and their fit; --write also writes them to src/analysis/summary-weights.ts.
  * Then re-tune the budget and redundancy with bench/tune.ts and check with `npm run eval -- train`.
  */
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { prepareSentences } from "../src/analysis/analyze.ts";
 import { FEATURE_NAMES, summaryCandidates } from "../src/analysis/summary-features.ts";
 import { DEFAULT_SUMMARY_OPTIONS } from "../src/analysis/summary.ts";
@@ -18,6 +16,7 @@ import { readableSentence } from "../src/analysis/tidy.ts";
 import { solve } from "./linear.ts";
 import { rougeTokens } from "./metrics/rouge.ts";
 import { loadSplit } from "./qmsum.ts";
+import { writeWeights } from "./weights-file.ts";
 
 /** Ridge penalty: keeps correlated features (rarity, commonness) from trading huge opposite weights. */
 const RIDGE = 1;
@@ -75,17 +74,14 @@ process.stdout.write(`${rows.length} train candidates, R² ${(1 - residual / tot
 FEATURE_NAMES.forEach((name, j) => process.stdout.write(`  ${name.padEnd(14)} ${weights[j]}\n`));
 
 if (process.argv.includes("--write")) {
-  const out = resolve(import.meta.dirname, "../src/analysis/summary-weights.ts");
-  writeFileSync(
-    out,
-    `/**
- * Learned weights of the summary scorer, one per feature of summary-features.ts (FEATURE_NAMES order).
- * Written by \`node --import tsx bench/train-summary.ts --write\` from QMSum train; do not edit by hand.
- */
-export const SUMMARY_WEIGHTS: readonly number[] = [
-${FEATURE_NAMES.map((name, j) => `  ${weights[j]}, // ${name}`).join("\n")}
-];
-`,
-  );
+  const out = writeWeights({
+    file: "summary-weights.ts",
+    name: "SUMMARY_WEIGHTS",
+    description:
+      "Learned weights of the summary scorer, one per feature of summary-features.ts (FEATURE_NAMES order).",
+    script: "bench/train-summary.ts",
+    features: FEATURE_NAMES,
+    weights,
+  });
   process.stdout.write(`wrote ${out}\n`);
 }

@@ -11,8 +11,6 @@
  *
  * Usage: node --import tsx bench/tune-segments.ts [--write]
  */
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { prepareSentences, speakersOf } from "../src/analysis/analyze.ts";
 import {
   BOUNDARY_FEATURES,
@@ -24,6 +22,7 @@ import {
 } from "../src/analysis/segmentation.ts";
 import { pk, windowDiff, standardWindow, startsFromLabels } from "./metrics/segeval.ts";
 import { loadSplit } from "./qmsum.ts";
+import { writeWeights } from "./weights-file.ts";
 
 /** A line is a positive row when a human topic starts within this many lines of it. */
 const TOLERANCE = 2;
@@ -174,17 +173,14 @@ console.log("best", JSON.stringify({ ...rest, scales: undefined }), "→", show(
 BOUNDARY_FEATURES.forEach((feature, j) => console.log(`  ${feature.padEnd(18)} ${weights[j]}`));
 
 if (process.argv.includes("--write")) {
-  const out = resolve(import.meta.dirname, "../src/analysis/segmentation-weights.ts");
-  writeFileSync(
-    out,
-    `/**
- * Learned weights of the chapter-start score, one per feature of segmentation.ts (BOUNDARY_FEATURES order).
- * Written by \`node --import tsx bench/tune-segments.ts --write\` from QMSum train; do not edit by hand.
- */
-export const SEGMENTATION_WEIGHTS: readonly number[] = [
-${BOUNDARY_FEATURES.map((feature, j) => `  ${weights[j]}, // ${feature}`).join("\n")}
-];
-`,
-  );
+  const out = writeWeights({
+    file: "segmentation-weights.ts",
+    name: "SEGMENTATION_WEIGHTS",
+    description:
+      "Learned weights of the chapter-start score, one per feature of segmentation.ts (BOUNDARY_FEATURES order).",
+    script: "bench/tune-segments.ts",
+    features: BOUNDARY_FEATURES,
+    weights,
+  });
   console.log(`wrote ${out}`);
 }
