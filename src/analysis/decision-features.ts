@@ -12,6 +12,7 @@ import {
   DECISION_NEGATIVE_CHOICE,
   DECISION_RECAP,
   DECISION_WORD,
+  FIRST_PERSON_WORDS,
 } from "./lexicon.ts";
 import { contentTerms, wordCount, type Sentence } from "./nlp.ts";
 
@@ -49,7 +50,6 @@ const AGREEMENT_MAX_WORDS = 6;
 const NEARBY_MESSAGES = 10;
 
 const WE_WORDS = new Set(["we", "us", "our"]);
-const FIRST_PERSON_WORDS = new Set(["i", "me", "my"]);
 const YOU_WORDS = new Set(["you", "your"]);
 
 /** A candidate sentence and its raw features (DECISION_FEATURE_NAMES order). */

@@ -73,15 +73,11 @@ export function findDecisions(input: AnalysisInput, sentences: readonly Sentence
     messageIndex: (sentences[candidate.index] as Sentence).messageIndex,
     probability: decisionProbability(candidate.features, options),
   }));
-  const texts = new Map<number, string>();
-  const readable = (index: number): boolean => {
-    const sentence = sentences[index] as Sentence;
-    const text = readableSentence(sentence.text);
-    texts.set(index, text);
-    return statesWhole(sentence, text, MIN_DECISION_WORDS);
-  };
+  const textOf = (index: number): string => readableSentence((sentences[index] as Sentence).text);
+  const readable = (index: number): boolean =>
+    statesWhole(sentences[index] as Sentence, textOf(index), MIN_DECISION_WORDS);
   return pickDecisions(scored, input.messages.length, options, readable).map((index) => ({
-    text: texts.get(index) ?? "",
+    text: textOf(index),
     messageIds: [input.messages[(sentences[index] as Sentence).messageIndex]?.id ?? ""],
   }));
 }

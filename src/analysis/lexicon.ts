@@ -48,6 +48,9 @@ export const VAGUE_ADJECTIVES = words(`
 
 // Summary.
 
+/** The speaker speaking of themself, a feature of the summary's and the decisions' sentences. */
+export const FIRST_PERSON_WORDS = words(`i me my`);
+
 /** Stems (Porter2) of words that mark what a meeting is for and what it settled. */
 export const CUE_STEMS = words(`
   meet agenda project discuss decid decis agre goal aim plan present propos design budget cost result

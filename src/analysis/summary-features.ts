@@ -3,7 +3,7 @@
  * standardised within the meeting (mean 0, sd 1) so that one set of learned weights fits meetings of
  * every size. bench/train-summary.ts learns the weights (summary-weights.ts) from these features.
  */
-import { CUE_STEMS } from "./lexicon.ts";
+import { CUE_STEMS, FIRST_PERSON_WORDS } from "./lexicon.ts";
 import { contentTerms, wordCount, type Sentence } from "./nlp.ts";
 import { nounPhrases } from "./phrases.ts";
 import { cosine, inverseDocumentFrequency, tfidfVector, type TermVector } from "./vectors.ts";
@@ -72,7 +72,6 @@ const EARLY_DECAY = 0.2;
 const LATE_DECAY = 0.1;
 
 const WE_WORDS = new Set(["we", "us", "our", "let's"]);
-const FIRST_PERSON_WORDS = new Set(["i", "me", "my"]);
 const VAGUE_WORDS = new Set([
   "it",
   "that",
