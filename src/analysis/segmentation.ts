@@ -6,7 +6,7 @@
  * chapters as its length and its number of speakers suggest, each boundary at one of the best-scored lines.
  */
 import { TOPIC_CUES } from "./lexicon.ts";
-import { contentTerms, WORD, type Sentence } from "./nlp.ts";
+import { contentTerms, wordCount, type Sentence } from "./nlp.ts";
 import { SEGMENTATION_WEIGHTS } from "./segmentation-weights.ts";
 
 /** A TextTiling scale: how lexical cohesion and the speaker mix are compared across a gap. */
@@ -247,8 +247,7 @@ export function boundaryFeatures(
   const talk = new Map<string, number>();
   let terms = 0;
   for (const sentence of sentences) {
-    let count = 0;
-    for (const token of sentence.tokens) if (WORD.test(token.value)) count++;
+    const count = wordCount(sentence);
     words[sentence.messageIndex] = (words[sentence.messageIndex] ?? 0) + count;
     const speaker = speakers[sentence.messageIndex] ?? "";
     talk.set(speaker, (talk.get(speaker) ?? 0) + count);
