@@ -95,17 +95,7 @@ export class LiveConnection {
     if (!this.starting) return this.fail(invalid("audio arrived before the start_request"));
     this.backlogBytes += data.length;
     this.backlogFrames += 1;
-    if (
-      this.backlogBytes > this.limits.maxBacklogBytes ||
-      this.backlogFrames > this.limits.maxBacklogFrames
-    ) {
-      return this.fail(
-        new DomainError(
-          "unavailable",
-          "the audio arrives faster than it can be recognised: the stream was ended",
-        ),
-      );
-    }
+    if (this.refusedOverBacklog()) return;
     this.enqueue(async () => {
       this.backlogBytes -= data.length;
       this.backlogFrames -= 1;
@@ -139,17 +129,28 @@ export class LiveConnection {
 
   /** PCM that ffmpeg decoded from a compressed stream: held in order, recognised in the connection's turn. */
   private decoded(pcm: Buffer): void {
+    // A drain queued or running takes every chunk held when it gets there: only the first needs one.
+    const drainWaiting = this.decodedPcm.length > 0;
     this.decodedPcm.push(pcm);
     this.backlogBytes += pcm.length;
-    if (this.backlogBytes > this.limits.maxBacklogBytes) {
-      return this.fail(
-        new DomainError(
-          "unavailable",
-          "the audio arrives faster than it can be recognised: the stream was ended",
-        ),
-      );
-    }
+    if (this.refusedOverBacklog() || drainWaiting) return;
     this.enqueue(() => this.drainDecoded());
+  }
+
+  /** Ends the stream when more audio waits than the limits allow: it arrives faster than it is recognised. */
+  private refusedOverBacklog(): boolean {
+    if (
+      this.backlogBytes <= this.limits.maxBacklogBytes &&
+      this.backlogFrames <= this.limits.maxBacklogFrames
+    )
+      return false;
+    this.fail(
+      new DomainError(
+        "unavailable",
+        "the audio arrives faster than it can be recognised: the stream was ended",
+      ),
+    );
+    return true;
   }
 
   private async drainDecoded(): Promise<void> {
