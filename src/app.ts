@@ -219,6 +219,7 @@ export async function buildApp(deps: AppDeps) {
     },
     deps.redis ?? null,
     app.log,
+    metrics.live,
   );
   app.addHook("onClose", () => liveSlots.close());
   await app.register((scope, _options, done) => {
@@ -234,7 +235,6 @@ export async function buildApp(deps: AppDeps) {
         analysisWaitMs: LIVE_ANALYSIS_WAIT_MS,
         maxStreamMs: config.media.maxSeconds * 1000,
       },
-      metrics: metrics.live,
     });
     done();
   });

@@ -17,12 +17,17 @@ declare module "fastify" {
   }
 }
 
+/** The token of an `Authorization: Bearer <token>` header, or null when the header is missing or not that. */
+export function bearerToken(authorization: string | undefined): string | null {
+  return /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? null;
+}
+
 function tokenOf(request: FastifyRequest): { token: string; deprecated: boolean } {
   const authorization = request.headers.authorization;
   if (authorization !== undefined) {
-    const match = /^Bearer +([^\s]+)\s*$/i.exec(authorization);
-    if (!match?.[1]) throw unauthenticated("Authorization header must be 'Bearer <token>'");
-    return { token: match[1], deprecated: false };
+    const token = bearerToken(authorization);
+    if (token === null) throw unauthenticated("Authorization header must be 'Bearer <token>'");
+    return { token, deprecated: false };
   }
   const apiKey = request.headers["x-api-key"];
   if (typeof apiKey === "string" && apiKey !== "") return { token: apiKey, deprecated: true };

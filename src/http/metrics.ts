@@ -3,6 +3,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { unauthenticated } from "../errors.ts";
+import { bearerToken } from "./auth.ts";
 import type { RequestMetrics } from "../metrics/metrics.ts";
 
 /** What /metrics serves: the registry's text and its content type (metrics/metrics.ts). */
@@ -17,8 +18,8 @@ const digest = (value: string) => createHash("sha256").update(value).digest();
 
 /** Whether the Authorization header carries the token, compared in constant time (as digests of equal length). */
 function carriesToken(authorization: string | undefined, token: string): boolean {
-  const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? "");
-  return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), digest(token));
+  const bearer = bearerToken(authorization);
+  return bearer !== null && timingSafeEqual(digest(bearer), digest(token));
 }
 
 const TOKEN_REFUSED = "/metrics needs 'Authorization: Bearer <RECAP_METRICS_TOKEN>'";

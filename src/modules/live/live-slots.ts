@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 import { DomainError } from "../../errors.ts";
+import type { LiveMetrics } from "../../metrics/metrics.ts";
 
 export interface SlotLimits {
   /** Live connections this process serves at once (RECAP_LIVE_MAX_CONNECTIONS). */
@@ -41,7 +42,8 @@ return 1`;
 /**
  * Counts live connections in against the limits (docs/LIVE.md, Limits): each process's own count, and one
  * app's across every process that shares Redis (REDIS_URL), else on this process alone. Redis that fails lets
- * this process's own per-app count decide for a while, rather than refuse or hold connections.
+ * this process's own per-app count decide for a while, rather than refuse or hold connections. The
+ * process's connections counted in are also its `recap_live_connections` gauge.
  */
 export class LiveSlots {
   private open = 0;
@@ -55,6 +57,7 @@ export class LiveSlots {
     private readonly limits: SlotLimits,
     private readonly redis: Redis | null,
     private readonly logger: FastifyBaseLogger,
+    private readonly metrics: LiveMetrics,
   ) {}
 
   /** Counts a connection of the app in, or throws too_many_requests naming the limit; returns its release. */
@@ -77,10 +80,13 @@ export class LiveSlots {
       this.count(appId, -1);
       throw error;
     }
+    this.metrics.opened();
+    // A connection reports its end more than once (the stream's end, an error, the socket's close).
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.metrics.closed();
       this.count(appId, -1);
       if (slot !== null) this.releaseShared(appId, slot);
     };

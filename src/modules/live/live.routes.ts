@@ -1,9 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { DomainError, unauthenticated } from "../../errors.ts";
-import type { AccessTokens, SecretGenerations } from "../../http/auth.ts";
+import { bearerToken, type AccessTokens, type SecretGenerations } from "../../http/auth.ts";
 import type { Server } from "../../http/types.ts";
 import { events } from "../../live/protocol.ts";
-import type { LiveMetrics } from "../../metrics/metrics.ts";
 import { closeCodeOf, LiveConnection, type ConnectionLimits } from "./live-connection.ts";
 import type { LiveService } from "./live.service.ts";
 import type { LiveSlots } from "./live-slots.ts";
@@ -18,8 +17,8 @@ function tokenOf(request: FastifyRequest): string {
   if (typeof query.access_token === "string" && query.access_token !== "") return query.access_token;
   const apiKey = request.headers["x-api-key"];
   if (typeof apiKey === "string" && apiKey !== "") return apiKey;
-  const match = /^Bearer +([^\s]+)\s*$/i.exec(request.headers.authorization ?? "");
-  if (match?.[1]) return match[1];
+  const bearer = bearerToken(request.headers.authorization);
+  if (bearer !== null) return bearer;
   throw unauthenticated(
     "Missing access token: send access_token in the query, X-API-KEY or Authorization: Bearer",
   );
@@ -38,7 +37,6 @@ export function liveRoutes(
     limits: ConnectionLimits;
     slots: LiveSlots;
     ffmpeg: FfmpegPaths;
-    metrics: LiveMetrics;
   },
 ): void {
   const { limits } = deps;
@@ -60,14 +58,6 @@ export function liveRoutes(
           const release = await deps.slots.admit(appId);
           // A client gone while it was counted in has no close left to release its slot with.
           if (socket.readyState !== socket.OPEN) return release();
-          deps.metrics.opened();
-          // A connection reports its end more than once (the stream's end, an error, the socket's close).
-          let counted = true;
-          const ended = () => {
-            if (counted) deps.metrics.closed();
-            counted = false;
-            release();
-          };
           new LiveConnection(
             socket,
             appId,
@@ -76,7 +66,7 @@ export function liveRoutes(
             limits,
             deps.ffmpeg,
             request.log,
-            ended,
+            release,
           );
         } catch (error) {
           const domain =
