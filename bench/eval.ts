@@ -7,7 +7,9 @@
  * - the topic segmentation against the human topic spans: Pk and WindowDiff, beside one segment and
  *   fixed windows;
  * - decisions against the spans and answers of QMSum's decision queries (bench/eval-decisions.ts);
- * - action items and follow-ups against the hand-labelled gold items (datasets/qmsum/ACTIONS.md);
+ * - action items and follow-ups against the hand-labelled gold items (datasets/qmsum/ACTIONS.md): val with
+ *   the shipped model, train 5-fold cross-validated by meeting (each meeting scored by a model fitted on the
+ *   other folds);
  * - questions per meeting, and the analysis time of the largest meeting.
  *
  * Usage: node --import tsx bench/eval.ts [val|train]   (writes bench/results/eval.txt for val,
@@ -27,7 +29,7 @@ import { DEFAULT_SEGMENTATION_OPTIONS } from "../src/analysis/segmentation.ts";
 import { DEFAULT_SUMMARY_OPTIONS, summaryParts, type SummaryParts } from "../src/analysis/summary.ts";
 import { findTopics } from "../src/analysis/topics.ts";
 import { leadSummary, oracleSummary, textRankSummary } from "./baselines.ts";
-import { evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
+import { crossValidatedActions, evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
 import { evaluateDecisions, reportDecisions, type DecisionRow } from "./eval-decisions.ts";
 import { rouge, rougeLsum, rougeSentences, rougeTokens, type RougeScores } from "./metrics/rouge.ts";
 import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "./metrics/segeval.ts";
@@ -283,7 +285,11 @@ const lines = [
     split === "train" ? [] : train.flatMap((meeting) => evaluateDecisions(meeting)),
   ),
   "",
-  ...reportActions(split, actionRows(meetings), split === "train" ? [] : actionRows(train)),
+  ...reportActions(
+    split,
+    split === "train" ? crossValidatedActions(meetings) : actionRows(meetings),
+    split === "train" ? [] : crossValidatedActions(train),
+  ),
   "",
   ...perMeeting(rows),
 ];

@@ -22,7 +22,7 @@ import { resolve } from "node:path";
 import { prepareSentences, speakersOf } from "../src/analysis/analyze.ts";
 import { DECISION_FEATURE_NAMES, decisionCandidates } from "../src/analysis/decision-features.ts";
 import { decisionProbability, pickDecisions, type DecisionOptions } from "../src/analysis/decisions.ts";
-import { solve } from "./linear.ts";
+import { fitLogistic, type LabelledRow } from "./linear.ts";
 import { addCounts } from "./metrics/counts.ts";
 import {
   decisionPrecision,
@@ -36,27 +36,19 @@ import { loadSplit } from "./qmsum.ts";
 
 /** L2 penalty on the standardised weights (not on the bias). */
 const L2 = 1;
-const NEWTON_STEPS = 25;
 const FOLDS = 5;
 const THRESHOLDS = Array.from({ length: 40 }, (_, i) => Math.round((0.1 + i * 0.02) * 100) / 100);
 const SPACINGS = [10, 20, 40, 80];
 const MAX_DECISIONS = [2, 3, 4, 6, 8];
 
-interface Row {
-  features: number[];
-  label: number;
-}
-
 interface TrainMeeting {
-  rows: Row[];
+  rows: LabelledRow[];
   /** Sentence index and message index of each row. */
   at: { index: number; messageIndex: number }[];
   spans: [number, number][];
   outcomeSpans: [number, number][];
   messageCount: number;
 }
-
-const size = DECISION_FEATURE_NAMES.length;
 
 const meetings: TrainMeeting[] = loadSplit("train")
   .filter((meeting) => meeting.decisionQueries.length > 0)
@@ -86,43 +78,6 @@ const meetings: TrainMeeting[] = loadSplit("train")
     };
   });
 
-/** Fits bias and weights for raw features: standardises, runs Newton's method, folds the scaling back. */
-function fit(rows: readonly Row[]): { bias: number; weights: number[] } {
-  const mean = new Array<number>(size).fill(0);
-  const sd = new Array<number>(size).fill(0);
-  for (const row of rows) row.features.forEach((v, j) => (mean[j] = (mean[j] ?? 0) + v / rows.length));
-  for (const row of rows)
-    row.features.forEach((v, j) => (sd[j] = (sd[j] ?? 0) + (v - (mean[j] ?? 0)) ** 2 / rows.length));
-  const scale = sd.map((v) => (v > 0 ? Math.sqrt(v) : 1));
-  const xs = rows.map((row) => [1, ...row.features.map((v, j) => (v - (mean[j] ?? 0)) / (scale[j] ?? 1))]);
-  let w = new Array<number>(size + 1).fill(0);
-  for (let step = 0; step < NEWTON_STEPS; step++) {
-    const hessian = Array.from({ length: size + 1 }, () => new Array<number>(size + 1).fill(0));
-    const gradient = new Array<number>(size + 1).fill(0);
-    xs.forEach((x, r) => {
-      const z = x.reduce((sum, v, j) => sum + v * (w[j] ?? 0), 0);
-      const p = 1 / (1 + Math.exp(-z));
-      const residual = (rows[r]?.label ?? 0) - p;
-      const weight = p * (1 - p);
-      for (let j = 0; j <= size; j++) {
-        gradient[j] = (gradient[j] ?? 0) + residual * (x[j] ?? 0);
-        const line = hessian[j] ?? [];
-        for (let k = 0; k <= size; k++) line[k] = (line[k] ?? 0) + weight * (x[j] ?? 0) * (x[k] ?? 0);
-      }
-    });
-    for (let j = 1; j <= size; j++) {
-      gradient[j] = (gradient[j] ?? 0) - L2 * (w[j] ?? 0);
-      (hessian[j] ?? [])[j] = ((hessian[j] ?? [])[j] ?? 0) + L2;
-    }
-    const delta = solve(hessian, gradient);
-    w = w.map((v, j) => v + (delta[j] ?? 0));
-  }
-  const weights = DECISION_FEATURE_NAMES.map((_, j) => (w[j + 1] ?? 0) / (scale[j] ?? 1));
-  const bias = (w[0] ?? 0) - weights.reduce((sum, v, j) => sum + v * (mean[j] ?? 0), 0);
-  const round = (v: number) => Math.round(v * 10_000) / 10_000;
-  return { bias: round(bias), weights: weights.map(round) };
-}
-
 /** Span counts of one meeting's decisions under a model and selection settings. */
 function countsOf(meeting: TrainMeeting, options: DecisionOptions): DecisionCounts {
   const scored = meeting.rows.map((row, i) => ({
@@ -146,7 +101,10 @@ const f1 = (c: DecisionCounts): number => {
 // Cross-validation: the held-out probabilities of every fold's model, then one grid search over them.
 const folds = Array.from({ length: FOLDS }, (_, k) => {
   const held = meetings.filter((_, i) => i % FOLDS === k);
-  const model = fit(meetings.filter((_, i) => i % FOLDS !== k).flatMap((m) => m.rows));
+  const model = fitLogistic(
+    meetings.filter((_, i) => i % FOLDS !== k).flatMap((m) => m.rows),
+    L2,
+  );
   return { held, model };
 });
 type Settings = Omit<DecisionOptions, "bias" | "weights">;
@@ -164,7 +122,10 @@ for (const threshold of THRESHOLDS)
     }
 if (best === null) throw new Error("no train meeting has a decision query");
 
-const model = fit(meetings.flatMap((m) => m.rows));
+const model = fitLogistic(
+  meetings.flatMap((m) => m.rows),
+  L2,
+);
 const positives = meetings.reduce((n, m) => n + m.rows.filter((r) => r.label === 1).length, 0);
 const rows = meetings.reduce((n, m) => n + m.rows.length, 0);
 process.stdout.write(

@@ -1,5 +1,7 @@
-/** Whether a sentence states a task ("I'll send …", "Dana, can you check …", "let's fix …"), and whose. */
-import { HEDGED_FACTOR, TASK_SCORE } from "./insight-scores.ts";
+/**
+ * The phrasing rules of a task ("I'll send …", "Dana, can you check …", "let's fix …") and whose it is. Their
+ * decision (ruleTask) is one piece of evidence of the action model (action-features.ts), not the verdict.
+ */
 import {
   ABILITY,
   CONDITION,
@@ -35,7 +37,6 @@ export type TaskSubject = "speaker" | "name" | "group" | "you" | "request" | "in
 
 /** A task statement: how firmly it was said, who does it, and whether it was asked of someone. */
 export interface FoundAction {
-  score: number;
   assignee: Assignee;
   request: boolean;
   subject: TaskSubject;
@@ -60,16 +61,13 @@ const MAX_ACTION_WORDS = 45;
 export function findAction(sentence: Sentence, words: Words, context: TaskContext): FoundAction | null {
   const n = words.normals;
   const hedged = HEDGES.test(sentence.text.toLowerCase());
-  const hedge = hedged ? HEDGED_FACTOR : 1;
   const found = (
     subject: TaskSubject,
-    score: number,
     assignee: Assignee,
     verb: { verb: string; index: number },
     weak = false,
     conditional = CONDITION.test(sentence.text),
   ): FoundAction => ({
-    score: score * hedge,
     assignee,
     request: subject === "request" || subject === "instruction",
     subject,
@@ -93,7 +91,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     if (word === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s")) {
       const verb = verbAfter(words, i + 2);
       if (verb !== null && !NON_TASK_VERBS.has(verb.verb) && !hasEmptyObject(words, verb.index))
-        return found("group", TASK_SCORE.proposed, null, verb);
+        return found("group", null, verb);
       continue;
     }
     const end = commitmentEnd(n, i + 1);
@@ -110,20 +108,20 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     const verb = verbAfter(words, end);
     if (verb === null || !isTaskVerb(words, verb)) continue;
     const weak = WEAK_COMMITMENT.test(modal);
-    if (word === "i") return found("speaker", TASK_SCORE.person, { kind: "speaker" }, verb, weak);
+    if (word === "i") return found("speaker", { kind: "speaker" }, verb, weak);
     // Others' tasks must say what the task is on: "we must do better", "you have to push it" do not.
     if (hasEmptyObject(words, verb.index)) continue;
-    if (word === "we") return found("group", TASK_SCORE.group, null, verb, weak);
+    if (word === "we") return found("group", null, verb, weak);
     if (word === "you") {
       if (n[0] === "if" || n[0] === "when") continue;
       const addressee = addressedName(sentence);
       // "You have to choose the code": the generic "you" of a description, unless someone is addressed or
       // the meeting is handing out work ("you have to work on the component concept").
       if (addressee === null && !context.closing && GENERIC_OBLIGATION.test(modal)) continue;
-      return found("you", TASK_SCORE.proposed, nameOrNull(addressee), verb, weak);
+      return found("you", nameOrNull(addressee), verb, weak);
     }
     const name = nameBefore(words, i + 1);
-    if (name !== null) return found("name", TASK_SCORE.person, { kind: "name", name }, verb, weak);
+    if (name !== null) return found("name", { kind: "name", name }, verb, weak);
   }
   // Requests: "can you send …", "Dana, could you please check …"
   for (let i = 0; i + 1 < n.length; i++) {
@@ -134,7 +132,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     if (n.slice(Math.max(0, i - 3), i).some((w) => WH_WORDS.has(w))) continue;
     const verb = verbAfter(words, i + 2);
     if (verb !== null && isTaskVerb(words, verb) && !hasEmptyObject(words, verb.index)) {
-      return found("request", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), verb);
+      return found("request", nameOrNull(addressedName(sentence)), verb);
     }
   }
   const asked = askedOf(sentence, words);
@@ -143,19 +141,10 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
     const condition = asked.polite
       ? CONDITION.test(words.normals.slice(asked.verb.index).join(" "))
       : undefined;
-    return found(
-      "request",
-      TASK_SCORE.proposed,
-      nameOrNull(addressedName(sentence)),
-      asked.verb,
-      false,
-      condition,
-    );
+    return found("request", nameOrNull(addressedName(sentence)), asked.verb, false, condition);
   }
   const instruction = imperativeVerb(sentence, words);
-  return instruction === null
-    ? null
-    : found("instruction", TASK_SCORE.proposed, nameOrNull(addressedName(sentence)), instruction);
+  return instruction === null ? null : found("instruction", nameOrNull(addressedName(sentence)), instruction);
 }
 
 /** Prepositions of a task's object: "work on that", "look into that", "check at that", "think about that". */
@@ -176,13 +165,21 @@ function isReducedRelative(sentence: Sentence, words: Words, subject: number): b
   return noun?.pos === "NOUN" && (before?.pos === "DET" || before?.pos === "ADJ");
 }
 
-/** "I'll …", "I can …", "I will …": the speaker promises something, whatever the verb. */
-export function speakerCommitment(words: Words): Assignee {
+/**
+ * Who a task sentence gives the task to: the speaker ("I'll …", "I can …"), a person named as the subject
+ * of a commitment ("Bhaskara will …"), a person addressed ("Carol, can you …", "… by Friday, Sam?"), or
+ * null (the group, "you", or nobody said).
+ */
+export function taskAssignee(sentence: Sentence, words: Words): Assignee {
   const n = words.normals;
   for (let i = 0; i + 1 < n.length; i++) {
     if (n[i] === "i" && (commitmentEnd(n, i + 1) > 0 || n[i + 1] === "can")) return { kind: "speaker" };
+    if (commitmentEnd(n, i + 1) < 0) continue;
+    const name = nameBefore(words, i + 1);
+    if (name !== null) return { kind: "name", name };
   }
-  return null;
+  const addressee = addressedName(sentence);
+  return addressee === null ? null : { kind: "name", name: addressee };
 }
 
 function nameOrNull(name: string | null): Assignee {

@@ -24,7 +24,7 @@ const batteryTurns = [
   "The battery cover must be easy to open , and the battery should be a standard battery size .",
   "Lithium batteries are light but the battery costs are high , so a standard battery is cheaper .",
   "Dana will send the battery prices by Friday .",
-  "Can you check whether the battery charger fits in the docking station ?",
+  "Can you check by Monday whether the battery charger fits in the docking station ?",
   "I'll get back to you on the battery supplier next week .",
 ];
 

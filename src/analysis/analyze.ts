@@ -1,6 +1,7 @@
 import type { AnalysisInput, AnalysisResult } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
 import { findDecisions } from "./decisions.ts";
+import { DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
 import { findInsights } from "./insights.ts";
 import { DEFAULT_LANGUAGE_CODE, detectLanguage, isAnalysedLanguage } from "./language.ts";
 import { splitSentences, type Sentence } from "./nlp.ts";
@@ -11,11 +12,14 @@ import { findTopics } from "./topics.ts";
 export interface AnalysisOptions {
   summary: SummaryOptions;
   segmentation: SegmentationOptions;
+  /** The action-item model (its learned weights and threshold). */
+  actions: ActionModel;
 }
 
-const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
+export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
   summary: DEFAULT_SUMMARY_OPTIONS,
   segmentation: DEFAULT_SEGMENTATION_OPTIONS,
+  actions: DEFAULT_ACTION_MODEL,
 };
 
 /** Cleans every text (one a message) and splits them into sentences: the shared first step. */
@@ -60,7 +64,7 @@ export function analyzeConversation(
   const ids = input.messages.map((m) => m.id);
   const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);
 
-  const insights = findInsights(input, sentences);
+  const insights = findInsights(input, sentences, options.actions);
   return {
     languageCode,
     summary: summaryItems(input, sentences, topics, insights, options.summary),

@@ -1,33 +1,7 @@
 /**
- * The confidences of the insight rules, in 0..1 (docs/ANALYSIS.md, "Scores"), which a conversation's
- * `confidenceThreshold` filters on.
+ * The confidences of the question rules, in 0..1 (docs/ANALYSIS.md, "Scores"), which a conversation's
+ * `confidenceThreshold` filters on; a task's score comes from the action model (action-model.ts).
  */
-
-/** A task by who takes it on. */
-export const TASK_SCORE = {
-  /** "I will …", "Dana will …": one person commits or is committed by name. */
-  person: 0.8,
-  /** "we should …": the group, with nobody in particular to do it. */
-  group: 0.65,
-  /** "let's …", "you should …", "can you …": proposed or asked, not yet taken on. */
-  proposed: 0.6,
-} as const;
-
-/** Factor for a task said with a hedge ("maybe", "I think", "if"). */
-export const HEDGED_FACTOR = 0.75;
-
-/** Added to a follow-up: a promise to come back is firmer than the task form it is said in. */
-export const FOLLOW_UP_BONUS = 0.1;
-/** Added to a follow-up that states when ("by Friday", "next week"). */
-export const FOLLOW_UP_DATED_BONUS = 0.05;
-
-/** Action items of at least this many words say enough to act on and get ACTION_LONG_BONUS… */
-export const ACTION_LONG_WORDS = 7;
-export const ACTION_LONG_BONUS = 0.05;
-/** …shorter ones (five or six words) lose this. */
-export const ACTION_SHORT_PENALTY = -0.1;
-/** Added to an action item that states when. */
-export const ACTION_DATED_BONUS = 0.1;
 
 /** A question: the base, plus a bonus each for a "?" and an interrogative form… */
 export const QUESTION_BASE = 0.5;

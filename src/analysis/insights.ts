@@ -1,38 +1,32 @@
 /**
  * A conversation's insights: each sentence gives at most one (a follow-up, an action item or a question)
- * with its confidence; questions are then ranked and capped. The rules are in actions.ts and questions.ts,
- * their words in lexicon.ts, their scores in insight-scores.ts.
+ * with its confidence; questions are then ranked and capped. Tasks are found by a learned model
+ * (action-model.ts over action-features.ts), their assignee by actions.ts, questions by the rules of
+ * questions.ts; their scores are in insight-scores.ts.
  */
-import { findAction, speakerCommitment, type Assignee } from "./actions.ts";
+import {
+  actionContext,
+  actionFeatures,
+  mayStateTask,
+  ruleVerdict,
+  rulesStand,
+  type ActionContext,
+} from "./action-features.ts";
+import { actionProbability, actionScore, DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
+import { taskAssignee, type Assignee } from "./actions.ts";
 import { resolveDueDate } from "./dates.ts";
 import {
-  ACTION_DATED_BONUS,
-  ACTION_LONG_BONUS,
-  ACTION_LONG_WORDS,
-  ACTION_SHORT_PENALTY,
   clampScore,
-  FOLLOW_UP_BONUS,
-  FOLLOW_UP_DATED_BONUS,
   QUESTION_BASE,
   QUESTION_FORM_BONUS,
   QUESTION_FULL_WORDS,
   QUESTION_LENGTH_BONUS,
   QUESTION_MARKED_BONUS,
-  TASK_SCORE,
 } from "./insight-scores.ts";
-import {
-  ASK_SOMEONE,
-  CUT_OFF_MODALS,
-  DANGLING_ENDS,
-  DATE_WORDS,
-  FOLLOW_UP,
-  FUTURE_MARKERS,
-  OPENERS,
-} from "./lexicon.ts";
+import { ASK_SOMEONE, FOLLOW_UP } from "./lexicon.ts";
 import { wordsOf, type Sentence } from "./nlp.ts";
 import { importantQuestions, isQuestion, type AskedQuestion } from "./questions.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
-import { CLOSING_SHARE, isLaterTask, type TaskContext } from "./task-timing.ts";
 import { tidySentence } from "./tidy.ts";
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
 
@@ -54,61 +48,38 @@ const MIN_INSIGHT_WORDS = 4;
  */
 const MAX_INSIGHT_WORDS = 100;
 
-/** Under this many words ("Let's do digits.") an action item says too little to act on. */
-const MIN_ACTION_WORDS = 5;
-
 /**
- * Classifies one sentence as a follow-up, an action item or a question (in that order of precedence),
- * or null. Rules over wink POS tags; scores are rule confidences in 0..1. A task must be work to do after
- * this point (isLaterTask); `context` says whether the sentence is in the closing part of the meeting.
+ * Classifies one sentence as a follow-up, an action item or a question (in that order of precedence), or
+ * null. A task is a sentence the action model gives at least its threshold, or one where the phrasing
+ * rules' verdict stands (rulesStand: short conversations, named people with a time); it is a follow-up when it
+ * promises a later exchange (get back to, send to, ask someone, set up a meeting). Question scores are
+ * rule confidences in 0..1.
  */
 function classifySentence(
   sentence: Sentence,
-  context: TaskContext = { closing: false },
+  context: ActionContext,
+  model: ActionModel,
 ): SentenceInsight | null {
   const words = wordsOf(sentence);
   if (words.normals.length < MIN_INSIGHT_WORDS || words.normals.length > MAX_INSIGHT_WORDS) return null;
   const text = tidySentence(sentence.text.trim());
+  const rule = mayStateTask(words) ? ruleVerdict(sentence, words, context) : null;
+  const learned =
+    rule === null ? 0 : actionProbability(actionFeatures(sentence, words, context, rule), model);
+  const probability =
+    rule !== null && learned < model.threshold && rulesStand(rule, sentence, context)
+      ? model.threshold
+      : learned;
+  if (probability >= model.threshold) {
+    const followUp = FOLLOW_UP.test(sentence.text) || ASK_SOMEONE.test(sentence.text);
+    return {
+      type: followUp ? "follow_up" : "action_item",
+      text,
+      score: clampScore(actionScore(probability, model)),
+      assignee: taskAssignee(sentence, words),
+    };
+  }
   const question = isQuestion(sentence, words);
-  const found = findAction(sentence, words, context);
-  // "Do you have to hand it around?" asks about an obligation, "Hynek will try to push for …?" checks a
-  // plan; only requests are both.
-  const asked = question.strong || sentence.text.trim().endsWith("?");
-  const candidate = found !== null && asked && !found.request ? null : found;
-  const action = candidate !== null && isLaterTask(candidate, sentence, words, context) ? candidate : null;
-  const dated = DATE_WORDS.test(sentence.text);
-  const followUp = FOLLOW_UP.test(sentence.text) || (action !== null && ASK_SOMEONE.test(sentence.text));
-  // A follow-up phrase with no task around it needs a future ("we'll do this off-line") and an ending
-  // ("The next meeting will", "I'll check with my" have none).
-  const last = words.normals.at(-1) ?? "";
-  const promised =
-    FUTURE_MARKERS.test(sentence.text) &&
-    !question.strong &&
-    !CUT_OFF_MODALS.has(last) &&
-    // "… get back to you on that" ends on its object.
-    (last === "that" || !DANGLING_ENDS.has(last));
-  if (followUp && (action !== null || promised)) {
-    const assignee = action?.assignee ?? speakerCommitment(words);
-    return {
-      type: "follow_up",
-      text,
-      score: clampScore(
-        (action?.score ?? TASK_SCORE.proposed) + FOLLOW_UP_BONUS + (dated ? FOLLOW_UP_DATED_BONUS : 0),
-      ),
-      assignee,
-    };
-  }
-  // "Yeah, but I'll zap." says three words: spoken openers do not count.
-  const said = words.normals.length - words.normals.findIndex((w) => !OPENERS.has(w) && w !== "yes");
-  if (action !== null && said >= MIN_ACTION_WORDS) {
-    const lengthBonus = words.normals.length >= ACTION_LONG_WORDS ? ACTION_LONG_BONUS : ACTION_SHORT_PENALTY;
-    return {
-      type: "action_item",
-      text,
-      score: clampScore(action.score + lengthBonus + (dated ? ACTION_DATED_BONUS : 0)),
-      assignee: action.assignee,
-    };
-  }
   if (question.question) {
     // Clear form, an explicit "?", and enough words to stand alone make a question more useful.
     const marked = sentence.text.trim().endsWith("?");
@@ -131,13 +102,17 @@ function referenceTime(input: AnalysisInput, messageIndex: number): Date {
  * The insights of a conversation: every action item and follow-up in conversation order, then the
  * questions worth showing, most important first (importantQuestions). One insight per distinct text and type.
  */
-export function findInsights(input: AnalysisInput, sentences: readonly Sentence[]): InsightItem[] {
+export function findInsights(
+  input: AnalysisInput,
+  sentences: readonly Sentence[],
+  model: ActionModel = DEFAULT_ACTION_MODEL,
+): InsightItem[] {
   const insights: InsightItem[] = [];
   const questions: AskedQuestion[] = [];
   const seen = new Set<string>();
-  const closingFrom = CLOSING_SHARE * input.messages.length;
+  const context = actionContext(input);
   for (const sentence of sentences) {
-    const found = classifySentence(sentence, { closing: sentence.messageIndex >= closingFrom });
+    const found = classifySentence(sentence, context, model);
     const message = input.messages[sentence.messageIndex];
     if (found === null || message === undefined) continue;
     const key = `${found.type}:${found.text.toLowerCase()}`;

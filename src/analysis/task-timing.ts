@@ -1,9 +1,15 @@
-/** Whether a task statement is work for after the meeting, where it was said and how (isLaterTask). */
-import type { FoundAction } from "./actions.ts";
+/**
+ * Whether a task statement is work for after the meeting, where it was said and how (isLaterTask), and the
+ * phrasing rules' decision on a sentence (ruleTask), which the action model reads as one feature.
+ */
+import { findAction, type FoundAction } from "./actions.ts";
 import {
   ASK_SOMEONE,
+  CUT_OFF_MODALS,
+  DANGLING_ENDS,
   ERRAND_VERBS,
   FOLLOW_UP,
+  FUTURE_MARKERS,
   LATER,
   NOW,
   PHRASAL_ERRAND,
@@ -12,6 +18,7 @@ import {
   WORK_VERBS,
 } from "./lexicon.ts";
 import type { Sentence, Words } from "./nlp.ts";
+import { isQuestion } from "./questions.ts";
 import { unicodeWords } from "./unicode-words.ts";
 
 /** The share of a meeting's messages before its closing part, where work is handed out ("you'll work on …"). */
@@ -39,6 +46,9 @@ export function isLaterTask(
   // "Maybe we'll discuss them in next meeting", "we have to choose later on": the group's agenda, not work.
   if (action.subject === "group" && isProcedure(words, action.verbIndex, action.subject)) return false;
   if (LATER.test(text)) return true;
+  // "You could mail it to them": a possibility said to nobody in particular, before work is handed out.
+  if (action.subject === "you" && action.tentative && action.assignee === null && !context.closing)
+    return false;
   if (FOLLOW_UP.test(text) || ASK_SOMEONE.test(text)) return true;
   if (RATING.test(text) || NOW.test(text) || isProcedure(words, action.verbIndex, action.subject))
     return false;
@@ -73,6 +83,40 @@ export function isLaterTask(
         (action.subject === "request" && ERRAND_VERBS.has(action.verb))
       );
   }
+}
+
+/** What the phrasing rules make of a sentence: a task statement for later, and whether it follows up. */
+export interface RuleTask {
+  /** The task statement found and judged work for later, or null. */
+  action: FoundAction | null;
+  /** A promise to get back, send, ask or meet (with a task, or a firm future of its own). */
+  followUp: boolean;
+}
+
+/**
+ * The phrasing rules' decision on one sentence: a task statement (findAction) that is work for later
+ * (isLaterTask) and is not a question unless it asks for the task; a follow-up phrase needs a task or a
+ * firm future ("we'll do this off-line") that is not cut off ("The next meeting will").
+ */
+export function ruleTask(sentence: Sentence, words: Words, context: TaskContext): RuleTask {
+  const question = isQuestion(sentence, words);
+  const found = findAction(sentence, words, context);
+  // "Do you have to hand it around?" asks about an obligation, "Hynek will try to push for …?" checks a
+  // plan; only requests are both.
+  const asked = question.strong || sentence.text.trim().endsWith("?");
+  const candidate = found !== null && asked && !found.request ? null : found;
+  const action = candidate !== null && isLaterTask(candidate, sentence, words, context) ? candidate : null;
+  const last = words.normals.at(-1) ?? "";
+  const promised =
+    FUTURE_MARKERS.test(sentence.text) &&
+    !question.strong &&
+    !CUT_OFF_MODALS.has(last) &&
+    // "… get back to you on that" ends on its object.
+    (last === "that" || !DANGLING_ENDS.has(last));
+  const followUp =
+    (FOLLOW_UP.test(sentence.text) || (action !== null && ASK_SOMEONE.test(sentence.text))) &&
+    (action !== null || promised);
+  return { action, followUp };
 }
 
 /** What follows "run" and "take" when the meeting itself is meant: "run through it", "take the minutes". */
