@@ -349,6 +349,8 @@ export function actionFeatures(
   const request = isRequest(sentence, words);
   const addressed = addressedName(sentence) !== null;
   const speaker = context.speakers[sentence.messageIndex] ?? null;
+  const later = LATER.test(text);
+  const role = ROLE.test(text);
   const features: Record<ActionFeatureName, number> = {
     iFirm: flag(has("i", false)),
     iWeak: flag(has("i", true)),
@@ -367,7 +369,7 @@ export function actionFeatures(
     thinkVerb: flag(verb !== null && THINK_VERBS.has(verb)),
     followUpPhrase: flag(FOLLOW_UP.test(text)),
     records: flag(RECORDS.test(text)),
-    later: flag(LATER.test(text)),
+    later: flag(later),
     now: flag(NOW.test(text)),
     dateWords: flag(DATE_WORDS.test(text)),
     question: flag(text.trim().endsWith("?") && !TAG_QUESTION.test(text.trim())),
@@ -382,12 +384,12 @@ export function actionFeatures(
     // Said to nobody in particular: "marketing, you could find out …" at the close hands out work.
     hypothetical: flag(HYPOTHETICAL.test(text) && !request && !addressed && !closing),
     addressed: flag(addressed),
-    askedLater: flag((assigned || request) && LATER.test(text)),
+    askedLater: flag((assigned || request) && later),
     ruleTask: flag(rule.action !== null || rule.followUp),
     ruleFollowUp: flag(rule.followUp),
     ruleTentative: flag(rule.action?.tentative === true),
-    role: flag(ROLE.test(text)),
-    closingRole: flag(closing && ROLE.test(text)),
+    role: flag(role),
+    closingRole: flag(closing && role),
     position,
     closing: flag(closing),
     opening: flag(context.long && position < OPENING_SHARE),
@@ -398,7 +400,7 @@ export function actionFeatures(
       context.participantNames.some((p) => p.speaker !== speaker && p.pattern.test(text)),
     ),
     commitErrand: flag(committed && verbIndex >= 0 && isErrand(words, verbIndex)),
-    commitLater: flag(committed && LATER.test(text)),
+    commitLater: flag(committed && later),
     closingAssign: flag(closing && (assigned || request)),
     nonTaskVerb: flag(verb !== null && !isTaskVerb(words, { verb, index: verbIndex })),
     emptyObject: flag(verbIndex >= 0 && hasEmptyObject(words, verbIndex)),
