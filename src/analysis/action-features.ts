@@ -30,7 +30,7 @@ import { imperativeVerb } from "./requests.ts";
 import { CLOSING_SHARE, ruleTask, type RuleTask } from "./task-timing.ts";
 import { commitmentEnd, hasEmptyObject, isTaskVerb, verbAfter } from "./task-verbs.ts";
 import type { AnalysisInput } from "./types.ts";
-import { unicodeWords } from "./unicode-words.ts";
+import { matchesWords, unicodeWords } from "./unicode-words.ts";
 
 export const ACTION_FEATURE_NAMES = [
   "iFirm",
@@ -215,13 +215,13 @@ export function actionContext(input: AnalysisInput): ActionContext {
     participantNames,
     messageWords,
     askedBefore: input.messages.map(
-      (_, i) => otherSpeaker(i, i - 1) && ASKS_YOU.test(input.messages[i - 1]?.text ?? ""),
+      (_, i) => otherSpeaker(i, i - 1) && matchesWords(ASKS_YOU, input.messages[i - 1]?.text ?? ""),
     ),
     acceptedAfter: input.messages.map(
       (_, i) =>
         otherSpeaker(i, i + 1) &&
         (messageWords[i + 1] ?? 0) <= REPLY_WORDS &&
-        ACCEPTS.test(input.messages[i + 1]?.text ?? ""),
+        matchesWords(ACCEPTS, input.messages[i + 1]?.text ?? ""),
     ),
   };
 }
@@ -269,7 +269,7 @@ function commitments(words: Words): Commitment[] {
 /** "can you send …", "could you please check …" (not "if you could …", not "what will you use?"). */
 function isRequest(sentence: Sentence, words: Words): boolean {
   const n = words.normals;
-  if (ASKED_OF.test(sentence.text)) return true;
+  if (matchesWords(ASKED_OF, sentence.text)) return true;
   for (let i = 0; i + 1 < n.length; i++) {
     if (!REQUEST_MODALS.has(n[i] ?? "") || n[i + 1] !== "you") continue;
     if (i > 0 && NOT_REQUEST_BEFORE.test(n[i - 1] ?? "")) continue;
@@ -305,7 +305,7 @@ export function ruleVerdict(sentence: Sentence, words: Words, context: ActionCon
  */
 export function rulesStand(rule: RuleTask, sentence: Sentence, context: ActionContext): boolean {
   if (!context.long) return rule.action !== null || rule.followUp;
-  return LATER.test(sentence.text) && rule.action?.assignee?.kind === "name";
+  return matchesWords(LATER, sentence.text) && rule.action?.assignee?.kind === "name";
 }
 
 /** Fewer words say too little to act on ("Let's do digits."); more are no insight (insights.ts). */
@@ -349,8 +349,8 @@ export function actionFeatures(
   const request = isRequest(sentence, words);
   const addressed = addressedName(sentence) !== null;
   const speaker = context.speakers[sentence.messageIndex] ?? null;
-  const later = LATER.test(text);
-  const role = ROLE.test(text);
+  const later = matchesWords(LATER, text);
+  const role = matchesWords(ROLE, text);
   const features: Record<ActionFeatureName, number> = {
     iFirm: flag(has("i", false)),
     iWeak: flag(has("i", true)),
@@ -367,22 +367,22 @@ export function actionFeatures(
     errandAnywhere: flag(n.some((_, i) => words.tokens[i]?.pos === "VERB" && isErrand(words, i))),
     procedureVerb: flag(verb !== null && PROCEDURE_VERBS.has(verb)),
     thinkVerb: flag(verb !== null && THINK_VERBS.has(verb)),
-    followUpPhrase: flag(FOLLOW_UP.test(text)),
-    records: flag(RECORDS.test(text)),
+    followUpPhrase: flag(matchesWords(FOLLOW_UP, text)),
+    records: flag(matchesWords(RECORDS, text)),
     later: flag(later),
-    now: flag(NOW.test(text)),
-    dateWords: flag(DATE_WORDS.test(text)),
+    now: flag(matchesWords(NOW, text)),
+    dateWords: flag(matchesWords(DATE_WORDS, text)),
     question: flag(text.trim().endsWith("?") && !TAG_QUESTION.test(text.trim())),
-    hedge: flag(HEDGES.test(text)),
-    condition: flag(CONDITION.test(text) || n[0] === "when"),
+    hedge: flag(matchesWords(HEDGES, text)),
+    condition: flag(matchesWords(CONDITION, text) || n[0] === "when"),
     negated: flag(n.some((w) => NEGATION.has(w))),
-    past: flag(PAST.test(text)),
-    reported: flag(REPORTED.test(text)),
-    nextStep: flag(NEXT_STEP.test(text)),
-    social: flag(SOCIAL.test(text)),
-    wish: flag(WISH.test(text)),
+    past: flag(matchesWords(PAST, text)),
+    reported: flag(matchesWords(REPORTED, text)),
+    nextStep: flag(matchesWords(NEXT_STEP, text)),
+    social: flag(matchesWords(SOCIAL, text)),
+    wish: flag(matchesWords(WISH, text)),
     // Said to nobody in particular: "marketing, you could find out …" at the close hands out work.
-    hypothetical: flag(HYPOTHETICAL.test(text) && !request && !addressed && !closing),
+    hypothetical: flag(matchesWords(HYPOTHETICAL, text) && !request && !addressed && !closing),
     addressed: flag(addressed),
     askedLater: flag((assigned || request) && later),
     ruleTask: flag(rule.action !== null || rule.followUp),

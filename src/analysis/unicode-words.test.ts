@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unicodeWords, WORD_CHAR } from "./unicode-words.ts";
+import { matchesWords, unicodeWords, WORD_CHAR } from "./unicode-words.ts";
 
 describe("unicodeWords", () => {
   it("reads \\b and \\w as words of every script, in and out of a character class", () => {
@@ -10,5 +10,38 @@ describe("unicodeWords", () => {
     expect(unicodeWords(/^[\w-]+$/).test("Đorđe-Ørsted")).toBe(true);
     expect(WORD_CHAR.test("東")).toBe(true);
     expect(WORD_CHAR.test("-")).toBe(false);
+  });
+});
+
+describe("matchesWords", () => {
+  const patterns = [
+    unicodeWords(/\bso\b/i),
+    unicodeWords(/\b(?:next week|by (?:monday|friday))\b/i),
+    unicodeWords(/(?<!to )\blet (?:you|him) know\b/i),
+    unicodeWords(/\b\w+ed\b/i),
+  ];
+  const texts = [
+    "So we go",
+    "soñar con eso",
+    "I'll send it by Friday.",
+    "by Fridays",
+    "next weekend",
+    "I'll let you know",
+    "I want to let you know",
+    "we walked",
+    "seeded",
+    "Łukasz needed it",
+    "",
+  ];
+
+  it("answers as the pattern's own test does, on words of every script", () => {
+    for (const pattern of patterns)
+      for (const text of texts)
+        expect(matchesWords(pattern, text), `${pattern.source} on ${text}`).toBe(pattern.test(text));
+  });
+
+  it("finds a word and refuses the same letters inside a longer word", () => {
+    expect(matchesWords(unicodeWords(/\bso\b/i), "and so on")).toBe(true);
+    expect(matchesWords(unicodeWords(/\bso\b/i), "soñar")).toBe(false);
   });
 });

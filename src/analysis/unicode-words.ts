@@ -44,3 +44,26 @@ export function unicodeWords(pattern: RegExp): RegExp {
   }
   return new RegExp(rewritten, pattern.flags.includes("u") ? pattern.flags : `${pattern.flags}u`);
 }
+
+/** Each pattern of unicodeWords without its word boundaries (looseOf). */
+const LOOSE = new WeakMap<RegExp, RegExp>();
+
+function looseOf(pattern: RegExp): RegExp {
+  let loose = LOOSE.get(pattern);
+  if (loose === undefined) {
+    loose = new RegExp(pattern.source.split(BOUNDARY).join(""), pattern.flags);
+    LOOSE.set(pattern, loose);
+  }
+  return loose;
+}
+
+/**
+ * `pattern.test(text)` for a pattern of unicodeWords, several times faster on text that has none of its
+ * words: the pattern is first tried without its word boundaries, which only ever matches more, so a text
+ * it rejects cannot match (a boundary is a look-behind the engine must try at every position; without it,
+ * the engine skips ahead to where a word of the pattern could start). Not for global or sticky patterns,
+ * whose `test` depends on `lastIndex`.
+ */
+export function matchesWords(pattern: RegExp, text: string): boolean {
+  return looseOf(pattern).test(text) && pattern.test(text);
+}
