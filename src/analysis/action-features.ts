@@ -2,8 +2,9 @@
  * What the action-item model (action-model.ts) reads of a sentence: who it is about and how firmly (a
  * subject and its modal), whether it asks or instructs, the class of its task verb, whether it points
  * after the meeting or into it, whom it addresses, hedges, hypotheticals, conditions, questions, past or
- * reported speech, its length, where it falls in a long meeting, whether its speaker leads the meeting, and
- * the phrasing rules' own decision (task-timing.ts, ruleTask). Each feature is a number in 0..1; the
+ * reported speech, its length, where it falls in a long meeting, whether its speaker leads the meeting, the
+ * lines around it (asked of just before, accepted just after, a long turn), and the phrasing rules' own
+ * decision (task-timing.ts, ruleTask). Each feature is a number in 0..1; the
  * weights are learned (bench/train-actions.ts), so no rule here decides alone.
  */
 import {
@@ -298,7 +299,7 @@ export function ruleVerdict(sentence: Sentence, words: Words, context: ActionCon
  * Where the phrasing rules' verdict stands beside the model's, as the model has not learned the case:
  * - any task the rules find in a conversation shorter than LONG_CONVERSATION lines. The model learned on
  *   meetings of 91 to 1,158 lines, where "let's …" and "we'll …" are mostly the meeting's own procedure
- *   (2 of 99 "let's" sentences state a task); a short chat has no such meeting around it.
+ *   (2 of 101 "let's" sentences state a task); a short chat has no such meeting around it.
  * - a task the rules give to a named person with a time after the meeting ("Carol, can you ask finance for
  *   the tax tables by Thursday?", "Dana will send the prices by Friday"). QMSum's meetings rarely name
  *   people, so the model cannot learn how strong this is; a conversation that does is taken at its word.
