@@ -19,6 +19,8 @@ describe("matchesWords", () => {
     unicodeWords(/\b(?:next week|by (?:monday|friday))\b/i),
     unicodeWords(/(?<!to )\blet (?:you|him) know\b/i),
     unicodeWords(/\b\w+ed\b/i),
+    // A boundary inside a negative look-ahead widens what it rejects: it must stay.
+    unicodeWords(/\bwe (?:(?!(?:ne|fe)ed\b)\w+ed)\b/i),
   ];
   const texts = [
     "So we go",
@@ -31,6 +33,9 @@ describe("matchesWords", () => {
     "we walked",
     "seeded",
     "Łukasz needed it",
+    "we needed it",
+    "we need it",
+    "we feed it",
     "",
   ];
 

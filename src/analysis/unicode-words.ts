@@ -17,6 +17,9 @@ export const LETTER = /\p{L}/u;
 /** A letter or digit of any script: something to read, not only punctuation. */
 export const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/** Each pattern of unicodeWords without the word boundaries that only narrow it (matchesWords). */
+const LOOSE = new WeakMap<RegExp, RegExp>();
+
 /** Where a word of any script starts or ends: `\b` beyond ASCII. */
 const BOUNDARY = `(?:(?<=[${WORD_CLASS}])(?![${WORD_CLASS}])|(?<![${WORD_CLASS}])(?=[${WORD_CLASS}]))`;
 
@@ -27,43 +30,47 @@ const BOUNDARY = `(?:(?<=[${WORD_CLASS}])(?![${WORD_CLASS}])|(?<![${WORD_CLASS}]
 export function unicodeWords(pattern: RegExp): RegExp {
   const source = pattern.source;
   let rewritten = "";
+  // The same pattern without the boundaries that only narrow it (matchesWords); a boundary inside a
+  // negative look-around ("(?!need\b)") widens what it rejects, so it stays.
+  let loose = "";
   let inClass = false;
+  const negative: boolean[] = [];
   for (let i = 0; i < source.length; i++) {
     const char = source.charAt(i);
     if (char === "\\") {
       const escaped = source.charAt(i + 1);
-      if (escaped === "b" && !inClass) rewritten += BOUNDARY;
-      else if (escaped === "w") rewritten += inClass ? WORD_CLASS : `[${WORD_CLASS}]`;
-      else rewritten += char + escaped;
+      if (escaped === "b" && !inClass) {
+        rewritten += BOUNDARY;
+        if (negative.includes(true)) loose += BOUNDARY;
+      } else {
+        const written = escaped === "w" ? (inClass ? WORD_CLASS : `[${WORD_CLASS}]`) : char + escaped;
+        rewritten += written;
+        loose += written;
+      }
       i++;
       continue;
     }
     if (char === "[") inClass = true;
     else if (char === "]") inClass = false;
+    else if (char === "(" && !inClass)
+      negative.push(source.startsWith("(?!", i) || source.startsWith("(?<!", i));
+    else if (char === ")" && !inClass) negative.pop();
     rewritten += char;
+    loose += char;
   }
-  return new RegExp(rewritten, pattern.flags.includes("u") ? pattern.flags : `${pattern.flags}u`);
-}
-
-/** Each pattern of unicodeWords without its word boundaries (looseOf). */
-const LOOSE = new WeakMap<RegExp, RegExp>();
-
-function looseOf(pattern: RegExp): RegExp {
-  let loose = LOOSE.get(pattern);
-  if (loose === undefined) {
-    loose = new RegExp(pattern.source.split(BOUNDARY).join(""), pattern.flags);
-    LOOSE.set(pattern, loose);
-  }
-  return loose;
+  const flags = pattern.flags.includes("u") ? pattern.flags : `${pattern.flags}u`;
+  const result = new RegExp(rewritten, flags);
+  LOOSE.set(result, new RegExp(loose, flags));
+  return result;
 }
 
 /**
  * `pattern.test(text)` for a pattern of unicodeWords, several times faster on text that has none of its
- * words: the pattern is first tried without its word boundaries, which only ever matches more, so a text
- * it rejects cannot match (a boundary is a look-behind the engine must try at every position; without it,
+ * words: the pattern is first tried without the word boundaries that only narrow it (all but those inside a
+ * negative look-around), which only ever matches more, so a text it rejects cannot match (a boundary is a look-behind the engine must try at every position; without it,
  * the engine skips ahead to where a word of the pattern could start). Not for global or sticky patterns,
  * whose `test` depends on `lastIndex`.
  */
 export function matchesWords(pattern: RegExp, text: string): boolean {
-  return looseOf(pattern).test(text) && pattern.test(text);
+  return (LOOSE.get(pattern)?.test(text) ?? true) && pattern.test(text);
 }
