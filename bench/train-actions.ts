@@ -44,7 +44,12 @@ say(
   `Action-item model: ${meetings.length} labelled train meetings, ${FOLDS}-fold cross-validation by meeting.`,
 );
 say("Per setting, the threshold with the best F1 of detected lines against the clear items:");
-let best = { f1: -1, settings: { l2: 1, borderline: false } as TrainingSettings, threshold: 0.5 };
+let best = {
+  f1: -1,
+  settings: { l2: 1, borderline: false } as TrainingSettings,
+  threshold: 0.5,
+  held: new Map<string, Map<number, number>>(),
+};
 for (const borderline of [false, true]) {
   for (const l2 of PENALTIES) {
     const settings = { l2, borderline };
@@ -59,7 +64,7 @@ for (const borderline of [false, true]) {
       `  borderline positives ${String(borderline).padEnd(5)} L2 ${String(l2).padEnd(3)}: threshold ${fixed(local.threshold)}, ` +
         `clear P ${fixed(local.p)} R ${fixed(local.r)}, F1 ${fixed(local.f1)}`,
     );
-    if (local.f1 > best.f1) best = { f1: local.f1, settings, threshold: local.threshold };
+    if (local.f1 > best.f1) best = { f1: local.f1, settings, threshold: local.threshold, held };
   }
 }
 say(`chosen: ${JSON.stringify({ ...best.settings, threshold: best.threshold })}`);
@@ -68,10 +73,9 @@ say("Cross-validated, the chosen setting at every threshold (P clear counts ever
 say("unless it matches a clear item):");
 say("| threshold | detections | P clear | R clear | P all | R all |");
 say("| --------- | ---------- | ------- | ------- | ----- | ----- |");
-const held = heldOutLineProbabilities(meetings, best.settings);
 for (const threshold of THRESHOLDS) {
-  const clear = countsAt(meetings, held, threshold, "clear");
-  const all = countsAt(meetings, held, threshold, "all");
+  const clear = countsAt(meetings, best.held, threshold, "clear");
+  const all = countsAt(meetings, best.held, threshold, "all");
   say(
     `| ${fixed(threshold).padEnd(9)} | ${String(clear.detections).padEnd(10)} | ${fixed(precision(clear)).padEnd(7)} | ` +
       `${fixed(recall(clear)).padEnd(7)} | ${fixed(precision(all))}  | ${fixed(recall(all))}  |`,

@@ -15,16 +15,14 @@ import {
   HEDGES,
   LATER,
   NEGATION,
-  NOT_REQUEST_BEFORE,
   NOW,
   OPENERS,
   PHRASAL_ERRAND,
   PROCEDURE_VERBS,
-  REQUEST_MODALS,
   TAG_QUESTION,
   WEAK_COMMITMENT,
-  WH_WORDS,
 } from "./lexicon.ts";
+import { letUsAt, requestAt } from "./actions.ts";
 import { addressedName, nameBefore } from "./names.ts";
 import type { Sentence, Words } from "./nlp.ts";
 import { imperativeVerb } from "./requests.ts";
@@ -240,7 +238,7 @@ function commitments(words: Words): Commitment[] {
   const found: Commitment[] = [];
   for (let i = 0; i < n.length; i++) {
     const word = n[i] ?? "";
-    if ((word === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s")) || word === "lets") {
+    if (letUsAt(n, i) || word === "lets") {
       const verb = verbAfter(words, i + (word === "lets" ? 1 : 2));
       found.push({ subject: "we", weak: false, verb: verb?.verb ?? null, verbIndex: verb?.index ?? -1 });
       continue;
@@ -271,12 +269,7 @@ function commitments(words: Words): Commitment[] {
 function isRequest(sentence: Sentence, words: Words): boolean {
   const n = words.normals;
   if (matchesWords(ASKED_OF, sentence.text)) return true;
-  for (let i = 0; i + 1 < n.length; i++) {
-    if (!REQUEST_MODALS.has(n[i] ?? "") || n[i + 1] !== "you") continue;
-    if (i > 0 && NOT_REQUEST_BEFORE.test(n[i - 1] ?? "")) continue;
-    if (n.slice(Math.max(0, i - 3), i).some((w) => WH_WORDS.has(w))) continue;
-    return true;
-  }
+  for (let i = 0; i + 1 < n.length; i++) if (requestAt(n, i)) return true;
   return n.includes("if") && n.includes("you") && addressedName(sentence) !== null;
 }
 
@@ -336,7 +329,7 @@ export function actionFeatures(
   const found = commitments(words);
   const has = (subject: Commitment["subject"], weak: boolean) =>
     found.some((c) => c.subject === subject && c.weak === weak);
-  const lets = n.some((w, i) => (w === "let" && ["'s", "us", "s"].includes(n[i + 1] ?? "")) || w === "lets");
+  const lets = n.some((w, i) => letUsAt(n, i) || w === "lets");
   const imperative = imperativeVerb(sentence, words);
   // The task verb: the first committed-to verb, else the instruction's.
   const task = found.find((c) => c.verb !== null) ?? null;

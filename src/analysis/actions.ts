@@ -88,7 +88,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
   for (let i = 0; i < n.length && !conditional; i++) {
     const word = n[i] ?? "";
     // "let's send", "let us fix"
-    if (word === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s")) {
+    if (letUsAt(n, i)) {
       const verb = verbAfter(words, i + 2);
       if (verb !== null && !NON_TASK_VERBS.has(verb.verb) && !hasEmptyObject(words, verb.index))
         return found("group", null, verb);
@@ -125,11 +125,7 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
   }
   // Requests: "can you send …", "Dana, could you please check …"
   for (let i = 0; i + 1 < n.length; i++) {
-    if (!REQUEST_MODALS.has(n[i] ?? "") || n[i + 1] !== "you") continue;
-    // "if you could …", "what you would …" are not requests.
-    if (i > 0 && NOT_REQUEST_BEFORE.test(n[i - 1] ?? "")) continue;
-    // "What performance measures will you use?", "how much would you pay?" ask for information.
-    if (n.slice(Math.max(0, i - 3), i).some((w) => WH_WORDS.has(w))) continue;
+    if (!requestAt(n, i)) continue;
     const verb = verbAfter(words, i + 2);
     if (verb !== null && isTaskVerb(words, verb) && !hasEmptyObject(words, verb.index)) {
       return found("request", nameOrNull(addressedName(sentence)), verb);
@@ -145,6 +141,19 @@ export function findAction(sentence: Sentence, words: Words, context: TaskContex
   }
   const instruction = imperativeVerb(sentence, words);
   return instruction === null ? null : found("instruction", nameOrNull(addressedName(sentence)), instruction);
+}
+
+/** "let's", "let us" (or the tokenizer's "let" + "s") at word `i`. */
+export const letUsAt = (n: readonly string[], i: number): boolean =>
+  n[i] === "let" && (n[i + 1] === "'s" || n[i + 1] === "us" || n[i + 1] === "s");
+
+/** A request's "can you" / "would you" at word `i`. */
+export function requestAt(n: readonly string[], i: number): boolean {
+  if (!REQUEST_MODALS.has(n[i] ?? "") || n[i + 1] !== "you") return false;
+  // "if you could …", "what you would …" are not requests.
+  if (i > 0 && NOT_REQUEST_BEFORE.test(n[i - 1] ?? "")) return false;
+  // "What performance measures will you use?", "how much would you pay?" ask for information.
+  return !n.slice(Math.max(0, i - 3), i).some((w) => WH_WORDS.has(w));
 }
 
 /** Prepositions of a task's object: "work on that", "look into that", "check at that", "think about that". */

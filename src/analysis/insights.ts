@@ -79,7 +79,7 @@ function classifySentence(
       assignee: taskAssignee(sentence, words),
     };
   }
-  const question = isQuestion(sentence, words);
+  const question = rule?.question ?? isQuestion(sentence, words);
   if (question.question) {
     // Clear form, an explicit "?", and enough words to stand alone make a question more useful.
     const marked = sentence.text.trim().endsWith("?");

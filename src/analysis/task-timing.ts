@@ -91,6 +91,8 @@ export interface RuleTask {
   action: FoundAction | null;
   /** A promise to get back, send, ask or meet (with a task, or a firm future of its own). */
   followUp: boolean;
+  /** The sentence read as a question (isQuestion), which the rules weigh and the insights reuse. */
+  question: { question: boolean; strong: boolean };
 }
 
 /**
@@ -116,7 +118,7 @@ export function ruleTask(sentence: Sentence, words: Words, context: TaskContext)
   const followUp =
     (FOLLOW_UP.test(sentence.text) || (action !== null && ASK_SOMEONE.test(sentence.text))) &&
     (action !== null || promised);
-  return { action, followUp };
+  return { action, followUp, question };
 }
 
 /** What follows "run" and "take" when the meeting itself is meant: "run through it", "take the minutes". */
