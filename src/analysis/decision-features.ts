@@ -65,20 +65,32 @@ function normalText(sentence: Sentence): string {
 
 const count = (pattern: RegExp, text: string): number => text.match(pattern)?.length ?? 0;
 
+/** How often a sentence uses each kind of word that marks a choice made (lexicon.ts). */
+interface ChoiceWords {
+  decisionWord: number;
+  choice: number;
+  groupFuture: number;
+  negativeChoice: number;
+  recap: number;
+}
+
+function choiceWords(text: string, decisionWord: number): ChoiceWords {
+  return {
+    decisionWord,
+    choice: count(DECISION_CHOICE, text),
+    groupFuture: count(DECISION_GROUP_FUTURE, text),
+    negativeChoice: count(DECISION_NEGATIVE_CHOICE, text),
+    recap: count(DECISION_RECAP, text),
+  };
+}
+
 /**
  * Whether a sentence is worded as a choice made, so that a decision reads as one: it names a decision,
  * picks or drops something, says what the group will do or sums up, and does not hedge ("maybe", "I
  * wonder if"). The learned weights then rank these.
  */
-function statesChoice(text: string): boolean {
-  const marked = [
-    DECISION_WORD,
-    DECISION_CHOICE,
-    DECISION_GROUP_FUTURE,
-    DECISION_NEGATIVE_CHOICE,
-    DECISION_RECAP,
-  ];
-  return marked.some((pattern) => count(pattern, text) > 0) && count(DECISION_HEDGE, text) === 0;
+function statesChoice(words: ChoiceWords, text: string): boolean {
+  return Object.values(words).some((n) => n > 0) && count(DECISION_HEDGE, text) === 0;
 }
 
 /**
@@ -92,6 +104,7 @@ export function decisionCandidates(
 ): DecisionCandidate[] {
   const texts = sentences.map(normalText);
   const words = sentences.map(wordCount);
+  const decisionWords = texts.map((text) => count(DECISION_WORD, text));
 
   // Per message: its words, whether it is a short accepting reply, and its decision words.
   const messageWords = new Array<number>(messageCount).fill(0);
@@ -104,7 +117,7 @@ export function decisionCandidates(
     const n = words[i] ?? 0;
     messageWords[m] = (messageWords[m] ?? 0) + n;
     if (AGREEMENT_REPLY.test(texts[i] ?? "")) messageAgrees[m] = true;
-    messageDecisionWords[m] = (messageDecisionWords[m] ?? 0) + count(DECISION_WORD, texts[i] ?? "");
+    messageDecisionWords[m] = (messageDecisionWords[m] ?? 0) + (decisionWords[i] ?? 0);
     totalWords += n;
     const speaker = speakers[m];
     if (speaker != null) speakerWords.set(speaker, (speakerWords.get(speaker) ?? 0) + n);
@@ -122,7 +135,8 @@ export function decisionCandidates(
     const n = words[index] ?? 0;
     if (n < MIN_WORDS || n > MAX_WORDS || sentence.text.trim().endsWith("?")) return;
     const text = texts[index] ?? "";
-    if (!statesChoice(text)) return;
+    const marked = choiceWords(text, decisionWords[index] ?? 0);
+    if (!statesChoice(marked, text)) return;
     const list = terms[index] ?? [];
     const m = sentence.messageIndex;
     const speaker = speakers[m];
@@ -141,11 +155,11 @@ export function decisionCandidates(
     const root = Math.sqrt(n);
     const relative = m / lastMessage;
     const features: Record<(typeof DECISION_FEATURE_NAMES)[number], number> = {
-      decisionWord: Math.min(1, count(DECISION_WORD, text)),
-      choice: Math.min(1, count(DECISION_CHOICE, text)),
-      groupFuture: Math.min(1, count(DECISION_GROUP_FUTURE, text)),
-      negativeChoice: Math.min(1, count(DECISION_NEGATIVE_CHOICE, text)),
-      recap: Math.min(1, count(DECISION_RECAP, text)),
+      decisionWord: Math.min(1, marked.decisionWord),
+      choice: Math.min(1, marked.choice),
+      groupFuture: Math.min(1, marked.groupFuture),
+      negativeChoice: Math.min(1, marked.negativeChoice),
+      recap: Math.min(1, marked.recap),
       firstPerson: normals.filter((w) => FIRST_PERSON_WORDS.has(w)).length / root,
       we: normals.filter((w) => WE_WORDS.has(w)).length / root,
       you: normals.filter((w) => YOU_WORDS.has(w)).length / root,
