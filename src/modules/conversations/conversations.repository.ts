@@ -187,14 +187,19 @@ export class ConversationsRepository {
   }
 
   /** The ids of the conversation's lines, in order. */
-  async listMessageIds(conversationId: string): Promise<string[]> {
+  /** The position in the conversation of each of these messages that is in it. */
+  async messagePositions(
+    conversationId: string,
+    messageIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    if (messageIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom("messages")
-      .select("id")
+      .select(["id", "position"])
       .where("conversation_id", "=", conversationId)
-      .orderBy("position")
+      .where("id", "in", [...messageIds])
       .execute();
-    return rows.map((row) => row.id);
+    return new Map(rows.map((row) => [row.id, row.position]));
   }
 
   listMessagesOfJob(jobId: string): Promise<MessageRow[]> {

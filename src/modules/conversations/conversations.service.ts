@@ -265,11 +265,12 @@ export class ConversationsService {
   async getChapters(appId: string, conversationId: string) {
     await this.require(appId, conversationId);
     const chapters = (await this.conversations.listTopics(conversationId, "chapter")).map(presentChapter);
-    const lineOf = new Map(
-      (await this.conversations.listMessageIds(conversationId)).map((id, line) => [id, line]),
+    const positions = await this.conversations.messagePositions(
+      conversationId,
+      chapters.flatMap((chapter) => chapter.messageIds.slice(0, 1)),
     );
     const firstLine = (chapter: { messageIds: string[] }) =>
-      lineOf.get(chapter.messageIds[0] ?? "") ?? Infinity;
+      positions.get(chapter.messageIds[0] ?? "") ?? Infinity;
     return chapters.sort((a, b) => firstLine(a) - firstLine(b));
   }
 
