@@ -1,8 +1,11 @@
 /**
  * The decisions part of `npm run eval`: the analysis's decisions against QMSum's decision queries, at the
  * level of their turn spans (bench/metrics/decisions.ts) and by ROUGE against their answers, beside what a
- * reader had before there were decisions: the summary's sentences.
+ * reader had before there were decisions: the summary's sentences; and the decisions shown as readers judged
+ * them (datasets/qmsum/decisions-judged.json).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { analyzeConversation } from "../src/analysis/analyze.ts";
 import type { AnalysisResult } from "../src/analysis/types.ts";
 import { addCounts } from "./metrics/counts.ts";
@@ -15,7 +18,7 @@ import {
   type DecisionCounts,
 } from "./metrics/decisions.ts";
 import { rouge, type RougeScores } from "./metrics/rouge.ts";
-import type { Meeting } from "./qmsum.ts";
+import { QMSUM_DIR, type Meeting } from "./qmsum.ts";
 
 type System = "decisions" | "summary";
 
@@ -101,6 +104,71 @@ export function reportDecisions(
   if (trainRows.length > 0) {
     lines.push(line("Recap decisions, train", trainRows, "decisions"));
     lines.push(line("summary sentences, train", trainRows, "summary"));
+  }
+  return lines;
+}
+
+/**
+ * A sentence that an analysis showed as a decision, as readers judged it: whether a reader of a summary's
+ * decisions takes it for one (docs/ANALYSIS.md, Decisions). "development" sentences were read while the
+ * statement patterns were written; "held-out" ones were judged only after, blind to which analysis showed them.
+ */
+interface JudgedSentence {
+  split: string;
+  meeting: string;
+  turn: number;
+  sentence: string;
+  decision: "yes" | "no";
+  round: "development" | "held-out";
+}
+
+const JUDGED: readonly JudgedSentence[] = JSON.parse(
+  readFileSync(join(QMSUM_DIR, "decisions-judged.json"), "utf8"),
+) as JudgedSentence[];
+
+/** A meeting's shown decisions against the judgements: judged ones, yes or no, and ones nobody judged. */
+export interface JudgedRow {
+  round: JudgedSentence["round"];
+  shown: number;
+  yes: number;
+  no: number;
+}
+
+/** The judged row of a meeting whose decisions were judged, none otherwise. */
+export function judgeDecisions(meeting: Meeting, result: AnalysisResult): JudgedRow[] {
+  const judged = JUDGED.filter((j) => j.meeting === meeting.name);
+  const round = judged[0]?.round;
+  if (round === undefined) return [];
+  const row: JudgedRow = { round, shown: 0, yes: 0, no: 0 };
+  for (const item of itemsOf(meeting, result.decisions)) {
+    row.shown++;
+    const verdict = judged.find((j) => item.turns.includes(j.turn) && j.sentence === item.text)?.decision;
+    if (verdict === "yes") row.yes++;
+    if (verdict === "no") row.no++;
+  }
+  return [row];
+}
+
+/** The judged precision of the decisions shown, per round of judgement. */
+export function reportJudged(split: string, rows: readonly JudgedRow[]): string[] {
+  const lines = [
+    `Decisions shown, as readers judged them (datasets/qmsum/decisions-judged.json; ${split}): a judged decision is`,
+    'a sentence a reader of the summary\'s decisions takes for one. "development": read while the statement',
+    'patterns were written; "held-out": judged after, blind. Precision is yes / judged; "not judged" counts',
+    "decisions shown that no reader saw (written after the judgements).",
+    "",
+    "| round       | meetings | shown | judged yes | judged no | not judged | precision |",
+    "| ----------- | -------- | ----- | ---------- | --------- | ---------- | --------- |",
+  ];
+  for (const round of ["development", "held-out"] as const) {
+    const of = rows.filter((r) => r.round === round);
+    if (of.length === 0) continue;
+    const sum = (pick: (r: JudgedRow) => number) => of.reduce((n, r) => n + pick(r), 0);
+    const [shown, yes, no] = [sum((r) => r.shown), sum((r) => r.yes), sum((r) => r.no)];
+    lines.push(
+      `| ${round.padEnd(11)} | ${String(of.length).padStart(8)} | ${String(shown).padStart(5)} | ${String(yes).padStart(10)} | ` +
+        `${String(no).padStart(9)} | ${String(shown - yes - no).padStart(10)} | ${fixed(yes / Math.max(1, yes + no)).padStart(9)} |`,
+    );
   }
   return lines;
 }

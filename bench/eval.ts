@@ -30,7 +30,14 @@ import { DEFAULT_SUMMARY_OPTIONS, summaryParts, type SummaryParts } from "../src
 import { findTopics } from "../src/analysis/topics.ts";
 import { leadSummary, oracleSummary, textRankSummary } from "./baselines.ts";
 import { crossValidatedActions, evaluateActions, reportActions, type ActionRow } from "./eval-actions.ts";
-import { evaluateDecisions, reportDecisions, type DecisionRow } from "./eval-decisions.ts";
+import {
+  evaluateDecisions,
+  judgeDecisions,
+  reportDecisions,
+  reportJudged,
+  type DecisionRow,
+  type JudgedRow,
+} from "./eval-decisions.ts";
 import { rouge, rougeLsum, rougeSentences, rougeTokens, type RougeScores } from "./metrics/rouge.ts";
 import { fixedWindows, pk, standardWindow, startsFromLabels, windowDiff } from "./metrics/segeval.ts";
 import { loadSplit, type Meeting } from "./qmsum.ts";
@@ -62,6 +69,7 @@ interface Row {
   pk: { system: number; windowsSame: number; windowsTrain: number; single: number };
   wd: { system: number; windowsSame: number; windowsTrain: number; single: number };
   decisions: DecisionRow[];
+  judged: JudgedRow[];
 }
 
 /** Mean reference segment length (in messages) over the train split: the fixed-window size baseline. */
@@ -144,6 +152,7 @@ function evaluateMeeting(meeting: Meeting, windowLength: number): Row {
       single: windowDiff(referenceStarts, single, n, k),
     },
     decisions: evaluateDecisions(meeting, result),
+    judged: judgeDecisions(meeting, result),
   };
 }
 
@@ -283,6 +292,11 @@ const lines = [
     split,
     rows.flatMap((row) => row.decisions),
     split === "train" ? [] : train.flatMap((meeting) => evaluateDecisions(meeting)),
+  ),
+  "",
+  ...reportJudged(
+    split,
+    rows.flatMap((row) => row.judged),
   ),
   "",
   ...reportActions(

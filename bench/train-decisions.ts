@@ -9,7 +9,8 @@
  * data always gives the same weights; the weights are then written for the raw features.
  *
  * The selection settings (threshold, spacing, most decisions) are chosen by 5-fold cross-validation over
- * train meetings (meeting i in fold i mod 5), maximising on the held-out folds the F1 of recall of the
+ * train meetings (meeting i in fold i mod 5), of the candidates that may be shown (statedDecision, as the
+ * analysis picks them), maximising on the held-out folds the F1 of recall of the
  * decision spans and precision counted against decision and outcome spans (bench/metrics/decisions.ts,
  * docs/ANALYSIS.md: why precision is counted so).
  *
@@ -21,7 +22,12 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { prepareSentences, speakersOf } from "../src/analysis/analyze.ts";
 import { DECISION_FEATURE_NAMES, decisionCandidates } from "../src/analysis/decision-features.ts";
-import { decisionProbability, pickDecisions, type DecisionOptions } from "../src/analysis/decisions.ts";
+import {
+  decisionProbability,
+  pickDecisions,
+  statedDecision,
+  type DecisionOptions,
+} from "../src/analysis/decisions.ts";
 import { fitLogistic, type LabelledRow } from "./linear.ts";
 import { addCounts } from "./metrics/counts.ts";
 import {
@@ -45,6 +51,8 @@ interface TrainMeeting {
   rows: LabelledRow[];
   /** Sentence index and message index of each row. */
   at: { index: number; messageIndex: number }[];
+  /** Sentence indexes of the rows that may be shown as a decision (statedDecision). */
+  stated: Set<number>;
   spans: [number, number][];
   outcomeSpans: [number, number][];
   messageCount: number;
@@ -65,6 +73,7 @@ const meetings: TrainMeeting[] = loadSplit("train")
       index: c.index,
       messageIndex: sentences[c.index]?.messageIndex ?? 0,
     }));
+    const stated = new Set(at.map((a) => a.index).filter((index) => statedDecision(sentences, index)));
     const rows = candidates.map((c, i) => {
       const m = at[i]?.messageIndex ?? 0;
       return { features: c.features, label: labelled.some(([a, b]) => m >= a && m <= b) ? 1 : 0 };
@@ -72,6 +81,7 @@ const meetings: TrainMeeting[] = loadSplit("train")
     return {
       rows,
       at,
+      stated,
       spans,
       outcomeSpans: meeting.outcomeSpans,
       messageCount: meeting.input.messages.length,
@@ -86,9 +96,9 @@ function countsOf(meeting: TrainMeeting, options: DecisionOptions): DecisionCoun
     probability: decisionProbability(row.features, options),
   }));
   const messageOf = new Map(meeting.at.map((a) => [a.index, a.messageIndex]));
-  const picked = pickDecisions(scored, meeting.messageCount, options).map((index) => [
-    messageOf.get(index) ?? -1,
-  ]);
+  const picked = pickDecisions(scored, meeting.messageCount, options, (index) =>
+    meeting.stated.has(index),
+  ).map((index) => [messageOf.get(index) ?? -1]);
   return scoreDecisions(picked, meeting.spans, meeting.outcomeSpans);
 }
 

@@ -11,6 +11,8 @@ import {
   DECISION_HEDGE,
   DECISION_NEGATIVE_CHOICE,
   DECISION_RECAP,
+  DECISION_STATEMENT,
+  DECISION_AGENDA,
   DECISION_WORD,
   FIRST_PERSON_WORDS,
 } from "./lexicon.ts";
@@ -91,6 +93,17 @@ function choiceWords(text: string, decisionWord: number): ChoiceWords {
  */
 function statesChoice(words: ChoiceWords, text: string): boolean {
   return Object.values(words).some((n) => n > 0) && count(DECISION_HEDGE, text) === 0;
+}
+
+/**
+ * Whether a sentence states a choice made, so that a reader takes it for a decision (DECISION_STATEMENT:
+ * "we've decided it's going to be a rubber case", "let's go with five then"): not one still to take or
+ * asked about (DECISION_AGENDA: "we have to come to a decision on …"), and without a hedge. Of the
+ * candidates the model ranks, only these are shown as decisions (decisions.ts).
+ */
+export function statesDecision(sentence: Sentence): boolean {
+  const text = normalText(sentence);
+  return DECISION_STATEMENT.test(text) && !DECISION_AGENDA.test(text) && count(DECISION_HEDGE, text) === 0;
 }
 
 /**

@@ -25,7 +25,7 @@ export const DECISION_MODEL = {
     1.3242, // position
     -1.579, // late
   ] as readonly number[],
-  threshold: 0.22,
-  spacing: 10,
-  maxDecisions: 8,
+  threshold: 0.12,
+  spacing: 80,
+  maxDecisions: 2,
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WEBSITE_PLANNING } from "../../test/helpers/factories.ts";
 import { analyzeConversation, sentencesOf } from "./analyze.ts";
+import { statesDecision } from "./decision-features.ts";
 import { DEFAULT_DECISION_OPTIONS, findDecisions, pickDecisions, type DecisionOptions } from "./decisions.ts";
 import type { AnalysisInput } from "./types.ts";
 
@@ -53,14 +54,65 @@ describe("findDecisions", () => {
     const texts = findDecisions(conversation, sentencesOf(conversation.messages.map((m) => m.text))).map(
       (decision) => decision.text,
     );
-    expect(texts).toContain("We decided to stay with the current hosting company for another year.");
-    expect(texts.filter((text) => /green version of|That in that/.test(text))).toEqual([]);
+    const whole = [
+      "We decided to stay with the current hosting company for another year.",
+      "The logo will be blue and we will drop the green version.",
+    ];
+    expect(texts.length).toBeGreaterThan(0);
+    for (const text of texts) expect(whole).toContain(text);
   });
 
   it("is part of the analysis, and empty for a language the analysis does not read", () => {
     expect(analyzeConversation(input).decisions.map((d) => d.messageIds)).toEqual([["m6"], ["m15"]]);
     const spanish = analyzeConversation({ ...input, languageCode: "es-ES" });
     expect(spanish.decisions).toEqual([]);
+  });
+});
+
+describe("statesDecision", () => {
+  const states = (text: string) => sentencesOf([text]).every((sentence) => statesDecision(sentence));
+
+  it("takes a choice the group made or makes, saying what, for a decision (QMSum train lines)", () => {
+    for (const text of [
+      "We decided to use only basic functions only.", // TS3008c 722
+      "We'll go for the battery.", // ES2007c
+      "Let's go with five then.", // ES2002d
+      "It looks like we're going to get rid of the whole locator thing.", // ES2003d
+      "For archiving, we'll use tape.", // Bmr024
+      "We agreed that the colour should be yellow and black.", // TS3012d
+    ])
+      expect(states(text), text).toBe(true);
+  });
+
+  it("takes no decision still to take, none that does not say what, and no one else's, for one", () => {
+    for (const text of [
+      "We have to come effectively to the decision on the remote functions so that you can decide.", // ES2014b
+      "Did we decide on having the ten numbers.", // ES2014b
+      "We already decided that on the previous meeting.", // TS3005c 338
+      "We have decided.", // TS3007c 628
+      "That's what we chose there.", // TS3012d 35
+      "We have to keep the cost in mind, but it.", // TS3007c 360
+      "They suggest that we should use the remote control only for TV.", // IS1005b 182
+      "It's up to the design department what we're going to use.", // TS3003c 195
+      "Let's go for the three presentations right now.", // IS1004b 66
+      "We'll keep reviewing it over the next couple of years.", // education_3 60
+      "Maybe we should go with the rubber case.",
+    ])
+      expect(states(text), text).toBe(false);
+  });
+
+  it("leaves a conversation whose likeliest lines state no choice without decisions", () => {
+    const talk: AnalysisInput = {
+      ...input,
+      messages: [
+        "We have to come to a decision on the functions today.",
+        "I keep pointing at the old slide, sorry.",
+        "We already decided that on the previous meeting.",
+        "It's up to the design department what we're going to use.",
+        "We should keep the cost in mind.",
+      ].map((text, i) => ({ id: `t${i}`, text, memberId: null, speakerName: "Chair", startTime: null })),
+    };
+    expect(findDecisions(talk, sentencesOf(talk.messages.map((m) => m.text)))).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { decisionCandidates } from "./decision-features.ts";
+import { decisionCandidates, statesDecision } from "./decision-features.ts";
 import { DECISION_MODEL } from "./decision-weights.ts";
 import type { Sentence } from "./nlp.ts";
 import { readableSentence, statesWhole } from "./tidy.ts";
@@ -64,7 +64,21 @@ export function pickDecisions(
 /** Words a decision states itself in, at least: "We'll keep the battery" is one, "So it's fine" is not. */
 const MIN_DECISION_WORDS = 5;
 
-/** A conversation's decisions: each a readable sentence that states it, linked to its message. */
+/**
+ * Whether sentence `index` may be shown as a decision: it states a choice made (statesDecision) as a whole
+ * statement, not a fragment or a cut-off sentence (statesWhole).
+ */
+export function statedDecision(sentences: readonly Sentence[], index: number): boolean {
+  const sentence = sentences[index] as Sentence;
+  return (
+    statesDecision(sentence) && statesWhole(sentence, readableSentence(sentence.text), MIN_DECISION_WORDS)
+  );
+}
+
+/**
+ * A conversation's decisions: each a readable sentence that states a choice made (statesDecision), linked to
+ * its message. A conversation where no likely sentence states one has none.
+ */
 export function findDecisions(input: AnalysisInput, sentences: readonly Sentence[]): DecisionItem[] {
   const speakers = input.messages.map((m) => m.memberId ?? m.speakerName);
   const options = DEFAULT_DECISION_OPTIONS;
@@ -73,11 +87,10 @@ export function findDecisions(input: AnalysisInput, sentences: readonly Sentence
     messageIndex: (sentences[candidate.index] as Sentence).messageIndex,
     probability: decisionProbability(candidate.features, options),
   }));
-  const textOf = (index: number): string => readableSentence((sentences[index] as Sentence).text);
-  const readable = (index: number): boolean =>
-    statesWhole(sentences[index] as Sentence, textOf(index), MIN_DECISION_WORDS);
-  return pickDecisions(scored, input.messages.length, options, readable).map((index) => ({
-    text: textOf(index),
+  return pickDecisions(scored, input.messages.length, options, (index) =>
+    statedDecision(sentences, index),
+  ).map((index) => ({
+    text: readableSentence((sentences[index] as Sentence).text),
     messageIds: [input.messages[(sentences[index] as Sentence).messageIndex]?.id ?? ""],
   }));
 }

@@ -358,6 +358,28 @@ export const DECISION_RECAP =
 export const DECISION_HEDGE =
   / (?:maybe|perhaps|probably|possibly|might|could|i guess|i do not know|i am not sure|or something|wonder|if) /g;
 
+/**
+ * A sentence that states a choice made, as a reader would take it for a decision: the group or "it" decided,
+ * agreed, settled or chose ("we've decided it's going to be a rubber case", "so we all agreed on the
+ * yellow"); the decision is, was or has been made to …; the group picks or drops something ("let's go with
+ * five then", "we'll go for the battery", "we're going to get rid of the locator", "we have to use
+ * plastic"); the consensus is …. Each says what: not "We have decided.", "We already decided that in the
+ * last meeting.", "That's what we chose there."
+ */
+export const DECISION_STATEMENT =
+  / (?:(?:(?:so |i think )?we|it)(?: have| had| would| are| were| is| was)?(?: all| just| already| now| finally)? (?:decided|agreed|settled|concluded|chose|chosen|opted)|decision (?:is|was|has been) (?:to|that|made)|(?:we will|let us|we should|we are going to|we are gonna|we have to|we must|we need to)(?: just| definitely| all)? (?:go with|go for|stick with|stick to|opt for|use|keep|drop|get rid of|include|leave out|take out|do without|settle on|choose|pick)|consensus (?:is|was)|we are (?:going|gonna) (?:to )?(?:go|stick) (?:with|for))(?! (?:(?:that |it |this |upon |on |there )?[.,;:!?]|(?:that |it |this )?(?:on |in |at |during )?(?:the |our )?(?:last |previous |first )?(?:meeting|time) )) /;
+
+/**
+ * A decision still to take, asked about or pointed at rather than stated: "we have to come to a decision on
+ * …", "we need to decide what …", "did we decide …", "should we go with …", "we have to choose later",
+ * "what we're going to use", "which we have to use", "it's up to the design department"; someone else's suggestion ("they suggest that we
+ * should …"), an opinion ("in my opinion we have to go with …"), keeping something in mind, and the
+ * meeting's own procedure ("let's go for the three presentations right now"), and keeping on doing something
+ * ("we'll keep reviewing it").
+ */
+export const DECISION_AGENDA =
+  / (?:(?:make|take|reach|come to|came to|arrive at|making|taking|reaching|coming to)(?: a| the| some| our| any)?(?: final| key| last)? decisions? |decide (?:on|about|what|whether|which|how|if) |(?:have|need|going|got|want) to decide |to decide |did we |can we |should we |do we |why we |whether |later |in mind |keep (?:it )?(?:in touch|track|an eye) |keep \w+ing |(?:what|which) (?:we|they) |that is what |it is up to |(?:they|he|she) (?:suggest|suggested|suggests|said|say|says|want|wanted|wants) |in my opinion |have to see |right now |presentations? )/;
+
 /** A short reply that accepts what was just said: "yeah", "okay", "sure", "agreed", "sounds good". */
 export const AGREEMENT_REPLY =
   / (?:yeah|yes|yep|okay|ok|sure|agreed|agree|right|fine|good|great|cool|definitely|absolutely|exactly|alright|sounds good) /;
