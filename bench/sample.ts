@@ -1,7 +1,7 @@
 /**
- * Writes docs/analysis-sample.md: everything the analysis finds in two QMSum val meetings (summary,
- * topics, action items, follow-ups, questions), beside the human summary and topics, so a reader can
- * judge precision by eye.
+ * Writes docs/analysis-sample.md: everything the analysis finds in two QMSum val meetings (decisions,
+ * summary, topics, action items, follow-ups, questions), beside the human summary and topics, so a reader
+ * can judge precision by eye.
  *
  * Usage: node --import tsx bench/sample.ts [meeting …]   (default: ES2006d Bmr012)
  */
@@ -56,7 +56,11 @@ for (const meeting of meetings) {
   const result = analyzeConversation(meeting.input);
   const n = meeting.input.messages.length;
   out.push(`## ${meeting.name} (${n} turns)`, "");
-  out.push("### Summary", "", "Recap (extractive):", "");
+  out.push(`### Decisions (${result.decisions.length})`, "");
+  for (const item of result.decisions)
+    out.push(`- ${item.text} _(turn ${turnIndex(meeting, item.messageIds[0])})_`);
+  if (result.decisions.length === 0) out.push("(none stated)");
+  out.push("", "### Summary", "", "Recap (extractive):", "");
   for (const item of result.summary)
     out.push(`- ${item.text} _(turn ${turnIndex(meeting, item.messageIds[0])})_`);
   out.push("", `Human reference: ${meeting.referenceSummary}`, "");
