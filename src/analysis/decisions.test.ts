@@ -97,8 +97,26 @@ describe("statesDecision", () => {
       "Let's go for the three presentations right now.", // IS1004b 66
       "We'll keep reviewing it over the next couple of years.", // education_3 60
       "Maybe we should go with the rubber case.",
+      "So let's go for lunch then.", // IS1008b 244
     ])
       expect(states(text), text).toBe(false);
+  });
+
+  it("shows no decision that, once cleaned, ends before it says what was chosen", () => {
+    const lines = ["we have to keep {disfmarker} Yeah .", "I think that we should use uh d"]; // TS3005b 561, TS3008b 327
+    const conversation: AnalysisInput = {
+      ...input,
+      messages: lines.map((text, i) => ({
+        id: `c${i}`,
+        text,
+        memberId: null,
+        speakerName: "Chair",
+        startTime: null,
+      })),
+    };
+    const sentences = sentencesOf(lines);
+    expect(sentences.some((sentence) => statesDecision(sentence))).toBe(true);
+    expect(findDecisions(conversation, sentences)).toEqual([]);
   });
 
   it("leaves a conversation whose likeliest lines state no choice without decisions", () => {

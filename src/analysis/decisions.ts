@@ -1,5 +1,6 @@
 import { decisionCandidates, statesDecision } from "./decision-features.ts";
 import { DECISION_MODEL } from "./decision-weights.ts";
+import { DECISION_UNFINISHED_ENDS } from "./lexicon.ts";
 import type { Sentence } from "./nlp.ts";
 import { readableSentence, statesWhole } from "./tidy.ts";
 import type { AnalysisInput, DecisionItem } from "./types.ts";
@@ -66,12 +67,17 @@ const MIN_DECISION_WORDS = 5;
 
 /**
  * Whether sentence `index` may be shown as a decision: it states a choice made (statesDecision) as a whole
- * statement, not a fragment or a cut-off sentence (statesWhole).
+ * statement, not a fragment or a cut-off sentence (statesWhole), and, as it reads once cleaned, does not end
+ * on its choice verb (DECISION_UNFINISHED_ENDS: "we have to keep, yeah" reads "We have to keep.").
  */
 export function statedDecision(sentences: readonly Sentence[], index: number): boolean {
   const sentence = sentences[index] as Sentence;
+  const text = readableSentence(sentence.text);
+  const last = text.toLowerCase().match(/\p{L}+(?=\P{L}*$)/u)?.[0] ?? "";
   return (
-    statesDecision(sentence) && statesWhole(sentence, readableSentence(sentence.text), MIN_DECISION_WORDS)
+    statesDecision(sentence) &&
+    statesWhole(sentence, text, MIN_DECISION_WORDS) &&
+    !DECISION_UNFINISHED_ENDS.has(last)
   );
 }
 
