@@ -181,7 +181,7 @@ describe.skipIf(!available)("the summary page in Chromium", () => {
     expect(highlighted).toBeGreaterThan(0);
     expect(await page.locator(".filter-count").innerText()).toContain(`${highlighted} line`);
     await chip.click();
-    expect(await page.locator(".line.is-match-topic, .line.is-match-insight").count()).toBe(0);
+    await expect.poll(() => page.locator(".line.is-match-topic, .line.is-match-insight").count()).toBe(0);
     await page.context().close();
   });
 
