@@ -5,16 +5,19 @@ import { statesDecision } from "./decision-features.ts";
 import { DEFAULT_DECISION_OPTIONS, findDecisions, pickDecisions, type DecisionOptions } from "./decisions.ts";
 import type { AnalysisInput } from "./types.ts";
 
-const input: AnalysisInput = {
+/** A conversation of these [speaker, text] lines, message ids m0, m1, … */
+const conversationOf = (lines: readonly (readonly [string, string])[]): AnalysisInput => ({
   conversationStartTime: "2026-11-02T15:00:00.000Z",
-  messages: WEBSITE_PLANNING.map(([speaker, text], i) => ({
+  messages: lines.map(([speaker, text], i) => ({
     id: `m${i}`,
     text,
     memberId: null,
     speakerName: speaker,
     startTime: null,
   })),
-};
+});
+
+const input = conversationOf(WEBSITE_PLANNING);
 
 describe("findDecisions", () => {
   it("finds the sentences that state a decision, as written sentences linked to their lines", () => {
@@ -41,16 +44,7 @@ describe("findDecisions", () => {
       ["Cleo", "That in that use of the logo."],
       ["Ben", "Sure."],
     ];
-    const conversation: AnalysisInput = {
-      ...input,
-      messages: [...WEBSITE_PLANNING, ...cut].map(([speaker, text], i) => ({
-        id: `m${i}`,
-        text,
-        memberId: null,
-        speakerName: speaker,
-        startTime: null,
-      })),
-    };
+    const conversation = conversationOf([...WEBSITE_PLANNING, ...cut]);
     const texts = findDecisions(conversation, sentencesOf(conversation.messages.map((m) => m.text))).map(
       (decision) => decision.text,
     );
@@ -104,32 +98,22 @@ describe("statesDecision", () => {
 
   it("shows no decision that, once cleaned, ends before it says what was chosen", () => {
     const lines = ["we have to keep {disfmarker} Yeah .", "I think that we should use uh d"]; // TS3005b 561, TS3008b 327
-    const conversation: AnalysisInput = {
-      ...input,
-      messages: lines.map((text, i) => ({
-        id: `c${i}`,
-        text,
-        memberId: null,
-        speakerName: "Chair",
-        startTime: null,
-      })),
-    };
+    const conversation = conversationOf(lines.map((text) => ["Chair", text] as const));
     const sentences = sentencesOf(lines);
     expect(sentences.some((sentence) => statesDecision(sentence))).toBe(true);
     expect(findDecisions(conversation, sentences)).toEqual([]);
   });
 
   it("leaves a conversation whose likeliest lines state no choice without decisions", () => {
-    const talk: AnalysisInput = {
-      ...input,
-      messages: [
+    const talk = conversationOf(
+      [
         "We have to come to a decision on the functions today.",
         "I keep pointing at the old slide, sorry.",
         "We already decided that on the previous meeting.",
         "It's up to the design department what we're going to use.",
         "We should keep the cost in mind.",
-      ].map((text, i) => ({ id: `t${i}`, text, memberId: null, speakerName: "Chair", startTime: null })),
-    };
+      ].map((text) => ["Chair", text] as const),
+    );
     expect(findDecisions(talk, sentencesOf(talk.messages.map((m) => m.text)))).toEqual([]);
   });
 });

@@ -372,10 +372,10 @@ export const DECISION_STATEMENT =
 /**
  * A decision still to take, asked about or pointed at rather than stated: "we have to come to a decision on
  * …", "we need to decide what …", "did we decide …", "should we go with …", "we have to choose later",
- * "what we're going to use", "which we have to use", "it's up to the design department"; someone else's suggestion ("they suggest that we
- * should …"), an opinion ("in my opinion we have to go with …"), keeping something in mind, and the
- * meeting's own procedure ("let's go for the three presentations right now", "let's go for lunch then"), and
- * keeping on doing something ("we'll keep reviewing it").
+ * "what we're going to use", "which we have to use", "it's up to the design department"; someone else's
+ * suggestion ("they suggest that we should …"), an opinion ("in my opinion we have to go with …"), keeping
+ * something in mind, the meeting's own procedure ("let's go for the three presentations right now", "let's go
+ * for lunch then"), and keeping on doing something ("we'll keep reviewing it").
  */
 export const DECISION_AGENDA =
   / (?:(?:make|take|reach|come to|came to|arrive at|making|taking|reaching|coming to)(?: a| the| some| our| any)?(?: final| key| last)? decisions? |decide (?:on|about|what|whether|which|how|if) |(?:have|need|going|got|want) to decide |to decide |did we |can we |should we |do we |why we |whether |later |in mind |keep (?:it )?(?:in touch|track|an eye) |keep \w+ing |(?:what|which) (?:we|they) |that is what |it is up to |(?:they|he|she) (?:suggest|suggested|suggests|said|say|says|want|wanted|wants) |in my opinion |have to see |right now |presentations? |(?:lunch|coffee|tea|break|drinks?|dinner) )/;
