@@ -291,15 +291,18 @@ export function ruleVerdict(sentence: Sentence, words: Words, context: ActionCon
 /**
  * Where the phrasing rules' verdict stands beside the model's, as the model has not learned the case:
  * - any task the rules find in a conversation shorter than LONG_CONVERSATION lines. The model learned on
- *   meetings of 91 to 1,158 lines, where "let's …" and "we'll …" are mostly the meeting's own procedure
+ *   meetings of 91 to 1,832 lines, where "let's …" and "we'll …" are mostly the meeting's own procedure
  *   (2 of 101 "let's" sentences state a task); a short chat has no such meeting around it.
- * - a task the rules give to a named person with a time after the meeting ("Carol, can you ask finance for
- *   the tax tables by Thursday?", "Dana will send the prices by Friday"). QMSum's meetings rarely name
- *   people, so the model cannot learn how strong this is; a conversation that does is taken at its word.
+ * - a task the rules give to a named person, or ask of someone ("can you …"), with a time after the meeting
+ *   ("Carol, can you ask finance for the tax tables by Thursday?", "Dana will send the prices by Friday",
+ *   "Can you check by Monday whether the charger fits?"). QMSum's meetings rarely name people or ask for
+ *   work by a date (its 162 train meetings hold 8 such named tasks and 1 such request), so the model cannot
+ *   learn how strong this is; a conversation that does is taken at its word.
  */
 export function rulesStand(rule: RuleTask, sentence: Sentence, context: ActionContext): boolean {
   if (!context.long) return rule.action !== null || rule.followUp;
-  return matchesWords(LATER, sentence.text) && rule.action?.assignee?.kind === "name";
+  const asked = rule.action?.assignee?.kind === "name" || rule.action?.request === true;
+  return asked && matchesWords(LATER, sentence.text);
 }
 
 /** Fewer words say too little to act on ("Let's do digits."); more are no insight (insights.ts). */
@@ -315,6 +318,17 @@ export function mayStateTask(words: Words): boolean {
   if (n.length > MAX_TASK_WORDS) return false;
   const said = n.length - n.findIndex((w) => !OPENERS.has(w) && w !== "yes");
   return said >= MIN_TASK_WORDS && said <= n.length;
+}
+
+/**
+ * The words and word pairs a sentence says (normal forms: "will" for "'ll"), from which the action model
+ * weighs those it learned (ActionModel.phrases: "minutes", "i will", "next week").
+ */
+export function sentencePhrases(words: Words): Set<string> {
+  const n = words.normals;
+  const phrases = new Set(n);
+  for (let i = 0; i + 1 < n.length; i++) phrases.add(`${n[i]} ${n[i + 1]}`);
+  return phrases;
 }
 
 /** The features of one sentence (ACTION_FEATURE_NAMES order). */

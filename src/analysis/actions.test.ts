@@ -100,7 +100,9 @@ describe("action items: work after the meeting", () => {
 
   it("keeps work handed out at the close of a meeting, not the same words at its start (ES2002b 553)", () => {
     const assignment =
-      "um for uh our Industrial Designer , you're gonna be thinking about the components concept .";
+      "um for uh our Industrial Designer , you're gonna be thinking about the components concept . Um User " +
+      "Interface Designer gonna be thinking about our user interface , and marketing you're gonna be thinking " +
+      "about trend watching .";
     expect(tasksOf(assignment, { at: 19, of: 20 }).map((i) => i.type)).toEqual(["action_item"]);
     expect(tasksOf(assignment, { at: 0, of: 20 })).toEqual([]);
   });

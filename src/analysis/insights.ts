@@ -10,6 +10,7 @@ import {
   mayStateTask,
   ruleVerdict,
   rulesStand,
+  sentencePhrases,
   type ActionContext,
 } from "./action-features.ts";
 import { actionProbability, actionScore, DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
@@ -65,7 +66,9 @@ function classifySentence(
   const text = tidySentence(sentence.text.trim());
   const rule = mayStateTask(words) ? ruleVerdict(sentence, words, context) : null;
   const learned =
-    rule === null ? 0 : actionProbability(actionFeatures(sentence, words, context, rule), model);
+    rule === null
+      ? 0
+      : actionProbability(actionFeatures(sentence, words, context, rule), sentencePhrases(words), model);
   const probability =
     rule !== null && learned < model.threshold && rulesStand(rule, sentence, context)
       ? model.threshold
