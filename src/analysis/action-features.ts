@@ -301,6 +301,16 @@ export function ruleVerdict(sentence: Sentence, words: Words, context: ActionCon
  */
 export function rulesStand(rule: RuleTask, sentence: Sentence, context: ActionContext): boolean {
   if (!context.long) return rule.action !== null || rule.followUp;
+  return takenAtItsWord(rule, sentence);
+}
+
+/**
+ * A task the rules give to a named person, or ask of someone, with a time after the meeting: taken at its
+ * word in a conversation of any length, and as a sure task (insights.ts scores it at least midway between
+ * the model's threshold and certainty), where any other task the rules find in a short one scores as the
+ * threshold.
+ */
+export function takenAtItsWord(rule: RuleTask, sentence: Sentence): boolean {
   const asked = rule.action?.assignee?.kind === "name" || rule.action?.request === true;
   return asked && matchesWords(LATER, sentence.text);
 }

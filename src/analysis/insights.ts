@@ -11,6 +11,7 @@ import {
   ruleVerdict,
   rulesStand,
   sentencePhrases,
+  takenAtItsWord,
   type ActionContext,
 } from "./action-features.ts";
 import { actionProbability, actionScore, DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
@@ -69,10 +70,15 @@ function classifySentence(
     rule === null
       ? 0
       : actionProbability(actionFeatures(sentence, words, context, rule), sentencePhrases(words), model);
-  const probability =
-    rule !== null && learned < model.threshold && rulesStand(rule, sentence, context)
-      ? model.threshold
-      : learned;
+  // Where the rules' verdict stands, it lifts the model's probability to the threshold, or for a task taken
+  // at its word (a named person, or a request, with a time) to midway between the threshold and certainty.
+  const floor =
+    rule === null || !rulesStand(rule, sentence, context)
+      ? 0
+      : takenAtItsWord(rule, sentence)
+        ? (1 + model.threshold) / 2
+        : model.threshold;
+  const probability = Math.max(learned, floor);
   if (probability >= model.threshold) {
     const followUp = FOLLOW_UP.test(sentence.text) || ASK_SOMEONE.test(sentence.text);
     return {
