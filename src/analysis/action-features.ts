@@ -289,7 +289,8 @@ export function ruleVerdict(sentence: Sentence, words: Words, context: ActionCon
 }
 
 /**
- * Where the phrasing rules' verdict stands beside the model's, as the model has not learned the case:
+ * Where the phrasing rules' verdict stands beside the model's, as the model has not learned the case, the
+ * least probability it gives the sentence (0 where it does not stand):
  * - any task the rules find in a conversation shorter than LONG_CONVERSATION lines. The model learned on
  *   meetings of 91 to 1,832 lines, where "let's …" and "we'll …" are mostly the meeting's own procedure
  *   (2 of 101 "let's" sentences state a task); a short chat has no such meeting around it.
@@ -299,20 +300,16 @@ export function ruleVerdict(sentence: Sentence, words: Words, context: ActionCon
  *   work by a date (its 162 train meetings hold 8 such named tasks and 1 such request), so the model cannot
  *   learn how strong this is; a conversation that does is taken at its word.
  */
-export function rulesStand(rule: RuleTask, sentence: Sentence, context: ActionContext): boolean {
-  if (!context.long) return rule.action !== null || rule.followUp;
-  return takenAtItsWord(rule, sentence);
-}
-
-/**
- * A task the rules give to a named person, or ask of someone, with a time after the meeting: taken at its
- * word in a conversation of any length, and as a sure task (insights.ts scores it at least midway between
- * the model's threshold and certainty), where any other task the rules find in a short one scores as the
- * threshold.
- */
-export function takenAtItsWord(rule: RuleTask, sentence: Sentence): boolean {
+export function rulesStand(
+  rule: RuleTask,
+  sentence: Sentence,
+  context: ActionContext,
+  threshold: number,
+): number {
   const asked = rule.action?.assignee?.kind === "name" || rule.action?.request === true;
-  return asked && matchesWords(LATER, sentence.text);
+  // A task taken at its word is a sure one: midway between the model's threshold and certainty.
+  if (asked && matchesWords(LATER, sentence.text)) return (1 + threshold) / 2;
+  return !context.long && (rule.action !== null || rule.followUp) ? threshold : 0;
 }
 
 /** Fewer words say too little to act on ("Let's do digits."); more are no insight (insights.ts). */

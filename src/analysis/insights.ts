@@ -11,7 +11,6 @@ import {
   ruleVerdict,
   rulesStand,
   sentencePhrases,
-  takenAtItsWord,
   type ActionContext,
 } from "./action-features.ts";
 import { actionProbability, actionScore, DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
@@ -70,15 +69,8 @@ function classifySentence(
     rule === null
       ? 0
       : actionProbability(actionFeatures(sentence, words, context, rule), sentencePhrases(words), model);
-  // Where the rules' verdict stands, it lifts the model's probability to the threshold, or for a task taken
-  // at its word (a named person, or a request, with a time) to midway between the threshold and certainty.
-  const floor =
-    rule === null || !rulesStand(rule, sentence, context)
-      ? 0
-      : takenAtItsWord(rule, sentence)
-        ? (1 + model.threshold) / 2
-        : model.threshold;
-  const probability = Math.max(learned, floor);
+  const probability =
+    rule === null ? 0 : Math.max(learned, rulesStand(rule, sentence, context, model.threshold));
   if (probability >= model.threshold) {
     const followUp = FOLLOW_UP.test(sentence.text) || ASK_SOMEONE.test(sentence.text);
     return {
