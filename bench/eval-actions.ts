@@ -14,7 +14,7 @@ import {
   type GoldAction,
 } from "./metrics/actions.ts";
 import { folds, FOLDS, labelledMeeting, trainModel, type TrainingSettings } from "./action-training.ts";
-import { detectedActions, type Meeting } from "./qmsum.ts";
+import { detectedActions, meetingKind, MEETING_KINDS, type Meeting } from "./qmsum.ts";
 
 export interface ActionRow {
   name: string;
@@ -42,20 +42,29 @@ export function evaluateActions(meeting: Meeting): ActionRow[] {
   return [scoreMeeting({ ...meeting, goldActions }, analyzeConversation(meeting.input))];
 }
 
+/** How held-out meetings are grouped: each group is analysed by a model fitted on the other groups. */
+export type HoldOut = <T extends { name: string }>(meetings: readonly T[]) => T[][];
+
+/** Held out by kind of meeting: each kind analysed by a model that learned from the other two kinds only. */
+export const BY_KIND: HoldOut = (meetings) =>
+  MEETING_KINDS.map((kind) => meetings.filter((m) => meetingKind(m.name) === kind));
+
 /**
- * For each labelled meeting, a model fitted on the other folds' meetings only (with the given training
- * settings and threshold), so no meeting is analysed by a model that saw its labels.
+ * For each labelled meeting, a model fitted on the other groups' meetings only (k folds by meeting unless
+ * `holdOut` says otherwise; with the given training settings and threshold), so no meeting is analysed by a
+ * model that saw its labels.
  */
 export function heldOutModels(
   meetings: readonly Meeting[],
   settings: TrainingSettings = ACTION_TRAINING,
   threshold = DEFAULT_ACTION_MODEL.threshold,
+  holdOut: HoldOut = folds,
 ): Map<string, ActionModel> {
   const labelled = meetings.flatMap((m) =>
     m.goldActions === null ? [] : [labelledMeeting({ ...m, goldActions: m.goldActions })],
   );
   return new Map(
-    folds(labelled).flatMap((fold) => {
+    holdOut(labelled).flatMap((fold) => {
       const model = trainModel(
         labelled.filter((m) => !fold.includes(m)),
         settings,
@@ -66,13 +75,17 @@ export function heldOutModels(
   );
 }
 
-/** The labelled meetings scored k-fold by meeting: each analysed by its held-out model (heldOutModels). */
+/**
+ * The labelled meetings scored k-fold by meeting (or as `holdOut` groups them): each analysed by its held-out
+ * model (heldOutModels).
+ */
 export function crossValidatedActions(
   meetings: readonly Meeting[],
   settings: TrainingSettings = ACTION_TRAINING,
   threshold = DEFAULT_ACTION_MODEL.threshold,
+  holdOut: HoldOut = folds,
 ): ActionRow[] {
-  const models = heldOutModels(meetings, settings, threshold);
+  const models = heldOutModels(meetings, settings, threshold, holdOut);
   return meetings.flatMap((meeting) => {
     const actions = models.get(meeting.name);
     if (actions === undefined || meeting.goldActions === null) return [];
@@ -83,7 +96,14 @@ export function crossValidatedActions(
 
 const fixed = (value: number): string => value.toFixed(2);
 
-function overall(label: string, rows: readonly ActionRow[]): string {
+/** The header of the action-item tables (`overall` rows). */
+export const ACTION_TABLE_HEADER = [
+  "| meetings                   | detections | P clear     | R clear       | P all | R all         | type agr. |",
+  "| -------------------------- | ---------- | ----------- | ------------- | ----- | ------------- | --------- |",
+];
+
+/** A table row: the rows' counts summed, clear-only and clear + borderline. */
+export function overall(label: string, rows: readonly ActionRow[]): string {
   const clear = rows.map((r) => r.clear).reduce(addCounts, NO_COUNTS);
   const all = rows.map((r) => r.all).reduce(addCounts, NO_COUNTS);
   const agreement = all.pairs === 0 ? "–" : fixed(all.sameType / all.pairs);
@@ -109,8 +129,7 @@ export function reportActions(
     "alsoAt turns. Clear-only precision in brackets leaves out detections that match only a borderline item.",
     "Type agreement: matched pairs whose action-item/follow-up type equals the gold type.",
     "",
-    "| meetings                   | detections | P clear     | R clear       | P all | R all         | type agr. |",
-    "| -------------------------- | ---------- | ----------- | ------------- | ----- | ------------- | --------- |",
+    ...ACTION_TABLE_HEADER,
     ...rows.map((row) => overall(row.name, [row])),
     overall(`${split} overall`, rows),
   ];

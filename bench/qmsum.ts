@@ -133,6 +133,17 @@ export function detectedActions(meeting: Meeting, result: AnalysisResult): Detec
   });
 }
 
+/** QMSum's three kinds of meeting: AMI's product design (ES, IS, TS), ICSI's research groups, and committees. */
+export type MeetingKind = "product design" | "research" | "committee";
+
+export const MEETING_KINDS: readonly MeetingKind[] = ["product design", "research", "committee"];
+
+/** A QMSum meeting's kind, from its name: "ES2002a" product design, "Bed003" research, "covid_1" committee. */
+export function meetingKind(name: string): MeetingKind {
+  if (/^(?:ES|IS|TS)\d/.test(name)) return "product design";
+  return /^B[a-z]{2}\d/.test(name) ? "research" : "committee";
+}
+
 /** Every meeting of a split ("train" or "val"), sorted by name. */
 export function loadSplit(split: string): Meeting[] {
   const dir = join(QMSUM_DIR, split);
