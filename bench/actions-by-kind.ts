@@ -1,6 +1,6 @@
 /**
  * How the action-item model does on a kind of meeting it never learned from. QMSum's train meetings are of
- * three kinds (product design, research, committee: meetingKind); each kind is analysed by a model fitted, with
+ * three kinds (product design, research, committee: meetingKind in qmsum.ts); each kind is analysed by a model fitted, with
  * the shipped settings and threshold, on the other two kinds only, beside the same meetings in the 5-fold
  * cross-validation (where the other meetings of their kind are in the training folds). A user's meetings are
  * none of QMSum's kinds, so the held-out kind is the nearer guess of what they will see. Never reads val.
@@ -12,13 +12,11 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { FOLDS } from "./action-training.ts";
 import { ACTION_TABLE_HEADER, BY_KIND, crossValidatedActions, overall } from "./eval-actions.ts";
-import { loadSplit, meetingKind, MEETING_KINDS } from "./qmsum.ts";
+import { loadSplit, MEETING_KINDS, ofKind } from "./qmsum.ts";
 
 const train = loadSplit("train").filter((m) => m.goldActions !== null);
 const crossValidated = crossValidatedActions(train);
 const kindHeldOut = crossValidatedActions(train, undefined, undefined, BY_KIND);
-const ofKind = <T extends { name: string }>(rows: readonly T[], kind: string) =>
-  rows.filter((row) => meetingKind(row.name) === kind);
 
 const lines = [
   `Action items on ${train.length} labelled train meetings, whole analyses, shipped settings and threshold:`,

@@ -14,7 +14,7 @@ import {
   type GoldAction,
 } from "./metrics/actions.ts";
 import { folds, FOLDS, labelledMeeting, trainModel, type TrainingSettings } from "./action-training.ts";
-import { detectedActions, meetingKind, MEETING_KINDS, type Meeting } from "./qmsum.ts";
+import { detectedActions, MEETING_KINDS, ofKind, type Meeting } from "./qmsum.ts";
 
 export interface ActionRow {
   name: string;
@@ -46,8 +46,7 @@ export function evaluateActions(meeting: Meeting): ActionRow[] {
 export type HoldOut = <T extends { name: string }>(meetings: readonly T[]) => T[][];
 
 /** Held out by kind of meeting: each kind analysed by a model that learned from the other two kinds only. */
-export const BY_KIND: HoldOut = (meetings) =>
-  MEETING_KINDS.map((kind) => meetings.filter((m) => meetingKind(m.name) === kind));
+export const BY_KIND: HoldOut = (meetings) => MEETING_KINDS.map((kind) => ofKind(meetings, kind));
 
 /**
  * For each labelled meeting, a model fitted on the other groups' meetings only (k folds by meeting unless

@@ -144,6 +144,10 @@ export function meetingKind(name: string): MeetingKind {
   return /^B[a-z]{2}\d/.test(name) ? "research" : "committee";
 }
 
+/** The meetings (or rows named after them) of one kind. */
+export const ofKind = <T extends { name: string }>(items: readonly T[], kind: MeetingKind): T[] =>
+  items.filter((item) => meetingKind(item.name) === kind);
+
 /** Every meeting of a split ("train" or "val"), sorted by name. */
 export function loadSplit(split: string): Meeting[] {
   const dir = join(QMSUM_DIR, split);
