@@ -24,6 +24,7 @@ import { createJobProcessor } from "./modules/jobs/job-processor.ts";
 import { JobsRepository } from "./modules/jobs/jobs.repository.ts";
 import { JobRunner, JobRunners, type JobRunnerOptions } from "./modules/jobs/jobs.runner.ts";
 import { JobsService, type JobKind } from "./modules/jobs/jobs.service.ts";
+import { MediaJobSteps } from "./modules/media/media-job.ts";
 import { MediaService } from "./modules/media/media.service.ts";
 import { LiveService } from "./modules/live/live.service.ts";
 import type { Speech } from "./media/speech.ts";
@@ -118,25 +119,31 @@ export function createServices(deps: ServiceDeps) {
     release: (conversationId) => media.release(conversationId),
   });
   const ingestion = new IngestionService(transaction, clock, jobs, webhookTargets);
+  const mediaTargets = new WebhookTargets(new Set(config.media.allowHosts), {
+    field: "url",
+    allowVariable: "RECAP_MEDIA_ALLOW_HOSTS",
+  });
   const media = new MediaService({
     settings: config.media,
     speech,
     media: repositories.media,
-    jobs: repositories.jobs,
     ingestion,
-    mediaTargets: new WebhookTargets(new Set(config.media.allowHosts), {
-      field: "url",
-      allowVariable: "RECAP_MEDIA_ALLOW_HOSTS",
-    }),
+    mediaTargets,
+  });
+  const mediaJobSteps = new MediaJobSteps({
+    settings: config.media,
+    speech,
+    media: repositories.media,
+    jobs: repositories.jobs,
+    mediaTargets,
     transaction,
-    clock,
     logger,
     metrics: metrics.transcription,
   });
   for (let i = 0; i < config.media.asrConcurrency; i++) {
     runners.push(
       runnerOf("media", async (job, signal) => {
-        await media.transcribeForJob(job, signal);
+        await mediaJobSteps.transcribeForJob(job, signal);
         await processJob(job);
       }),
     );

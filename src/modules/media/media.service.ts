@@ -2,55 +2,24 @@ import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { FastifyBaseLogger } from "fastify";
-import { Value } from "typebox/value";
-import type { Clock } from "../../clock.ts";
 import type { MediaSettings } from "../../config.ts";
-import type { JobRow, MediaRow } from "../../db/schema.ts";
-import type { Transaction } from "../../db/transaction.ts";
 import { DomainError, invalid } from "../../errors.ts";
-import { numericId } from "../../ids.ts";
-import { alignLines, storedWords, type ChannelTranscript } from "../../media/align.ts";
-import type { RecognizedSegment, SpeakerTurn } from "../../media/engine.ts";
-import { decodeToWav, probe, type ProbedMedia } from "../../media/ffmpeg.ts";
-import { fetchMedia } from "../../media/fetch-media.ts";
+import { probe, type ProbedMedia } from "../../media/ffmpeg.ts";
 import { MediaProblem } from "../../media/problems.ts";
 import type { Speech } from "../../media/speech.ts";
-import { readWavSamples, wavDurationMs } from "../../media/wav.ts";
-import type { TranscriptionMetrics } from "../../metrics/metrics.ts";
-import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { Accepted, IngestionService } from "../ingestion/ingestion.service.ts";
-import type { JobsRepository } from "../jobs/jobs.repository.ts";
 import type { WebhookTargets } from "../jobs/webhook-targets.ts";
 import type { MediaRepository } from "./media.repository.ts";
-import { ChannelMetadata, type MediaFileQuery, type MediaUrlBody } from "./media.schemas.ts";
+import { checkChannels, optionsOf, optionsOfQuery } from "./media-options.ts";
+import type { MediaFileQuery, MediaUrlBody } from "./media.schemas.ts";
 
 export type MediaKind = "audio" | "video";
 
-/** What a submission asked of recognition, as kept with the media (JSON in `media.options`). */
-export interface MediaOptions {
-  languageCode: string | null;
-  vocabulary: string[];
-  /** Speaker diarization, with the number of speakers when the caller knew it; null when not asked. */
-  diarization: { speakerCount: number | null } | null;
-  /** One speaker per listed channel (1-based); empty: every channel mixed into one. */
-  channels: { channel: number; name: string; email: string | null }[];
-}
-
-/** The shares of a media job's progress each step reports into. */
-const PROGRESS = { fetched: 0.1, decoded: 0.15, recognised: 0.85, diarized: 0.95 };
-
-/** How often a job's progress is written at most. */
-const PROGRESS_EVERY_MS = 2000;
-
 /**
  * Recorded audio and video (docs/MEDIA.md): takes submissions (an upload streamed to disk and probed, or a
- * URL checked and fetched later), and runs the media part of their jobs: fetch, probe and decode, recognise,
- * diarise, align, then hand the lines to the conversation as messages. Each step's result is kept with the
- * media row, so a job taken up again resumes at the step it had reached.
+ * URL checked and fetched later, by the job: media-job.ts), and finds a conversation's stored recordings.
  */
 export class MediaService {
   constructor(
@@ -58,13 +27,8 @@ export class MediaService {
       settings: MediaSettings;
       speech: Speech;
       media: MediaRepository;
-      jobs: JobsRepository;
       ingestion: IngestionService;
       mediaTargets: WebhookTargets;
-      transaction: Transaction<{ media: MediaRepository; conversations: ConversationsRepository }>;
-      clock: Clock;
-      logger: FastifyBaseLogger;
-      metrics: TranscriptionMetrics;
     },
   ) {}
 
@@ -224,208 +188,6 @@ export class MediaService {
     return probed;
   }
 
-  /**
-   * The media part of a job: nothing for a text job; for a media job, its file's lines added to the
-   * conversation as the job's messages (the analysis then runs as for text). Throws MediaProblem (the job
-   * fails with its message) or, when `signal` aborts, the abort, with ffmpeg and the engine stopped.
-   */
-  async transcribeForJob(job: JobRow, signal: AbortSignal): Promise<void> {
-    const media = await this.deps.media.findByJob(job.id);
-    if (!media || job.kind !== "media") return;
-    const work = join(this.settings.dir, "work", job.id);
-    await mkdir(work, { recursive: true });
-    const progress = this.progressOf(job);
-    try {
-      const options = JSON.parse(media.options) as MediaOptions;
-      let wavs: string[] | null = null;
-      const decoded = async () => (wavs ??= await this.decode(media, options, work, signal, progress));
-      let channels = media.segments === null ? null : (JSON.parse(media.segments) as RecognizedSegment[][]);
-      if (channels === null) {
-        channels = await this.recognise(await decoded(), options, signal, progress);
-        const durationMs = await wavDurationMs((await decoded())[0] ?? "");
-        await this.deps.media.update(media.id, {
-          segments: JSON.stringify(channels),
-          duration_ms: durationMs,
-        });
-        media.duration_ms = durationMs;
-      }
-      let turns = media.turns === null ? null : (JSON.parse(media.turns) as SpeakerTurn[]);
-      if (turns === null && options.diarization !== null && options.channels.length === 0) {
-        turns = await this.diarize(media, options, (await decoded())[0] ?? "", signal, progress);
-      }
-      await this.addLines(job, media, options, channels, turns);
-    } finally {
-      await progress.flush();
-      if (!signal.aborted) await rm(work, { recursive: true, force: true });
-    }
-  }
-
-  /** Writes the job's progress at most every two seconds, and always the last figure on flush. */
-  private progressOf(job: JobRow) {
-    let last = 0;
-    let pending: number | null = null;
-    const write = async (value: number) => {
-      pending = null;
-      last = Date.now();
-      await this.deps.jobs.setProgress(job, value).catch(() => undefined);
-    };
-    return {
-      report: (value: number) => {
-        if (Date.now() - last >= PROGRESS_EVERY_MS) void write(value);
-        else pending = value;
-      },
-      flush: async () => {
-        if (pending !== null) await write(pending);
-      },
-    };
-  }
-
-  private async decode(
-    media: MediaRow,
-    options: MediaOptions,
-    work: string,
-    signal: AbortSignal,
-    progress: { report(value: number): void },
-  ): Promise<string[]> {
-    let input: string;
-    if (media.stored_file !== null) input = join(this.settings.dir, "uploads", media.stored_file);
-    else {
-      input = join(work, "source");
-      await fetchMedia(media.source_url ?? "", input, {
-        guard: this.deps.mediaTargets,
-        maxBytes: this.settings.maxBytes,
-        timeoutMs: this.settings.fetchTimeoutSeconds * 1000,
-        signal,
-        onBytes: (received, expected) =>
-          expected !== null && progress.report((received / expected) * PROGRESS.fetched),
-      });
-    }
-    const probed = await probe(this.settings, input, signal);
-    if (probed.channels === 0) throw new MediaProblem("the media has no audio stream");
-    if (probed.durationMs !== null && probed.durationMs > this.settings.maxSeconds * 1000) {
-      throw new MediaProblem(
-        `the media is ${Math.round(probed.durationMs / 1000)} seconds long; the limit is ${this.settings.maxSeconds} (RECAP_MEDIA_MAX_SECONDS)`,
-      );
-    }
-    checkChannels(options, probed, (message) => new MediaProblem(message));
-    const wavs = await decodeToWav(this.settings, input, work, {
-      channels: options.channels.length === 0 ? null : options.channels.map((entry) => entry.channel - 1),
-      maxSeconds: this.settings.maxSeconds,
-      signal,
-    });
-    progress.report(PROGRESS.decoded);
-    return wavs;
-  }
-
-  private async recognise(
-    wavs: string[],
-    options: MediaOptions,
-    signal: AbortSignal,
-    progress: { report(value: number): void },
-  ): Promise<RecognizedSegment[][]> {
-    const engine = await this.deps.speech.engine();
-    const channels: RecognizedSegment[][] = [];
-    const total = (await Promise.all(wavs.map((wav) => wavDurationMs(wav)))).reduce((a, b) => a + b, 0);
-    // Timed from a loaded engine: the real-time factor is the recognition's, not the model's first load.
-    const started = performance.now();
-    let done = 0;
-    for (const wav of wavs) {
-      const length = await wavDurationMs(wav);
-      const span = PROGRESS.recognised - PROGRESS.decoded;
-      channels.push(
-        await engine.transcribe(readWavSamples(wav), {
-          ...(options.languageCode !== null && { languageCode: options.languageCode }),
-          vocabulary: options.vocabulary,
-          signal,
-          onProgress: (ms) => progress.report(PROGRESS.decoded + (span * (done + ms)) / Math.max(total, 1)),
-        }),
-      );
-      done += length;
-    }
-    this.deps.metrics.transcribed(total / 1000, (performance.now() - started) / 1000);
-    return channels;
-  }
-
-  /** Diarization is its own step: when it fails the transcript is kept, with one unnamed speaker. */
-  private async diarize(
-    media: MediaRow,
-    options: MediaOptions,
-    wav: string,
-    signal: AbortSignal,
-    progress: { report(value: number): void },
-  ): Promise<SpeakerTurn[]> {
-    const diarizer = await this.deps.speech.diarizer();
-    if (!diarizer) return [];
-    let turns: SpeakerTurn[] = [];
-    let failure: string | null = null;
-    try {
-      turns = await diarizer.diarize(wav, {
-        ...(options.diarization?.speakerCount != null && { speakerCount: options.diarization.speakerCount }),
-        signal,
-        onProgress: (fraction) =>
-          progress.report(PROGRESS.recognised + (PROGRESS.diarized - PROGRESS.recognised) * fraction),
-      });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      failure = error instanceof Error ? error.message : String(error);
-      this.deps.logger.warn({ mediaId: media.id, err: error }, "diarization failed; the transcript is kept");
-    }
-    await this.deps.media.update(media.id, { turns: JSON.stringify(turns), diarization_error: failure });
-    return turns;
-  }
-
-  /**
-   * Adds the aligned lines as the job's messages, after the media before it in the conversation (its media
-   * time continues theirs), once: a job taken up again after this step finds its messages there.
-   */
-  private async addLines(
-    job: JobRow,
-    media: MediaRow,
-    options: MediaOptions,
-    channels: RecognizedSegment[][],
-    turns: SpeakerTurn[] | null,
-  ): Promise<void> {
-    const speakers = options.channels.map((entry) => ({ name: entry.name, email: entry.email }));
-    const transcripts: ChannelTranscript[] = channels.map((segments, index) => ({
-      segments,
-      speaker: speakers[index] ?? null,
-    }));
-    const lines = alignLines(transcripts, turns);
-    if (lines.length === 0) throw new MediaProblem("no speech was recognised in the media");
-    await this.deps.transaction(async ({ conversations, media: mediaRows }) => {
-      const conversation = await conversations.lockForWrite(job.conversation_id);
-      if (!conversation) return;
-      if ((await conversations.listMessagesOfJob(job.id)).length > 0) return;
-      const earlier = (await mediaRows.listOfConversation(job.conversation_id)).filter(
-        (row) =>
-          row.created_at < media.created_at || (row.created_at === media.created_at && row.id < media.id),
-      );
-      const start = Date.parse(conversation.start_time);
-      const lastEnd = conversation.end_time === null ? 0 : Date.parse(conversation.end_time) - start;
-      const offsetMs = Math.max(lastEnd, ...earlier.map((row) => row.offset_ms + (row.duration_ms ?? 0)));
-      await mediaRows.update(media.id, { offset_ms: offsetMs });
-      const first = await conversations.nextMessagePosition(job.conversation_id);
-      const at = (ms: number) => new Date(start + offsetMs + ms).toISOString();
-      await conversations.insertMessages(
-        lines.map((line, index) => ({
-          id: numericId(),
-          conversation_id: job.conversation_id,
-          job_id: job.id,
-          position: first + index,
-          text: line.text,
-          from_name: line.speaker?.name ?? null,
-          from_user_id: null,
-          from_email: line.speaker?.email ?? null,
-          member_id: null,
-          start_time: at(line.startMs),
-          end_time: at(line.endMs),
-          hidden: 0,
-          words: storedWords(line),
-        })),
-      );
-    });
-  }
-
   /** The stored uploads of a conversation, to remove once its rows are deleted. */
   async release(conversationId: string): Promise<() => Promise<void>> {
     const files = (await this.deps.media.listOfConversation(conversationId)).flatMap((row) =>
@@ -508,102 +270,4 @@ const EXTENSIONS: Record<string, string> = {
 
 function extensionOf(contentType: string | null): string {
   return (contentType && EXTENSIONS[contentType]) || "";
-}
-
-/** Every channel metadata entry must name a channel the file has; throws invalid (or `problem`) if not. */
-function checkChannels(
-  options: MediaOptions,
-  probed: ProbedMedia,
-  problem: (message: string) => Error = (message) => invalid(message),
-): void {
-  for (const [index, entry] of options.channels.entries()) {
-    if (entry.channel > probed.channels) {
-      throw problem(
-        `channelMetadata[${index}].channel is ${entry.channel} but the audio has ${probed.channels} channel${probed.channels === 1 ? "" : "s"}`,
-      );
-    }
-  }
-}
-
-/** The options of a URL submission's body, checked; throws invalid naming the field. */
-export function optionsOf(body: {
-  languageCode?: string | undefined;
-  customVocabulary?: string[] | undefined;
-  enableSpeakerDiarization?: boolean | undefined;
-  diarizationSpeakerCount?: number | undefined;
-  channelMetadata?: ChannelMetadata | undefined;
-}): MediaOptions {
-  const channels = (body.channelMetadata ?? []).map((entry, index) => ({
-    channel: entry.channel,
-    name: entry.speaker.name?.trim() || entry.speaker.email?.trim() || `Channel ${entry.channel}`,
-    email: entry.speaker.email?.trim() || null,
-    index,
-  }));
-  const seen = new Set<number>();
-  for (const entry of channels) {
-    if (seen.has(entry.channel)) {
-      throw invalid(`channelMetadata[${entry.index}].channel ${entry.channel} is listed twice`);
-    }
-    seen.add(entry.channel);
-  }
-  if (body.diarizationSpeakerCount !== undefined && body.enableSpeakerDiarization !== true) {
-    throw invalid("diarizationSpeakerCount needs enableSpeakerDiarization=true");
-  }
-  return {
-    languageCode: body.languageCode ?? null,
-    vocabulary: body.customVocabulary ?? [],
-    diarization:
-      body.enableSpeakerDiarization === true ? { speakerCount: body.diarizationSpeakerCount ?? null } : null,
-    channels: channels
-      .sort((a, b) => a.channel - b.channel)
-      .map(({ channel, name, email }) => ({ channel, name, email })),
-  };
-}
-
-/** The options of an upload's query: lists come repeated or as JSON text. Throws invalid naming the field. */
-export function optionsOfQuery(query: MediaFileQuery): MediaOptions {
-  let channelMetadata: ChannelMetadata | undefined;
-  if (query.channelMetadata !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(query.channelMetadata);
-    } catch {
-      throw invalid('query.channelMetadata must be JSON: [{"channel":1,"speaker":{"name":"…"}}]');
-    }
-    if (!Value.Check(ChannelMetadata, parsed)) {
-      const first = Value.Errors(ChannelMetadata, parsed)[0];
-      throw invalid(
-        `query.channelMetadata${first?.instancePath.replaceAll("/", ".") ?? ""} ${first?.message ?? "is invalid"}`,
-      );
-    }
-    channelMetadata = parsed;
-  }
-  return optionsOf({
-    languageCode: query.languageCode,
-    customVocabulary: vocabularyOf(query.customVocabulary),
-    enableSpeakerDiarization: query.enableSpeakerDiarization,
-    diarizationSpeakerCount: query.diarizationSpeakerCount,
-    channelMetadata,
-  });
-}
-
-function vocabularyOf(value: string | string[] | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const entries = Array.isArray(value) ? value : [value];
-  const words = entries.flatMap((entry) => {
-    const text = entry.trim();
-    if (!text.startsWith("[")) return [text];
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (Array.isArray(parsed) && parsed.every((word) => typeof word === "string")) return parsed;
-    } catch {
-      // Not JSON after all: the entry is one phrase that starts with "[".
-    }
-    return [text];
-  });
-  const cleaned = words.map((word) => word.trim()).filter((word) => word !== "");
-  if (cleaned.length > 500) throw invalid("query.customVocabulary must have at most 500 entries");
-  const long = cleaned.findIndex((word) => word.length > 100);
-  if (long >= 0) throw invalid(`query.customVocabulary[${long}] must be at most 100 characters`);
-  return cleaned;
 }

@@ -1,0 +1,253 @@
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { FastifyBaseLogger } from "fastify";
+import type { MediaSettings } from "../../config.ts";
+import type { JobRow, MediaRow } from "../../db/schema.ts";
+import type { Transaction } from "../../db/transaction.ts";
+import { numericId } from "../../ids.ts";
+import { alignLines, storedWords, type ChannelTranscript } from "../../media/align.ts";
+import type { RecognizedSegment, SpeakerTurn } from "../../media/engine.ts";
+import { decodeToWav, probe } from "../../media/ffmpeg.ts";
+import { fetchMedia } from "../../media/fetch-media.ts";
+import { MediaProblem } from "../../media/problems.ts";
+import type { Speech } from "../../media/speech.ts";
+import { readWavSamples, wavDurationMs } from "../../media/wav.ts";
+import type { TranscriptionMetrics } from "../../metrics/metrics.ts";
+import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import type { JobsRepository } from "../jobs/jobs.repository.ts";
+import type { WebhookTargets } from "../jobs/webhook-targets.ts";
+import type { MediaRepository } from "./media.repository.ts";
+import { checkChannels, type MediaOptions } from "./media-options.ts";
+
+/** The shares of a media job's progress each step reports into. */
+const PROGRESS = { fetched: 0.1, decoded: 0.15, recognised: 0.85, diarized: 0.95 };
+
+/** How often a job's progress is written at most. */
+const PROGRESS_EVERY_MS = 2000;
+
+/**
+ * The media part of a job (docs/MEDIA.md): fetch, probe and decode, recognise, diarise, align, then hand the
+ * lines to the conversation as messages. Each step's result is kept with the media row, so a job taken up
+ * again resumes at the step it had reached.
+ */
+export class MediaJobSteps {
+  constructor(
+    private readonly deps: {
+      settings: MediaSettings;
+      speech: Speech;
+      media: MediaRepository;
+      jobs: JobsRepository;
+      mediaTargets: WebhookTargets;
+      transaction: Transaction<{ media: MediaRepository; conversations: ConversationsRepository }>;
+      logger: FastifyBaseLogger;
+      metrics: TranscriptionMetrics;
+    },
+  ) {}
+
+  private get settings(): MediaSettings {
+    return this.deps.settings;
+  }
+
+  /**
+   * The media part of a job: nothing for a text job; for a media job, its file's lines added to the
+   * conversation as the job's messages (the analysis then runs as for text). Throws MediaProblem (the job
+   * fails with its message) or, when `signal` aborts, the abort, with ffmpeg and the engine stopped.
+   */
+  async transcribeForJob(job: JobRow, signal: AbortSignal): Promise<void> {
+    const media = await this.deps.media.findByJob(job.id);
+    if (!media || job.kind !== "media") return;
+    const work = join(this.settings.dir, "work", job.id);
+    await mkdir(work, { recursive: true });
+    const progress = this.progressOf(job);
+    try {
+      const options = JSON.parse(media.options) as MediaOptions;
+      let wavs: string[] | null = null;
+      const decoded = async () => (wavs ??= await this.decode(media, options, work, signal, progress));
+      let channels = media.segments === null ? null : (JSON.parse(media.segments) as RecognizedSegment[][]);
+      if (channels === null) {
+        channels = await this.recognise(await decoded(), options, signal, progress);
+        const durationMs = await wavDurationMs((await decoded())[0] ?? "");
+        await this.deps.media.update(media.id, {
+          segments: JSON.stringify(channels),
+          duration_ms: durationMs,
+        });
+        media.duration_ms = durationMs;
+      }
+      let turns = media.turns === null ? null : (JSON.parse(media.turns) as SpeakerTurn[]);
+      if (turns === null && options.diarization !== null && options.channels.length === 0) {
+        turns = await this.diarize(media, options, (await decoded())[0] ?? "", signal, progress);
+      }
+      await this.addLines(job, media, options, channels, turns);
+    } finally {
+      await progress.flush();
+      if (!signal.aborted) await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  /** Writes the job's progress at most every two seconds, and always the last figure on flush. */
+  private progressOf(job: JobRow) {
+    let last = 0;
+    let pending: number | null = null;
+    const write = async (value: number) => {
+      pending = null;
+      last = Date.now();
+      await this.deps.jobs.setProgress(job, value).catch(() => undefined);
+    };
+    return {
+      report: (value: number) => {
+        if (Date.now() - last >= PROGRESS_EVERY_MS) void write(value);
+        else pending = value;
+      },
+      flush: async () => {
+        if (pending !== null) await write(pending);
+      },
+    };
+  }
+
+  private async decode(
+    media: MediaRow,
+    options: MediaOptions,
+    work: string,
+    signal: AbortSignal,
+    progress: { report(value: number): void },
+  ): Promise<string[]> {
+    let input: string;
+    if (media.stored_file !== null) input = join(this.settings.dir, "uploads", media.stored_file);
+    else {
+      input = join(work, "source");
+      await fetchMedia(media.source_url ?? "", input, {
+        guard: this.deps.mediaTargets,
+        maxBytes: this.settings.maxBytes,
+        timeoutMs: this.settings.fetchTimeoutSeconds * 1000,
+        signal,
+        onBytes: (received, expected) =>
+          expected !== null && progress.report((received / expected) * PROGRESS.fetched),
+      });
+    }
+    const probed = await probe(this.settings, input, signal);
+    if (probed.channels === 0) throw new MediaProblem("the media has no audio stream");
+    if (probed.durationMs !== null && probed.durationMs > this.settings.maxSeconds * 1000) {
+      throw new MediaProblem(
+        `the media is ${Math.round(probed.durationMs / 1000)} seconds long; the limit is ${this.settings.maxSeconds} (RECAP_MEDIA_MAX_SECONDS)`,
+      );
+    }
+    checkChannels(options, probed, (message) => new MediaProblem(message));
+    const wavs = await decodeToWav(this.settings, input, work, {
+      channels: options.channels.length === 0 ? null : options.channels.map((entry) => entry.channel - 1),
+      maxSeconds: this.settings.maxSeconds,
+      signal,
+    });
+    progress.report(PROGRESS.decoded);
+    return wavs;
+  }
+
+  private async recognise(
+    wavs: string[],
+    options: MediaOptions,
+    signal: AbortSignal,
+    progress: { report(value: number): void },
+  ): Promise<RecognizedSegment[][]> {
+    const engine = await this.deps.speech.engine();
+    const channels: RecognizedSegment[][] = [];
+    const total = (await Promise.all(wavs.map((wav) => wavDurationMs(wav)))).reduce((a, b) => a + b, 0);
+    // Timed from a loaded engine: the real-time factor is the recognition's, not the model's first load.
+    const started = performance.now();
+    let done = 0;
+    for (const wav of wavs) {
+      const length = await wavDurationMs(wav);
+      const span = PROGRESS.recognised - PROGRESS.decoded;
+      channels.push(
+        await engine.transcribe(readWavSamples(wav), {
+          ...(options.languageCode !== null && { languageCode: options.languageCode }),
+          vocabulary: options.vocabulary,
+          signal,
+          onProgress: (ms) => progress.report(PROGRESS.decoded + (span * (done + ms)) / Math.max(total, 1)),
+        }),
+      );
+      done += length;
+    }
+    this.deps.metrics.transcribed(total / 1000, (performance.now() - started) / 1000);
+    return channels;
+  }
+
+  /** Diarization is its own step: when it fails the transcript is kept, with one unnamed speaker. */
+  private async diarize(
+    media: MediaRow,
+    options: MediaOptions,
+    wav: string,
+    signal: AbortSignal,
+    progress: { report(value: number): void },
+  ): Promise<SpeakerTurn[]> {
+    const diarizer = await this.deps.speech.diarizer();
+    if (!diarizer) return [];
+    let turns: SpeakerTurn[] = [];
+    let failure: string | null = null;
+    try {
+      turns = await diarizer.diarize(wav, {
+        ...(options.diarization?.speakerCount != null && { speakerCount: options.diarization.speakerCount }),
+        signal,
+        onProgress: (fraction) =>
+          progress.report(PROGRESS.recognised + (PROGRESS.diarized - PROGRESS.recognised) * fraction),
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      failure = error instanceof Error ? error.message : String(error);
+      this.deps.logger.warn({ mediaId: media.id, err: error }, "diarization failed; the transcript is kept");
+    }
+    await this.deps.media.update(media.id, { turns: JSON.stringify(turns), diarization_error: failure });
+    return turns;
+  }
+
+  /**
+   * Adds the aligned lines as the job's messages, after the media before it in the conversation (its media
+   * time continues theirs), once: a job taken up again after this step finds its messages there.
+   */
+  private async addLines(
+    job: JobRow,
+    media: MediaRow,
+    options: MediaOptions,
+    channels: RecognizedSegment[][],
+    turns: SpeakerTurn[] | null,
+  ): Promise<void> {
+    const speakers = options.channels.map((entry) => ({ name: entry.name, email: entry.email }));
+    const transcripts: ChannelTranscript[] = channels.map((segments, index) => ({
+      segments,
+      speaker: speakers[index] ?? null,
+    }));
+    const lines = alignLines(transcripts, turns);
+    if (lines.length === 0) throw new MediaProblem("no speech was recognised in the media");
+    await this.deps.transaction(async ({ conversations, media: mediaRows }) => {
+      const conversation = await conversations.lockForWrite(job.conversation_id);
+      if (!conversation) return;
+      if ((await conversations.listMessagesOfJob(job.id)).length > 0) return;
+      const earlier = (await mediaRows.listOfConversation(job.conversation_id)).filter(
+        (row) =>
+          row.created_at < media.created_at || (row.created_at === media.created_at && row.id < media.id),
+      );
+      const start = Date.parse(conversation.start_time);
+      const lastEnd = conversation.end_time === null ? 0 : Date.parse(conversation.end_time) - start;
+      const offsetMs = Math.max(lastEnd, ...earlier.map((row) => row.offset_ms + (row.duration_ms ?? 0)));
+      await mediaRows.update(media.id, { offset_ms: offsetMs });
+      const first = await conversations.nextMessagePosition(job.conversation_id);
+      const at = (ms: number) => new Date(start + offsetMs + ms).toISOString();
+      await conversations.insertMessages(
+        lines.map((line, index) => ({
+          id: numericId(),
+          conversation_id: job.conversation_id,
+          job_id: job.id,
+          position: first + index,
+          text: line.text,
+          from_name: line.speaker?.name ?? null,
+          from_user_id: null,
+          from_email: line.speaker?.email ?? null,
+          member_id: null,
+          start_time: at(line.startMs),
+          end_time: at(line.endMs),
+          hidden: 0,
+          words: storedWords(line),
+        })),
+      );
+    });
+  }
+}
