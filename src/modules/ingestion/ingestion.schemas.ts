@@ -1,12 +1,13 @@
 import { Type, type Static } from "typebox";
 import { DateTime } from "../../http/schemas.ts";
 
+// The description is also the wording of the 400 when the format or pattern fails ("webhookUrl must be …").
 export const WebhookUrl = Type.String({
-  format: "uri",
+  format: "http-url",
   pattern: "^https?://",
   maxLength: 2048,
   description:
-    "Receives each job status, signed per Standard Webhooks (docs/WEBHOOKS.md). Refused: user credentials, and hosts that are or resolve to internal addresses unless allowed by the operator",
+    "an absolute http(s) URL, which receives each job status, signed per Standard Webhooks (docs/WEBHOOKS.md); refused: user credentials, and hosts that are or resolve to internal addresses unless allowed by the operator",
 });
 
 export const IncomingMessage = Type.Object({

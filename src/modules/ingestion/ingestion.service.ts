@@ -226,7 +226,7 @@ export class IngestionService {
         kind: media ? "media" : "text",
         appId,
         conversationId: id,
-        webhookUrl: submission.webhookUrl ?? null,
+        webhookUrl: submission.webhookUrl === undefined ? null : new URL(submission.webhookUrl).href,
         now,
       });
       return { conversationId: id, jobId };

@@ -2,17 +2,28 @@ import dns from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import { invalid } from "../../errors.ts";
-import { hostOf } from "../../urls.ts";
+import { hostOf, isHttpUrl } from "../../urls.ts";
+
+/** IPv6's reserved first block: `::` and `::1` are in it, and the IPv4-compatible `::/96`. */
+const ZERO_BLOCK = ipaddr.parseCIDR("::/8") as [ipaddr.IPv6, number];
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96") as [ipaddr.IPv6, number];
 
 /**
  * The range of an address a webhook may not reach, or null for a public unicast one. Everything
  * ipaddr.js does not call unicast is refused: loopback, private, link-local, unique-local, unspecified,
  * and the rest (carrier-grade NAT, multicast, reserved, IPv4 carried in IPv6 prefixes…). IPv4-mapped
- * IPv6 addresses (`::ffff:127.0.0.1`) are judged as the IPv4 address they carry.
+ * IPv6 addresses (`::ffff:127.0.0.1`) are judged as the IPv4 address they carry. ipaddr.js calls the rest
+ * of `::/8` unicast, yet none of it is assigned, and an IPv4-compatible address (`::127.0.0.1`, deprecated
+ * by RFC 4291) may still be routed by a dual stack to the IPv4 address it carries: all of it is refused.
  */
 function internalRange(address: string): string | null {
-  const range = ipaddr.process(address).range();
-  return range === "unicast" ? null : range;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range !== "unicast") return range;
+  if (parsed instanceof ipaddr.IPv6 && parsed.match(ZERO_BLOCK)) {
+    return parsed.match(IPV4_COMPATIBLE) ? "ipv4Compatible" : "reserved";
+  }
+  return null;
 }
 
 /** The request field a refused URL came in, and the variable that allows hosts for it. */
@@ -38,6 +49,7 @@ export class WebhookTargets {
   /** Throws `invalid` naming the URL's field and the rule it breaks. */
   async check(target: string): Promise<void> {
     const { field, allowVariable } = this.naming;
+    if (!isHttpUrl(target)) throw invalid(`${field} must be an absolute http(s) URL`);
     const url = new URL(target);
     if (url.username !== "" || url.password !== "") {
       throw invalid(`${field} must not contain user credentials (user:password@): they are never sent`);

@@ -73,11 +73,11 @@ const ignored = {
 
 export const MediaUrlBody = Type.Object({
   url: Type.String({
-    format: "uri",
+    format: "http-url",
     pattern: "^https?://",
     maxLength: 4096,
     description:
-      "The media to fetch: http(s), no credentials, no internal address unless the operator allowed its host (RECAP_MEDIA_ALLOW_HOSTS)",
+      "an absolute http(s) URL of the media to fetch: no credentials, no internal address unless the operator allowed its host (RECAP_MEDIA_ALLOW_HOSTS)",
   }),
   name: Type.Optional(Type.String({ maxLength: 1000 })),
   webhookUrl: Type.Optional(WebhookUrl),

@@ -129,7 +129,7 @@ export class MediaService {
         media: {
           id: randomUUID(),
           kind,
-          sourceUrl: body.url,
+          sourceUrl: new URL(body.url).href,
           storedFile: null,
           contentType: null,
           bytes: null,
