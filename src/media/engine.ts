@@ -50,7 +50,7 @@ export interface LiveRecognitionOptions {
 export interface LiveRecognition {
   /** Takes the next samples; resolves once the utterances that ended within them have been reported. */
   push(chunk: Float32Array): Promise<void>;
-  /** Ends the input: reports the utterance still open, if any. */
+  /** Ends the input: reports the utterance still open, if any, and frees what the stream held. */
   end(): Promise<void>;
 }
 
@@ -64,6 +64,11 @@ export interface SpeechEngine {
    * cannot stream (a remote server answers whole files only). Throws when it cannot take the language.
    */
   listen?(options: LiveRecognitionOptions): LiveRecognition;
+  /**
+   * The local engine's VADs: how many it made (each holds native memory until the process ends, so this is
+   * the most inputs it segmented at once) and how many are idle now. Absent on an engine without one.
+   */
+  vads?(): { made: number; idle: number };
   close(): Promise<void>;
 }
 

@@ -739,3 +739,60 @@ describe.each(await dialects())("a live stream that never stops on %s", (dialect
     }
   });
 });
+
+describe.each(await dialects())("the local engine's VADs under live streams on %s", (dialect) => {
+  it("are given back however a stream ends, so the engine makes no more than the streams open at once", async () => {
+    const kit = new MediaKit();
+    const modelsDir = join(kit.dir, "models");
+    installEnergyVad(modelsDir);
+    installToneRecogniser(modelsDir, "tone-ctc");
+    const server = await startTestServer(dialect, {
+      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc", RECAP_LIVE_IDLE_SECONDS: "1" },
+    });
+    try {
+      const { token } = await server.newApp();
+      const url = `${server.url.replace(/^http/, "ws")}/v1/streaming/vads?access_token=${token}`;
+      const audio = linear16(kit, "short", [{ tone: VOICES[1], seconds: 0.4 }, { silence: 0.2 }], 16_000);
+      /** Each way a stream ends, and the close code the client sees (null: the client left first). */
+      const endings: Record<string, [Record<string, unknown>, (socket: WebSocket) => void, number | null]> = {
+        stop_request: [{}, (socket) => socket.send(JSON.stringify({ type: "stop_request" })), 1000],
+        "a bad request": [{}, (socket) => socket.send(JSON.stringify({ type: "hello" })), 4400],
+        "the client going away": [{}, (socket) => socket.terminate(), null],
+        "the idle timeout": [{}, () => undefined, 1000],
+        "undecodable audio": [
+          { config: { speechRecognition: { encoding: "OPUS" } } },
+          (socket) => socket.send(JSON.stringify({ type: "stop_request" })),
+          4400,
+        ],
+      };
+      const end = async (ending: keyof typeof endings) => {
+        const [start, then, code] = endings[ending]!;
+        const { socket, received } = await startStream(url, start);
+        socket.send(ending === "undecodable audio" ? Buffer.alloc(8192, 7) : audio);
+        then(socket);
+        if (code !== null) await until(() => received.close !== null, `the close after ${ending}`);
+        return [ending, code === null ? null : received.close?.code];
+      };
+      const vads = async () => (await server.services.speech.engine()).vads?.();
+      const names = Object.keys(endings);
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < names.length; i++) {
+          const pair = [names[i]!, names[(i + 1) % names.length]!];
+          const closes = await Promise.all(pair.map(end));
+          expect(closes).toEqual(pair.map((name) => [name, endings[name]![2]]));
+          // Every stream of the pair gives its VAD back, the one whose client left too.
+          await until(async () => {
+            const counts = await vads();
+            return counts !== undefined && counts.idle === counts.made;
+          }, "every VAD to be given back");
+        }
+      }
+      const counts = await vads();
+      expect(counts?.made).toBeLessThanOrEqual(2);
+      expect(counts?.idle).toBe(counts?.made);
+    } finally {
+      await server.close();
+      kit.close();
+    }
+  });
+});

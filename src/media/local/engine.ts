@@ -10,7 +10,7 @@ import {
 } from "../engine.ts";
 import { DEFAULT_MODELS } from "../models.ts";
 import { ModelNotInstalled, readInstalledModel, type InstalledModel } from "../model-store.ts";
-import { SpeechSegmenter, type SegmenterOptions, type SpeechSegment } from "./segmenter.ts";
+import { VadPool, type SegmenterOptions, type SpeechSegment, type SpeechSegmenter } from "./segmenter.ts";
 import { unlessAborted } from "./abortable.ts";
 import { sherpaOnnx } from "./sherpa.ts";
 import { wordsFromTokens } from "./words.ts";
@@ -122,8 +122,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
       throw new Error(`the local model ${model.name} does not recognise ${languageCode}`);
     }
   };
-  const segmenterOf = () =>
-    new SpeechSegmenter({ ...options.segmentation, vadModel: join(vad.dir, vadFile) });
+  const vads = new VadPool({ ...options.segmentation, vadModel: join(vad.dir, vadFile) });
 
   return {
     description: `local ${model.name}`,
@@ -132,7 +131,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
       const { signal, onProgress } = recognition;
       checkLanguage(recognition.languageCode);
       signal.throwIfAborted();
-      const segmenter = segmenterOf();
+      const segmenter = vads.segmenter();
       const segments: RecognizedSegment[] = [];
       const take = async (finished: SpeechSegment[]) => {
         for (const segment of finished) {
@@ -140,21 +139,27 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
           if (recognised !== null) segments.push(recognised);
         }
       };
-      for await (const chunk of audio) {
-        await take(segmenter.push(chunk));
-        onProgress?.(segmenter.processedMs);
+      try {
+        for await (const chunk of audio) {
+          await take(segmenter.push(chunk));
+          onProgress?.(segmenter.processedMs);
+          signal.throwIfAborted();
+        }
         signal.throwIfAborted();
+        await take(segmenter.flush());
+        onProgress?.(segmenter.processedMs);
+        return segments;
+      } finally {
+        segmenter.release();
       }
-      signal.throwIfAborted();
-      await take(segmenter.flush());
-      onProgress?.(segmenter.processedMs);
-      return segments;
     },
 
     listen(live: LiveRecognitionOptions): LiveRecognition {
       checkLanguage(live.languageCode);
-      return new LocalLiveRecognition(segmenterOf(), recognise, live);
+      return new LocalLiveRecognition(vads.segmenter(), recognise, live);
     },
+
+    vads: () => vads.counts(),
 
     async close() {
       // A decode abandoned by an abort still uses the recogniser: let it finish before the engine is dropped.
@@ -204,8 +209,12 @@ class LocalLiveRecognition implements LiveRecognition {
   }
 
   async end(): Promise<void> {
-    await this.report(this.segmenter.flush());
-    this.recent = [];
+    try {
+      await this.report(this.segmenter.flush());
+    } finally {
+      this.recent = [];
+      this.segmenter.release();
+    }
   }
 
   private async report(finished: SpeechSegment[]): Promise<void> {

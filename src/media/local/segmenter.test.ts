@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeEnergyVad } from "../../../test/helpers/speech-models.ts";
-import { SpeechSegmenter, type SpeechSegment } from "./segmenter.ts";
+import { VadPool, type SpeechSegmenter, type SpeechSegment } from "./segmenter.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "recap-segmenter-"));
 const vadModel = join(dir, "vad.onnx");
@@ -42,14 +42,14 @@ describe("SpeechSegmenter", () => {
       { tone: true, seconds: 1 },
       { seconds: 0.5 },
     ]);
-    const whole = spans(run(new SpeechSegmenter({ vadModel }), input, input.length));
+    const whole = spans(run(new VadPool({ vadModel }).segmenter(), input, input.length));
     expect(whole).toHaveLength(2);
     for (const chunk of [160, 1000, 4096])
-      expect(spans(run(new SpeechSegmenter({ vadModel }), input, chunk))).toEqual(whole);
+      expect(spans(run(new VadPool({ vadModel }).segmenter(), input, chunk))).toEqual(whole);
   });
 
   it("returns each utterance as soon as the pause after it is long enough, and the open one on flush", () => {
-    const segmenter = new SpeechSegmenter({ vadModel, minSilenceMs: 300 });
+    const segmenter = new VadPool({ vadModel, minSilenceMs: 300 }).segmenter();
     expect(segmenter.push(audio([{ seconds: 0.5 }, { tone: true, seconds: 1 }]))).toEqual([]);
     const ended = segmenter.push(audio([{ seconds: 0.5 }]));
     expect(ended).toHaveLength(1);
@@ -63,7 +63,7 @@ describe("SpeechSegmenter", () => {
 
   it("cuts speech that never pauses at the longest utterance, holding no more than that", () => {
     const segments = run(
-      new SpeechSegmenter({ vadModel, maxSegmentMs: 5000 }),
+      new VadPool({ vadModel, maxSegmentMs: 5000 }).segmenter(),
       audio([{ tone: true, seconds: 60 }]),
       16_000,
     );
@@ -76,5 +76,33 @@ describe("SpeechSegmenter", () => {
       expect(segment.startSample).toBe(before.startSample + before.samples.length);
     });
     expect(segments.at(-1)!.startSample + segments.at(-1)!.samples.length).toBe(60 * 16_000);
+  });
+
+  it("lends each VAD to one input at a time and reuses it once given back, with the same utterances as a new one", () => {
+    const input = audio([
+      { seconds: 0.5 },
+      { tone: true, seconds: 1 },
+      { seconds: 1 },
+      { tone: true, seconds: 0.5 },
+    ]);
+    const pool = new VadPool({ vadModel });
+    const first = pool.segmenter();
+    const second = pool.segmenter();
+    const fresh = spans(run(first, input, 1000));
+    expect(fresh).toHaveLength(2);
+    first.release();
+    second.release();
+    expect(pool.counts()).toEqual({ made: 2, idle: 2 });
+    for (let i = 0; i < 50; i++) {
+      const reused = pool.segmenter();
+      // A VAD given back in the middle of an utterance starts the next input afresh.
+      reused.push(input.subarray(0, 16_000));
+      reused.release();
+      const again = pool.segmenter();
+      expect(spans(run(again, input, 1000))).toEqual(fresh);
+      again.release();
+    }
+    expect(pool.counts()).toEqual({ made: 2, idle: 2 });
+    expect(() => first.push(input)).toThrow(/released/);
   });
 });

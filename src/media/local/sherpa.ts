@@ -39,6 +39,8 @@ export interface Vad {
   front(enableExternalBuffer?: boolean): { start: number; samples: Float32Array };
   pop(): void;
   flush(): void;
+  /** Empties the buffer and the detector's state: the VAD is as new (sample positions start from 0 again). */
+  reset(): void;
 }
 
 export interface SpeakerDiarizationSegment {

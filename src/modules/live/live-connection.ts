@@ -178,7 +178,13 @@ export class LiveConnection {
       onInterim: (segment) => this.result(segment, false),
       onFinal: (segment) => this.final(segment),
     });
-    this.live = await this.service.open(this.appId, this.connectionId, start);
+    try {
+      this.live = await this.service.open(this.appId, this.connectionId, start);
+    } catch (error) {
+      // Nothing was pushed: ending it reports nothing and gives its VAD back.
+      await recognition.end();
+      throw error;
+    }
     this.recognition = recognition;
     if (start.encoding === "LINEAR16") this.resampler = new Linear16Resampler(start.sampleRateHertz);
     else {
@@ -228,16 +234,20 @@ export class LiveConnection {
     let undecodable: DomainError | null = null;
     try {
       if (live !== null && this.recognition !== null) {
-        if (this.decoder !== null) {
-          // What ffmpeg still holds is decoded and recognised before the stream's last utterance is closed.
-          undecodable = await this.decoder.end().then(
-            () => null,
-            (problem: unknown) => invalid((problem as Error).message),
-          );
-          if (undecodable !== null) this.send(events.error(undecodable.code, undecodable.message));
-          await this.drainDecoded();
+        try {
+          if (this.decoder !== null) {
+            // What ffmpeg still holds is decoded and recognised before the stream's last utterance is closed.
+            undecodable = await this.decoder.end().then(
+              () => null,
+              (problem: unknown) => invalid((problem as Error).message),
+            );
+            if (undecodable !== null) this.send(events.error(undecodable.code, undecodable.message));
+            await this.drainDecoded();
+          }
+        } finally {
+          // However the stream ends, its recognition ends too: that frees what it holds (the engine's VAD).
+          await this.recognition.end();
         }
-        await this.recognition.end();
         jobId = await this.service.finish(live);
       }
     } finally {
