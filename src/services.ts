@@ -129,6 +129,7 @@ export function createServices(deps: ServiceDeps) {
     media: repositories.media,
     ingestion,
     mediaTargets,
+    logger,
   });
   const mediaJobSteps = new MediaJobSteps({
     settings: config.media,

@@ -74,6 +74,7 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const decodeStart = performance.now();
     [wav = ""] = await decodeToWav(server.config.media, mp3, kit.dir, {
+      format: "mp3",
       channels: null,
       maxSeconds: seconds + 60,
       signal: new AbortController().signal,

@@ -10,6 +10,8 @@ export interface FfmpegPaths {
 }
 
 export interface ProbedMedia {
+  /** The demuxer ffprobe read it with (one of MEDIA_FORMATS), named to the decoder so it reads it alike. */
+  format: string;
   /** Null when the container does not say (a live capture, some WebM files). */
   durationMs: number | null;
   /** Channels of the first audio stream; 0 when the file has no audio. */
@@ -18,19 +20,71 @@ export interface ProbedMedia {
 }
 
 interface FfprobeOutput {
-  format?: { duration?: string };
-  streams?: { codec_type?: string; channels?: number; duration?: string }[];
+  format?: { format_name?: string; duration?: string; probe_score?: number };
+  streams?: { codec_type?: string; channels?: number; sample_rate?: string; duration?: string }[];
 }
+
+/**
+ * The demuxers recorded media is read with (ffmpeg's names): containers that hold one recording. Any other
+ * format is refused before it is opened, above all those that open the files or URLs they name (HLS and other
+ * playlists, concat lists, image sequences): a file of one app must never make ffmpeg read another's.
+ */
+export const MEDIA_FORMATS = [
+  "wav",
+  "w64",
+  "mp3",
+  "aac",
+  "flac",
+  "ogg",
+  "mov",
+  "matroska",
+  "aiff",
+  "caf",
+  "asf",
+  "avi",
+  "mpegts",
+  "amr",
+];
+
+/** What MEDIA_FORMATS are called by the people who send them. */
+const FORMAT_NAMES =
+  "WAV, MP3, M4A/MP4/MOV, AAC, FLAC, Ogg/Opus, WebM/MKV, AIFF, CAF, WMA/WMV, AVI, MPEG-TS or AMR";
+
+/** The input options of every ffprobe and ffmpeg run on recorded media: local files, of MEDIA_FORMATS only. */
+const INPUT_RULES = ["-protocol_whitelist", "file", "-format_whitelist", MEDIA_FORMATS.join(",")];
+
+/**
+ * Below this, ffprobe chose the format by the file's name alone, not its bytes (ffmpeg's AVPROBE_SCORE_RETRY):
+ * random bytes named `.mp3` score 1, real media 51 or more.
+ */
+const LEAST_PROBE_SCORE = 25;
+
+const notMedia = (detail: string) =>
+  new MediaProblem(
+    `the file is not a media file Recap reads (one audio or video recording: ${FORMAT_NAMES}; ` +
+      "playlists and lists of other files are not read)",
+    detail,
+  );
 
 /** How long ffprobe may read a file's headers. */
 const PROBE_TIMEOUT_MS = 30_000;
 
 /**
- * Reads what a file holds with ffprobe, from its headers only. Throws MediaProblem when ffmpeg cannot read
- * it as media; a file with no audio stream is returned with `channels` 0 for the caller to judge.
+ * Reads what a file holds with ffprobe, from its headers only, opening nothing but the file. Throws MediaProblem
+ * when it is not a recording in one of MEDIA_FORMATS with readable audio; a file with no audio stream is returned
+ * with `channels` 0 for the caller to judge.
  */
 export function probe(paths: FfmpegPaths, file: string, signal?: AbortSignal): Promise<ProbedMedia> {
-  const args = ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file];
+  const args = [
+    ...INPUT_RULES,
+    "-v",
+    "error",
+    "-print_format",
+    "json",
+    "-show_format",
+    "-show_streams",
+    file,
+  ];
   return new Promise((resolve, reject) => {
     execFile(
       paths.ffprobePath,
@@ -42,15 +96,23 @@ export function probe(paths: FfmpegPaths, file: string, signal?: AbortSignal): P
             return reject(new Error(`ffprobe was not found at "${paths.ffprobePath}" (RECAP_FFMPEG_PATH)`));
           }
           if (signal?.aborted) return reject(signal.reason as Error);
-          return reject(
-            new MediaProblem(`the file is not audio or video that ffmpeg can read (${firstLine(stderr)})`),
-          );
+          return reject(notMedia(firstLine(stderr)));
         }
         const output = JSON.parse(stdout) as FfprobeOutput;
+        const format = output.format?.format_name?.split(",")[0] ?? "";
+        const score = output.format?.probe_score ?? 0;
+        if (!MEDIA_FORMATS.includes(format) || score < LEAST_PROBE_SCORE) {
+          return reject(notMedia(`ffprobe read it as ${format || "nothing"} (probe score ${score})`));
+        }
         const streams = output.streams ?? [];
         const audio = streams.find((stream) => stream.codec_type === "audio");
+        // A stream ffprobe names but cannot describe (no channels, no rate) is not audio anyone can decode.
+        if (audio !== undefined && !((audio.channels ?? 0) > 0 && Number(audio.sample_rate) > 0)) {
+          return reject(notMedia(`its ${format} audio stream has no channels or sample rate`));
+        }
         const seconds = Number(output.format?.duration ?? audio?.duration);
         resolve({
+          format,
           durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
           channels: audio?.channels ?? 0,
           hasVideo: streams.some((stream) => stream.codec_type === "video"),
@@ -60,12 +122,18 @@ export function probe(paths: FfmpegPaths, file: string, signal?: AbortSignal): P
   });
 }
 
+/** ffmpeg's first line of complaint, for the log: without the heap addresses it prints (`[hls @ 0x55…]`). */
 function firstLine(text: string): string {
   const line = text.split("\n").find((entry) => entry.trim() !== "") ?? "no detail";
-  return line.trim().slice(0, 300);
+  return line
+    .replace(/ @ 0x[0-9a-f]+/gi, "")
+    .trim()
+    .slice(0, 300);
 }
 
 export interface DecodeOptions {
+  /** The demuxer the file was probed with (ProbedMedia.format): ffmpeg reads it as that and nothing else. */
+  format: string;
   /** One output mixing every channel (null), or one output per listed channel (0-based). */
   channels: number[] | null;
   /** Decoding stops here; reaching it fails the decode, so a file that lied about its length is caught. */
@@ -91,7 +159,7 @@ export async function decodeToWav(
           file: join(outDir, `channel-${channel}.wav`),
           filter: `pan=mono|c0=c${channel}`,
         }));
-  const args = ["-nostdin", "-v", "error", "-y", "-i", input];
+  const args = ["-nostdin", "-v", "error", "-y", ...INPUT_RULES, "-f", options.format, "-i", input];
   for (const output of outputs) {
     args.push("-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1", "-bitexact");
     if (output.filter) args.push("-af", output.filter);
@@ -136,7 +204,12 @@ function run(command: string, args: string[], signal: AbortSignal): Promise<void
     child.on("close", (code) => {
       if (signal.aborted) return reject(signal.reason as Error);
       if (code === 0) return resolve();
-      reject(new MediaProblem(`ffmpeg could not decode the audio (${firstLine(stderr)})`));
+      reject(
+        new MediaProblem(
+          "the audio could not be decoded (the file is damaged or cut short)",
+          firstLine(stderr),
+        ),
+      );
     });
   });
 }

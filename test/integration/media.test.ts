@@ -311,11 +311,23 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     const before = await conversationCount();
     const notMedia = join(kit.dir, "notes.txt");
     writeFileSync(notMedia, "This is a text file, not a recording.\n".repeat(50));
-    const refused = await upload("/v1/process/audio", notMedia, "audio/mpeg");
-    expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { message: string }).message).toMatch(
-      /not audio or video that ffmpeg can read/,
+    // Random bytes, the same each run; sent as MP3, so Recap stores them as `.mp3`, the name ffprobe guesses from.
+    const noise = join(kit.dir, "noise.bin");
+    let seed = 35;
+    writeFileSync(
+      noise,
+      Uint8Array.from({ length: 200_000 }, () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) >>> 23),
     );
+    for (const file of [notMedia, noise]) {
+      const refused = await upload("/v1/process/audio", file, "audio/mpeg");
+      expect(refused.status).toBe(400);
+      const { message } = (await refused.json()) as { message: string };
+      expect(message).toBe(
+        "body: the file is not a media file Recap reads (one audio or video recording: WAV, MP3, M4A/MP4/MOV, " +
+          "AAC, FLAC, Ogg/Opus, WebM/MKV, AIFF, CAF, WMA/WMV, AVI, MPEG-TS or AMR; playlists and lists of other " +
+          "files are not read)",
+      );
+    }
 
     const silentVideo = await kit.video(null, 2);
     const noAudio = await upload("/v1/process/video", silentVideo, "video/mp4");
@@ -380,6 +392,56 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
     );
     expect(await conversationCount()).toBe(before);
     expect(readdirSync(join(kit.dir, "store", "incoming"))).toEqual([]);
+  }, 60_000);
+
+  it("refuses a playlist naming another app's recording, uploaded or fetched, and never transcribes that recording", async () => {
+    // Another app's upload, stored where Recap keeps uploads.
+    const other = await server.newApp();
+    const theirs = await fetch(`${server.url}/v1/process/audio`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${other.token}`, "content-type": "audio/mpeg" },
+      body: readFileSync(await kit.encode(oneVoice, "mp3")),
+    });
+    expect(theirs.status).toBe(201);
+    const { conversationId, jobId } = (await theirs.json()) as Body.Accepted;
+    expect(await waitForJob(server, other.token, jobId)).toBe("completed");
+    const { stored_file } = await server.database.db
+      .selectFrom("media")
+      .select("stored_file")
+      .where("conversation_id", "=", conversationId)
+      .executeTakeFirstOrThrow();
+    const playlist = join(kit.dir, "playlist.m3u8");
+    const target = join(kit.dir, "store", "uploads", stored_file ?? "");
+    writeFileSync(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:12\n#EXTINF:12.0,\n${target}\n#EXT-X-ENDLIST\n`);
+    const before = await conversationCount();
+    const heard = speech.requests.length;
+
+    const uploaded = await upload("/v1/process/audio", playlist, "audio/mpeg");
+    expect(uploaded.status).toBe(400);
+    const { message } = (await uploaded.json()) as { message: string };
+    expect(message).toMatch(
+      /^body: the file is not a media file Recap reads .*playlists and lists of other files are not read/,
+    );
+    expect(message).not.toContain(kit.dir);
+    expect(await conversationCount()).toBe(before);
+    expect(readdirSync(join(kit.dir, "store", "incoming"))).toEqual([]);
+
+    host.files.set("/playlist.m3u8", playlist);
+    const fetched = await server.api(token, "/v1/process/audio/url", {
+      method: "POST",
+      body: { url: host.url("/playlist.m3u8", "localhost") },
+    });
+    expect(fetched.status).toBe(201);
+    const accepted = (await fetched.json()) as Body.Accepted;
+    expect(await waitForJob(server, token, accepted.jobId)).toBe("failed");
+    const job = await server.database.db
+      .selectFrom("jobs")
+      .select("error")
+      .where("id", "=", accepted.jobId)
+      .executeTakeFirstOrThrow();
+    expect(job.error).toMatch(/^the file is not a media file Recap reads /);
+    expect(await messagesOf(accepted.conversationId)).toEqual([]);
+    expect(speech.requests.length).toBe(heard);
   }, 60_000);
 
   it("fails the job, saying why, for silence, an unreachable or refused URL, or one that never ends", async () => {

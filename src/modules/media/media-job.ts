@@ -125,7 +125,9 @@ export class MediaJobSteps {
           expected !== null && progress.report((received / expected) * PROGRESS.fetched),
       });
     }
-    const probed = await probe(this.settings, input, signal);
+    const probed = await probe(this.settings, input, signal).catch((error: unknown) => {
+      throw this.logged(media, error);
+    });
     if (probed.channels === 0) throw new MediaProblem("the media has no audio stream");
     if (probed.durationMs !== null && probed.durationMs > this.settings.maxSeconds * 1000) {
       throw new MediaProblem(
@@ -134,12 +136,23 @@ export class MediaJobSteps {
     }
     checkChannels(options, probed, (message) => new MediaProblem(message));
     const wavs = await decodeToWav(this.settings, input, work, {
+      format: probed.format,
       channels: options.channels.length === 0 ? null : options.channels.map((entry) => entry.channel - 1),
       maxSeconds: this.settings.maxSeconds,
       signal,
+    }).catch((error: unknown) => {
+      throw this.logged(media, error);
     });
     progress.report(PROGRESS.decoded);
     return wavs;
+  }
+
+  /** Logs what ffmpeg said of a file it refused, which the job's message leaves out; returns the error. */
+  private logged(media: MediaRow, error: unknown): unknown {
+    if (error instanceof MediaProblem && error.detail !== null) {
+      this.deps.logger.info({ mediaId: media.id, detail: error.detail }, `media refused: ${error.message}`);
+    }
+    return error;
   }
 
   private async recognise(

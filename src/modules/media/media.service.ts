@@ -4,6 +4,7 @@ import { mkdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { FastifyBaseLogger } from "fastify";
 import type { MediaSettings } from "../../config.ts";
 import { DomainError, invalid } from "../../errors.ts";
 import { probe, type ProbedMedia } from "../../media/ffmpeg.ts";
@@ -29,6 +30,7 @@ export class MediaService {
       media: MediaRepository;
       ingestion: IngestionService;
       mediaTargets: WebhookTargets;
+      logger: FastifyBaseLogger;
     },
   ) {}
 
@@ -175,8 +177,9 @@ export class MediaService {
     try {
       probed = await probe(this.settings, file);
     } catch (error) {
-      if (error instanceof MediaProblem) throw invalid(`body: ${error.message}`);
-      throw error;
+      if (!(error instanceof MediaProblem)) throw error;
+      this.deps.logger.info({ detail: error.detail }, `an upload was refused: ${error.message}`);
+      throw invalid(`body: ${error.message}`);
     }
     if (probed.channels === 0) throw invalid("body: the file has no audio stream");
     if (probed.durationMs !== null && probed.durationMs > this.settings.maxSeconds * 1000) {
