@@ -4,6 +4,7 @@
 // with pg_dump and restored with pg_restore, the commands the docs give.
 import { execFile } from "node:child_process";
 import {
+  createWriteStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -15,9 +16,13 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
+import { createGunzip, createGzip } from "node:zlib";
 import Database from "better-sqlite3";
 import pg from "pg";
+import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrations } from "../../src/db/database.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
@@ -77,6 +82,52 @@ interface Acknowledged {
 }
 
 const SPEAKERS = 300;
+
+/** An archive's entry as a test rewrites it: its bytes, or so many zeros (a bomb's body, never held in memory). */
+interface Entry {
+  name: string;
+  body: Buffer | { zeros: number };
+}
+
+async function readArchive(file: string): Promise<Entry[]> {
+  const extract = tar.extract();
+  const feeding = pipeline(
+    Readable.from([readFileSync(file)]),
+    createGunzip(),
+    extract as unknown as NodeJS.WritableStream,
+  );
+  const entries: Entry[] = [];
+  for await (const entry of extract) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry as AsyncIterable<Buffer>) chunks.push(chunk);
+    entries.push({ name: entry.header.name, body: Buffer.concat(chunks) });
+  }
+  await feeding;
+  return entries;
+}
+
+async function writeArchive(file: string, entries: Entry[]): Promise<void> {
+  const pack = tar.pack();
+  const written = pipeline(pack as unknown as Readable, createGzip({ level: 1 }), createWriteStream(file));
+  for (const { name, body } of entries) {
+    const size = Buffer.isBuffer(body) ? body.length : body.zeros;
+    await new Promise<void>((done, fail) => {
+      const entry = pack.entry({ name, size, mode: 0o600 }, (error) => (error ? fail(error) : done()));
+      const chunk = Buffer.alloc(1024 * 1024);
+      const source = Buffer.isBuffer(body)
+        ? Readable.from([body])
+        : Readable.from(
+            (function* () {
+              for (let left = size; left > 0; left -= chunk.length)
+                yield chunk.subarray(0, Math.min(left, chunk.length));
+            })(),
+          );
+      source.pipe(entry);
+    });
+  }
+  pack.finalize();
+  await written;
+}
 
 describe("bin/recap backup and restore on SQLite", () => {
   const root = mkdtempSync(join(tmpdir(), "recap-backup-"));
@@ -243,6 +294,83 @@ describe("bin/recap backup and restore on SQLite", () => {
     expect(played.status).toBe(200);
     expect(Buffer.from(await played.arrayBuffer())).toEqual(readFileSync(recording));
   }, 180_000);
+
+  it("refuses an archive whose recording was altered, removed, added or swollen past its manifest, naming the file and writing nothing", async () => {
+    const made = join(root, "made");
+    const writer = await serverOn(made, { RECAP_ASR_URL: speech.url });
+    const recording = join(root, "kept.wav");
+    writeRecording(recording, [{ tone: 330, seconds: 2 }]);
+    try {
+      const { token: own } = await writer.newApp();
+      const uploaded = await fetch(`${writer.url}/v1/process/audio?name=Kept`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${own}`, "content-type": "audio/wav" },
+        body: readFileSync(recording),
+      });
+      expect(uploaded.status).toBe(201);
+      expect(await waitForJob(writer, own, ((await uploaded.json()) as Body.Accepted).jobId)).toBe(
+        "completed",
+      );
+    } finally {
+      await writer.close();
+    }
+    const backup = join(root, "made.tar.gz");
+    expect((await recap(["backup", backup], environment(made))).code).toBe(0);
+    const entries = await readArchive(backup);
+    const stored = entries.find((entry) => entry.name.startsWith("media/uploads/"));
+    if (!stored || !Buffer.isBuffer(stored.body)) throw new Error("the backup holds no recording");
+    const manifestText = (entries[0]?.body as Buffer).toString("utf8");
+    const manifest = JSON.parse(manifestText) as { files: { name: string; bytes: number }[] };
+    expect(manifest.files.map((file) => file.name)).toEqual(["recap.db", "secret", stored.name]);
+
+    const target = join(root, "untouched");
+    const refusedWith = async (name: string, changed: Entry[]) => {
+      const file = join(root, `${name}.tar.gz`);
+      await writeArchive(file, changed);
+      const outcome = await recap(["restore", file], environment(target));
+      expect(outcome.code).not.toBe(0);
+      expect(readdirSync(target)).toEqual([]);
+      return outcome.stderr;
+    };
+    const others = entries.filter((entry) => entry !== stored);
+
+    // The same size, one byte changed: only its checksum tells.
+    const tampered = Buffer.from(stored.body);
+    tampered[tampered.length - 1] = (tampered.at(-1) ?? 0) ^ 0xff;
+    expect(await refusedWith("tampered", [...others, { name: stored.name, body: tampered }])).toContain(
+      `is damaged: ${stored.name} differs from its manifest (SHA-256): nothing was restored`,
+    );
+    expect(await refusedWith("missing", others)).toContain(
+      `its manifest lists ${stored.name}, which it does not hold`,
+    );
+    expect(
+      await refusedWith("unlisted", [...entries, { name: "media/uploads/planted.wav", body: stored.body }]),
+    ).toContain("it holds media/uploads/planted.wav, which its manifest does not list");
+    // A gzip bomb: 256 MiB of zeros (about 250 KB compressed) where the manifest lists the recording's size.
+    const bomb = 256 * 1024 * 1024;
+    expect(await refusedWith("bomb", [...others, { name: stored.name, body: { zeros: bomb } }])).toContain(
+      `is damaged: ${stored.name} is ${bomb} bytes in the archive, its manifest says ${stored.body.length}`,
+    );
+    // A manifest that declares more than the disk holds is refused before any entry is unpacked.
+    const swollen = JSON.parse(manifestText) as {
+      bytes: number;
+      files: { name: string; bytes: number }[];
+    };
+    const declared = 2 ** 50;
+    const listed = swollen.files.find((file) => file.name === stored.name);
+    if (!listed) throw new Error("the manifest does not list the recording");
+    swollen.bytes += declared - listed.bytes;
+    listed.bytes = declared;
+    const swollenManifest = { name: "manifest.json", body: Buffer.from(JSON.stringify(swollen)) };
+    expect(await refusedWith("swollen", [swollenManifest, ...entries.slice(1)])).toMatch(
+      /needs more room than .*media\/uploads has \(the manifest lists \d+ bytes; 64\.0 MB are kept free\): nothing was restored/,
+    );
+
+    // The archive as made restores, recording and all.
+    const restored = await recap(["restore", backup], environment(target));
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(join(target, stored.name))).toEqual(stored.body);
+  }, 120_000);
 
   it("refuses a data directory that is not empty, a database a server holds, a file that is not a backup, a cut one, and a newer schema", async () => {
     const served = join(root, "served");
