@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -107,5 +109,50 @@ export class MediaKit {
 
   close(): void {
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Serves files from a folder for the URL routes, and the ways a URL goes wrong: `/redirect?to=`, `/slow` (a
+ * kilobyte, then never the rest) and `/stall` (the headers, then nothing: each such request is counted).
+ */
+export class MediaHost {
+  private readonly server: Server;
+  readonly files = new Map<string, string>();
+  /** Requests of `/stall` received so far. */
+  stalled = 0;
+  constructor() {
+    this.server = createServer((request, response) => {
+      const path = request.url ?? "/";
+      if (path.startsWith("/redirect?to=")) {
+        response.writeHead(302, { location: decodeURIComponent(path.slice("/redirect?to=".length)) }).end();
+        return;
+      }
+      if (path === "/slow") {
+        response.writeHead(200, { "content-type": "audio/mpeg" });
+        response.write(Buffer.alloc(1024));
+        return;
+      }
+      if (path === "/stall") {
+        this.stalled += 1;
+        response.writeHead(200, { "content-type": "audio/mpeg" });
+        response.flushHeaders();
+        return;
+      }
+      const file = this.files.get(path);
+      if (!file) return void response.writeHead(404).end();
+      response.writeHead(200, { "content-type": "application/octet-stream" }).end(readFileSync(file));
+    });
+  }
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    return this;
+  }
+  url(path: string, host = "127.0.0.1"): string {
+    return `http://${host}:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }

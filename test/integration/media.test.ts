@@ -11,7 +11,7 @@ import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { until } from "../helpers/wait.ts";
 import { writeRecording } from "../helpers/audio.ts";
 import { ConsoleClient } from "../helpers/console.ts";
-import { MediaKit } from "../helpers/media.ts";
+import { MediaHost, MediaKit } from "../helpers/media.ts";
 import {
   installEnergyVad,
   installToneDiarization,
@@ -36,40 +36,6 @@ interface Message {
   from: { name?: string; email?: string };
   timeOffset: number | null;
   duration: number | null;
-}
-
-/** Serves files from a folder, a redirect, and a URL that never finishes, for the URL routes. */
-class MediaHost {
-  private readonly server: Server;
-  readonly files = new Map<string, string>();
-  constructor() {
-    this.server = createServer((request, response) => {
-      const path = request.url ?? "/";
-      if (path.startsWith("/redirect?to=")) {
-        response.writeHead(302, { location: decodeURIComponent(path.slice("/redirect?to=".length)) }).end();
-        return;
-      }
-      if (path === "/slow") {
-        response.writeHead(200, { "content-type": "audio/mpeg" });
-        response.write(Buffer.alloc(1024));
-        return;
-      }
-      const file = this.files.get(path);
-      if (!file) return void response.writeHead(404).end();
-      response.writeHead(200, { "content-type": "application/octet-stream" }).end(readFileSync(file));
-    });
-  }
-  async listen(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    return this;
-  }
-  url(path: string, host = "127.0.0.1"): string {
-    return `http://${host}:${(this.server.address() as AddressInfo).port}${path}`;
-  }
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
 }
 
 describe.each(await dialects())("recorded media on %s", (dialect) => {

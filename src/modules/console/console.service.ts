@@ -103,6 +103,7 @@ export class ConsoleService {
         startTime: conversation.start_time,
         memberNames: members.map((member) => member.name),
         jobState: latestJobs.get(conversation.id)?.status ?? null,
+        jobMessage: latestJobs.get(conversation.id)?.message ?? null,
         analysedBy:
           conversation.summary_engine === null
             ? null
@@ -133,6 +134,7 @@ export class ConsoleService {
       memberNames: conversation.members.map((member) => member.name),
       lineCount: view.messages.filter((message) => !message.hidden).length,
       jobState: statuses.get(conversationId)?.status ?? null,
+      jobMessage: statuses.get(conversationId)?.message ?? null,
       analysedBy: conversation.analysis?.engines.summary ?? null,
       summary: view.summary.map((item) => item.text),
       topics: view.topics.filter((topic) => topic.kind === "chapter").map((topic) => topic.text),

@@ -71,8 +71,13 @@ export async function ingestionRoutes(
     "/v1/job/:jobId",
     { schema: { tags, params: JobParams, response: { 200: JobResponse, ...errorResponses(401, 404) } } },
     async (request) => {
-      const { id, status, progress } = await jobs.getJob(request.appId, request.params.jobId);
-      return { id, status, ...(progress !== undefined && { progress }) };
+      const { id, status, message, progress } = await jobs.getJob(request.appId, request.params.jobId);
+      return {
+        id,
+        status,
+        ...(message !== undefined && { message }),
+        ...(progress !== undefined && { progress }),
+      };
     },
   );
 }

@@ -68,6 +68,12 @@ export const JobResponse = Type.Object({
     Type.Literal("completed"),
     Type.Literal("failed"),
   ]),
+  message: Type.Optional(
+    Type.String({
+      description:
+        "Recap's extension, on failed jobs only: why the job failed, said for whoever submitted it (docs/MEDIA.md, The job)",
+    }),
+  ),
   progress: Type.Optional(
     Type.Integer({
       minimum: 0,

@@ -4,6 +4,7 @@ import type { Clock } from "../../clock.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import type { JobMetrics, JobOutcome } from "../../metrics/metrics.ts";
+import { JobProblem, serverFailureMessage } from "./job-failures.ts";
 import { ClaimTakenOver, type JobsRepository } from "./jobs.repository.ts";
 import type { JobEvents, JobKind, JobWrites } from "./jobs.service.ts";
 import type { WebhookSender } from "./webhooks.ts";
@@ -105,6 +106,19 @@ export class JobRunner implements JobEvents {
     }
   }
 
+  /**
+   * What a failed job tells its submitter: a JobProblem's own message (their input, logged as an event), else
+   * only that the server failed, with the job's id to find the logged error by.
+   */
+  private failureMessage(job: JobRow, error: unknown): string {
+    if (error instanceof JobProblem) {
+      this.options.logger.info({ jobId: job.id, reason: error.message }, "job failed");
+      return error.message;
+    }
+    this.options.logger.error({ err: error, jobId: job.id }, "job failed");
+    return serverFailureMessage(job.id);
+  }
+
   private leaseUntil(): string {
     return new Date(this.options.clock.now().getTime() + this.options.leaseSeconds * 1000).toISOString();
   }
@@ -130,7 +144,7 @@ export class JobRunner implements JobEvents {
       await transaction(async ({ jobs, webhookEvents }) => {
         const now = clock.now().toISOString();
         if (!(await jobs.finish(job, status, error, now))) throw new ClaimTakenOver(job.id);
-        await webhookEvents.addJobStatus(job, status, now);
+        await webhookEvents.addJobStatus(job, status, now, error);
       });
       webhooks.notify();
     };
@@ -158,8 +172,7 @@ export class JobRunner implements JobEvents {
           ended("interrupted");
           return true;
         }
-        logger.error({ err: error, jobId: job.id }, "job failed");
-        outcome = { status: "failed", error: error instanceof Error ? error.message : String(error) };
+        outcome = { status: "failed", error: this.failureMessage(job, error) };
       }
       await finish(outcome.status, outcome.error);
       ended(outcome.status);

@@ -1,5 +1,7 @@
+import type { JobRow } from "../../db/schema.ts";
 import { notFound } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
+import { serverFailureMessage } from "./job-failures.ts";
 import type { JobsRepository, JobStatus } from "./jobs.repository.ts";
 import type { WebhookEventsRepository } from "./webhook-events.repository.ts";
 
@@ -15,6 +17,19 @@ export interface JobWrites {
 }
 
 export type JobKind = "text" | "media";
+
+/** Where a job stands as its submitter sees it: `message` says why it failed, on a failed job only. */
+export interface JobReport {
+  id: string;
+  status: JobStatus;
+  message?: string;
+}
+
+function reportOf(job: JobRow): JobReport {
+  const status = job.status as JobStatus;
+  if (status !== "failed") return { id: job.id, status };
+  return { id: job.id, status, message: job.error ?? serverFailureMessage(job.id) };
+}
 
 export interface NewJobRequest {
   id: string;
@@ -34,28 +49,24 @@ export class JobsService {
   ) {}
 
   /**
-   * The job, its status and its conversation, and for a media job how far it has got (a percentage; 100 once
-   * completed). Throws not_found when the app cannot see the job.
+   * The job, its status and its conversation, for a failed job why (`message`), and for a media job how far it
+   * has got (a percentage; 100 once completed). Throws not_found when the app cannot see the job.
    */
   async getJob(
     appId: string,
     jobId: string,
-  ): Promise<{ id: string; status: JobStatus; conversationId: string; progress?: number }> {
+  ): Promise<{ id: string; status: JobStatus; conversationId: string; message?: string; progress?: number }> {
     const job = await this.jobs.find(appId, jobId);
     if (!job) throw notFound("job");
-    const status = job.status as JobStatus;
-    const found = { id: job.id, status, conversationId: job.conversation_id };
+    const found = { ...reportOf(job), conversationId: job.conversation_id };
     if (job.kind !== "media") return found;
-    return { ...found, progress: status === "completed" ? 100 : Math.floor((job.progress ?? 0) * 100) };
+    return { ...found, progress: found.status === "completed" ? 100 : Math.floor((job.progress ?? 0) * 100) };
   }
 
-  /** The latest job of each conversation given that has one, by conversation id. */
-  async latestJobs(
-    appId: string,
-    conversationIds: string[],
-  ): Promise<Map<string, { id: string; status: JobStatus }>> {
+  /** The latest job of each conversation given that has one, by conversation id, with why it failed. */
+  async latestJobs(appId: string, conversationIds: string[]): Promise<Map<string, JobReport>> {
     const latest = await this.jobs.latestOfConversations(appId, conversationIds);
-    return new Map([...latest].map(([id, job]) => [id, { id: job.id, status: job.status as JobStatus }]));
+    return new Map([...latest].map(([id, job]) => [id, reportOf(job)]));
   }
 
   /** How many jobs wait and run now, in every process, by kind and status. */

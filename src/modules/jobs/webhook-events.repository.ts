@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database, WebhookEventRow } from "../../db/schema.ts";
 
-/** What a job's webhook receives: Symbl's job-status shape. */
+/** What a job's webhook receives: Symbl's job-status shape, and Recap's `message` saying why a job failed. */
 export interface JobStatusPayload {
   jobId: string;
   status: string;
+  message?: string;
 }
 
 /** The webhook outbox: events written with the job change they report, sent later by WebhookSender. */
@@ -13,13 +14,15 @@ export class WebhookEventsRepository {
   constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
 
   /**
-   * Adds a job's status change after its earlier events, unless the job has no webhook. Call it in the
-   * transaction that makes the change, so the event exists exactly when the change does.
+   * Adds a job's status change after its earlier events, unless the job has no webhook; `message` (why a job
+   * failed) is carried with a failure only. Call it in the transaction that makes the change, so the event
+   * exists exactly when the change does.
    */
   async addJobStatus(
     job: { id: string; app_id: string; webhook_url: string | null },
     status: string,
     now: string,
+    message: string | null = null,
   ): Promise<void> {
     if (job.webhook_url === null) return;
     const last = await this.db
@@ -27,7 +30,11 @@ export class WebhookEventsRepository {
       .select((eb) => eb.fn.max("position").as("position"))
       .where("job_id", "=", job.id)
       .executeTakeFirst();
-    const payload: JobStatusPayload = { jobId: job.id, status };
+    const payload: JobStatusPayload = {
+      jobId: job.id,
+      status,
+      ...(status === "failed" && message !== null && { message }),
+    };
     await this.db
       .insertInto("webhook_events")
       .values({

@@ -15,6 +15,7 @@ import type { Speech } from "../../media/speech.ts";
 import { readWavSamples, wavDurationMs } from "../../media/wav.ts";
 import type { TranscriptionMetrics } from "../../metrics/metrics.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import { JobProblem } from "../jobs/job-failures.ts";
 import type { JobsRepository } from "../jobs/jobs.repository.ts";
 import type { WebhookTargets } from "../jobs/webhook-targets.ts";
 import type { MediaRepository } from "./media.repository.ts";
@@ -51,10 +52,20 @@ export class MediaJobSteps {
 
   /**
    * The media part of a job: nothing for a text job; for a media job, its file's lines added to the
-   * conversation as the job's messages (the analysis then runs as for text). Throws MediaProblem (the job
-   * fails with its message) or, when `signal` aborts, the abort, with ffmpeg and the engine stopped.
+   * conversation as the job's messages (the analysis then runs as for text). Throws JobProblem for what is
+   * wrong with the media (the job fails with its message) or, when `signal` aborts, the abort, with ffmpeg and
+   * the engine stopped.
    */
   async transcribeForJob(job: JobRow, signal: AbortSignal): Promise<void> {
+    try {
+      await this.transcribe(job, signal);
+    } catch (error) {
+      if (error instanceof MediaProblem) throw new JobProblem(error.message, { cause: error });
+      throw error;
+    }
+  }
+
+  private async transcribe(job: JobRow, signal: AbortSignal): Promise<void> {
     const media = await this.deps.media.findByJob(job.id);
     if (!media || job.kind !== "media") return;
     const work = join(this.settings.dir, "work", job.id);

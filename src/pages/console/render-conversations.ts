@@ -28,8 +28,13 @@ const WIDE = html`class="wide-only"`;
 
 const startedAt = (iso: string): Raw =>
   html`<time datetime="${iso}" data-local="date-time">${started.format(new Date(iso))} UTC</time>`;
-const jobBadge = (jobState: JobState | null): Raw =>
-  html`<span class="state state-${jobState ?? "none"}">${jobState ? JOB_STATES[jobState] : "No job"}</span>`;
+/** The latest job's state; a failed one says why (`Failed: no speech was recognised in the media`). */
+const jobBadge = (jobState: JobState | null, jobMessage: string | null): Raw =>
+  html`<span class="state state-${jobState ?? "none"}"
+    >${jobState ? JOB_STATES[jobState] : "No job"}${
+      jobState === "failed" && jobMessage !== null && `: ${jobMessage}`
+    }</span
+  >`;
 const analysis = (analysedBy: ConversationListItem["analysedBy"]) =>
   analysedBy ? ANALYSED_BY[analysedBy] : "Not analysed yet";
 
@@ -38,7 +43,7 @@ function row(conversation: ConversationListItem): Raw {
     <th scope="row"><a href="/console/conversations/${conversation.id}">${conversation.name}</a></th>
     <td ${WIDE}>${startedAt(conversation.startTime)}</td>
     <td ${WIDE}>${conversation.memberNames.join(", ") || "None yet"}</td>
-    <td>${jobBadge(conversation.jobState)}</td>
+    <td>${jobBadge(conversation.jobState, conversation.jobMessage)}</td>
     <td ${WIDE}>${analysis(conversation.analysedBy)}</td>
     <td class="row-actions">
       <a href="/console/conversations/${conversation.id}/links/new"
@@ -158,14 +163,20 @@ export function renderConversation(frame: ConsoleFrame, overview: ConversationOv
           <dt>Lines</dt>
           <dd>${overview.lineCount.toLocaleString("en-GB")}</dd>
           <dt>Job</dt>
-          <dd>${jobBadge(overview.jobState)}</dd>
+          <dd>${jobBadge(overview.jobState, overview.jobMessage)}</dd>
           <dt>Analysis</dt>
           <dd>${analysis(overview.analysedBy)}</dd>
         </dl>
       </div>
       <section class="card wide" aria-labelledby="analysis-heading">
         <h2 id="analysis-heading">What the analysis found</h2>
-        ${analysed ? found : html`<p>Not analysed yet: the summary appears here when its job has completed.</p>`}
+        ${
+          analysed
+            ? found
+            : overview.jobState === "failed"
+              ? html`<p>Not analysed: its job failed (${overview.jobMessage ?? "see the job"}).</p>`
+              : html`<p>Not analysed yet: the summary appears here when its job has completed.</p>`
+        }
       </section>
       <section aria-labelledby="links-heading">
         <h2 id="links-heading">Links (${overview.links.length})</h2>

@@ -41,7 +41,7 @@ const STATUS_TEXT: Record<JobState, string> = {
   scheduled: "Waiting to be processed…",
   in_progress: "Processing…",
   completed: "Completed: the conversation is analysed.",
-  failed: "Failed: the conversation could not be processed.",
+  failed: "Failed.",
 };
 
 /**
@@ -50,7 +50,7 @@ const STATUS_TEXT: Record<JobState, string> = {
  */
 export function renderJob(
   frame: ConsoleFrame,
-  job: { id: string; status: JobState; conversationId: string; progress?: number },
+  job: { id: string; status: JobState; conversationId: string; message?: string; progress?: number },
   conversationName: string | null,
 ): string {
   const finished = job.status === "completed" || job.status === "failed";
@@ -71,7 +71,9 @@ export function renderJob(
     frame,
     refreshWithoutScript: !finished,
     body: html`<div class="card" data-job-status="${job.status}" role="status" aria-live="polite">
-      <p class="state state-${job.status}">${STATUS_TEXT[job.status]}</p>
+      <p class="state state-${job.status}">
+        ${job.status === "failed" && job.message !== undefined ? `Failed: ${job.message}` : STATUS_TEXT[job.status]}
+      </p>
       ${
         job.progress !== undefined &&
         !finished &&

@@ -13,6 +13,8 @@ export interface ConversationListItem {
   memberNames: string[];
   /** The latest job's state; null for a conversation without one. */
   jobState: JobState | null;
+  /** Why the latest job failed; null unless it did. */
+  jobMessage: string | null;
   /** What wrote the stored summary; null until first analysed. */
   analysedBy: "llm" | "local" | null;
 }
@@ -68,6 +70,8 @@ export interface ConversationOverview {
   memberNames: string[];
   lineCount: number;
   jobState: JobState | null;
+  /** Why the latest job failed; null unless it did. */
+  jobMessage: string | null;
   analysedBy: "llm" | "local" | null;
   summary: string[];
   topics: string[];

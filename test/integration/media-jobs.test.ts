@@ -1,0 +1,132 @@
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
+import { ConsoleClient } from "../helpers/console.ts";
+import { dialects } from "../helpers/databases.ts";
+import { MediaHost, MediaKit } from "../helpers/media.ts";
+import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
+import { until } from "../helpers/wait.ts";
+
+const SAID = [
+  { text: "Welcome to the budget review", atSeconds: 0.3 },
+  { text: "Dana will send the numbers by Friday", atSeconds: 4 },
+];
+const nearest = (seconds: number) => (seconds < 3 ? SAID[0]?.text : SAID[1]?.text) ?? "";
+
+/** A job's webhook body. */
+interface JobEvent {
+  jobId: string;
+  status: string;
+  message?: string;
+}
+
+/** Receives webhook events, as a client's endpoint would. */
+async function startHooks(): Promise<{ server: Server; url: string; events: JobEvent[] }> {
+  const events: JobEvent[] = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      events.push(JSON.parse(body) as JobEvent);
+      response.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, events };
+}
+
+describe.each(await dialects())("why a media job failed, on %s", (dialect) => {
+  const kit = new MediaKit();
+  let host: MediaHost;
+  let speech: SpeechServer;
+  let hooks: Awaited<ReturnType<typeof startHooks>>;
+  let server: TestServer;
+  let app: { appId: string; appSecret: string; token: string };
+  let recording: string;
+
+  beforeAll(async () => {
+    host = await new MediaHost().listen();
+    speech = await startSpeechServer("openai", nearest);
+    hooks = await startHooks();
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_ASR_URL: speech.url,
+        RECAP_MEDIA_ALLOW_HOSTS: "localhost",
+        RECAP_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+      },
+    });
+    app = await server.newApp();
+    recording = await kit.speech(SAID, 7);
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+    await speech.close();
+    await host.close();
+    hooks.server.closeAllConnections();
+    await new Promise((resolve) => hooks.server.close(resolve));
+    kit.close();
+  });
+
+  const failedJob = async (response: Response) => {
+    expect(response.status, await response.clone().text()).toBe(201);
+    const accepted = (await response.json()) as Body.Accepted;
+    expect(await waitForJob(server, app.token, accepted.jobId)).toBe("failed");
+    const job = (await (await server.api(app.token, `/v1/job/${accepted.jobId}`)).json()) as Body.Job;
+    return { ...accepted, job };
+  };
+
+  it("says why in GET /v1/job, the webhook and the console, when the submission was at fault", async () => {
+    const { jobId, conversationId, job } = await failedJob(
+      await server.api(app.token, "/v1/process/audio/url", {
+        method: "POST",
+        body: { url: host.url("/missing.wav", "localhost"), name: "Lost call", webhookUrl: hooks.url },
+      }),
+    );
+    const why = "fetching the url answered HTTP 404";
+    expect(job).toMatchObject({ id: jobId, status: "failed", message: why });
+
+    await until(
+      () => hooks.events.some((event) => event.jobId === jobId && event.status === "failed"),
+      "webhook",
+    );
+    expect(hooks.events.filter((event) => event.jobId === jobId).at(-1)).toEqual({
+      jobId,
+      status: "failed",
+      message: why,
+    });
+    expect(
+      hooks.events.filter((event) => event.status !== "failed").every((event) => !("message" in event)),
+    ).toBe(true);
+
+    const client = new ConsoleClient(server);
+    expect((await client.signIn(app.appId, app.appSecret)).status).toBe(303);
+    const list = await (await client.request("/console/conversations")).text();
+    expect(list).toContain(`Failed: ${why}`);
+    const page = await (await client.request(`/console/conversations/${conversationId}`)).text();
+    expect(page).toContain(`Failed: ${why}`);
+    expect(page).not.toContain("the summary appears here");
+    const jobPage = await (await client.request(`/console/jobs/${jobId}`)).text();
+    expect(jobPage).toContain(`Failed: ${why}`);
+  }, 60_000);
+
+  it("names only the job's id, not the server's internals, when the failure is the server's", async () => {
+    speech.failWith = { status: 400, body: '{"error":"model file /srv/models/x.bin is corrupt"}' };
+    try {
+      const { jobId, job } = await failedJob(
+        await fetch(`${server.url}/v1/process/audio`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${app.token}`, "content-type": "audio/wav" },
+          body: readFileSync(recording),
+        }),
+      );
+      expect(job.message).toBe(`the job failed on the server (id ${jobId}); see the server log`);
+    } finally {
+      speech.failWith = null;
+    }
+  }, 60_000);
+});
