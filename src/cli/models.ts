@@ -8,7 +8,12 @@ import { ConfigError, loadConfig } from "../config.ts";
 import { decodeAudio, type FfmpegPaths } from "../media/ffmpeg.ts";
 import { SAMPLE_RATE } from "../media/engine.ts";
 import { createLocalEngine } from "../media/local/engine.ts";
-import { listInstalledModels, pullModel, type InstalledModel } from "../media/model-store.ts";
+import {
+  listInstalledModels,
+  ModelDownloadFailed,
+  pullModel,
+  type InstalledModel,
+} from "../media/model-store.ts";
 import {
   CATALOGUE,
   catalogueEntry,
@@ -73,7 +78,8 @@ export function printModelList(listing: ModelListing[], modelsDir: string): void
 
 /**
  * Installs a catalogue model, printing the download's progress to stderr.
- * @throws Error for an unknown name, or whatever pullModel refuses
+ * @throws Error for an unknown name, or whatever pullModel refuses; an unreachable server with what
+ *   RECAP_MODELS_MIRROR can do about it
  */
 export async function pullCatalogueModel(
   name: string,
@@ -95,6 +101,15 @@ export async function pullCatalogueModel(
       shown = percent;
       process.stderr.write(`\r${name}: ${percent}% of ${Math.round(total / 1e6)} MB`);
     },
+  }).catch((error: unknown) => {
+    if (!(error instanceof ModelDownloadFailed)) throw error;
+    const hint =
+      options.mirror === undefined
+        ? "Where this machine cannot reach github.com, set RECAP_MODELS_MIRROR to a server holding the same " +
+          "release paths (docs/MEDIA.md)."
+        : `Models are pulled from RECAP_MODELS_MIRROR (${options.mirror}): check that it is up and reachable ` +
+          "from here, or unset it to pull from github.com.";
+    throw new Error(`${error.message}. ${hint}`, { cause: error });
   });
   if (shown >= 0) process.stderr.write("\n");
   return model;

@@ -38,6 +38,23 @@ export class ModelNotInstalled extends Error {
   override name = "ModelNotInstalled";
 }
 
+/** The download's server could not be reached: the URL and the network's own reason. */
+export class ModelDownloadFailed extends Error {
+  override name = "ModelDownloadFailed";
+}
+
+/**
+ * Why a request failed, as the network said it (`getaddrinfo ENOTFOUND host`, `connect ECONNREFUSED
+ * 127.0.0.1:1`), from undici's cause: its own message is only "fetch failed". A name with two addresses fails
+ * with an AggregateError whose message is empty, so its first error speaks.
+ */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const first = (cause as { errors?: unknown[] }).errors?.[0] ?? cause;
+  const { message, code } = first as { message?: string; code?: string };
+  return message || code || String(first);
+}
+
 const MODEL_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 
 const fileSha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -184,10 +201,16 @@ async function download(
   options: PullOptions,
 ): Promise<void> {
   const { bytes: expectedBytes, sha256: expectedSha256 } = entry.download;
-  const response = await fetch(url, {
-    redirect: "follow",
-    ...(options.signal && { signal: options.signal }),
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      redirect: "follow",
+      ...(options.signal && { signal: options.signal }),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ModelDownloadFailed(`${entry.name}: ${url} could not be reached (${networkReason(error)})`);
+  }
   if (!response.ok || response.body === null) {
     throw new Error(`${entry.name}: ${url} answered HTTP ${response.status}`);
   }

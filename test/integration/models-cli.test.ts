@@ -11,6 +11,7 @@ import { durationMs, writeRecording } from "../helpers/audio.ts";
 import { ROOT } from "../helpers/processes.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
 import { installEnergyVad, installToneRecogniser } from "../helpers/speech-models.ts";
+import { freePort } from "../helpers/wait.ts";
 
 const run = promisify(execFile);
 
@@ -50,6 +51,35 @@ describe("bin/recap models", { timeout: 90_000 }, () => {
       stderr: expect.stringContaining(`expected ${vad.download.sha256}: refused`) as unknown,
     });
     expect(server.requests).toContain("/asr-models/silero_vad.onnx");
+    expect(readdirSync(modelsDir)).toEqual([]);
+  });
+
+  it("says which URL could not be reached, the network's reason, and RECAP_MODELS_MIRROR", async () => {
+    const modelsDir = join(work, "offline");
+    const pull = (mirror: string) =>
+      run(join(ROOT, "bin", "recap"), ["models", "pull", "silero-vad"], {
+        env: {
+          ...process.env,
+          RECAP_DATA_DIR: work,
+          RECAP_MODELS_DIR: modelsDir,
+          RECAP_MODELS_MIRROR: mirror,
+        },
+      });
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    await expect(pull(closed)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        `recap: silero-vad: ${closed}/asr-models/silero_vad.onnx could not be reached ` +
+          `(connect ECONNREFUSED ${closed.slice("http://".length)}). Models are pulled from RECAP_MODELS_MIRROR ` +
+          `(${closed}/): check that it is up and reachable from here, or unset it to pull from github.com.\n`,
+      ) as unknown,
+    });
+    await expect(pull("http://models.mirror.invalid")).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(
+        /recap: silero-vad: http:\/\/models\.mirror\.invalid\/asr-models\/silero_vad\.onnx could not be reached \(getaddrinfo (ENOTFOUND|EAI_AGAIN) models\.mirror\.invalid\)\. Models are pulled from RECAP_MODELS_MIRROR/,
+      ) as unknown,
+    });
     expect(readdirSync(modelsDir)).toEqual([]);
   });
 
