@@ -1,4 +1,5 @@
 import * as chrono from "chrono-node";
+import { dayOf, dueByOfDay } from "./due-by.ts";
 import { unicodeWords } from "./unicode-words.ts";
 
 /** Date phrases that are durations or the present moment, not deadlines ("five minutes", "now"). */
@@ -15,20 +16,6 @@ const DATE_HINT = unicodeWords(
 );
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The UTC calendar day of an instant, "YYYY-MM-DD". */
-const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
-
-/**
- * A due day ("YYYY-MM-DD") said at the reference instant, as `dueBy`: the start of that day (00:00 UTC),
- * or the end of it when it is the day it was said, so a deadline is never before the words that set it;
- * null for a day already past.
- */
-export function dueByOfDay(day: string, reference: Date): string | null {
-  const said = dayOf(reference);
-  if (day < said) return null;
-  return day === said ? `${day}T23:59:59.999Z` : `${day}T00:00:00.000Z`;
-}
 
 /**
  * The deadline a sentence states ("by Friday", "tomorrow", "next week"), resolved forward from the moment

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FOREIGN_MEETINGS } from "../../test/helpers/languages.ts";
 import { loadMeeting, meetingFiles, spokenTurns } from "../../test/helpers/qmsum.ts";
-import { detectLanguage, isAnalysedLanguage, languageNotice } from "./language.ts";
+import { detectLanguage } from "./detect-language.ts";
+import { isAnalysedLanguage, languageNotice } from "./language.ts";
 
 describe("detectLanguage", () => {
   it("tells Spanish, Chinese, Arabic and German meetings apart, as BCP 47 tags with a region", () => {

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from "typebox";
 import { Value } from "typebox/value";
-import { dueByOfDay } from "../dates.ts";
+import { dueByOfDay } from "../due-by.ts";
 import { TITLE_FRAMING_WORDS } from "../lexicon.ts";
 import { stemOf } from "../stem.ts";
 import type { DecisionItem, InsightItem, SummaryItem, TopicItem } from "../types.ts";
