@@ -61,7 +61,7 @@ function packagesReached(entry: string): Map<string, string[]> {
       }
     }
   };
-  visit(resolve(ROOT, "src/main.ts"), []);
+  visit(entry, []);
   return packages;
 }
 
