@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { WEBSITE_PLANNING } from "../../test/helpers/factories.ts";
 import { analyzeConversation, sentencesOf } from "./analyze.ts";
 import { statesDecision } from "./decision-features.ts";
-import { DEFAULT_DECISION_OPTIONS, findDecisions, pickDecisions, type DecisionOptions } from "./decisions.ts";
+import {
+  DEFAULT_DECISION_OPTIONS,
+  findDecisions,
+  isFormalSitting,
+  pickDecisions,
+  type DecisionOptions,
+} from "./decisions.ts";
 import type { AnalysisInput } from "./types.ts";
 
 /** A conversation of these [speaker, text] lines, message ids m0, m1, … */
@@ -60,6 +66,81 @@ describe("findDecisions", () => {
     expect(analyzeConversation(input).decisions.map((d) => d.messageIds)).toEqual([["m6"], ["m15"]]);
     const spanish = analyzeConversation({ ...input, languageCode: "es-ES" });
     expect(spanish.decisions).toEqual([]);
+  });
+});
+
+/**
+ * The opening of a Welsh Assembly committee sitting (QMSum train education_2, lines 0–4, long lines cut after
+ * the sentences quoted), where the minister reports her government's choice.
+ */
+const COMMITTEE_SITTING: [string, string][] = [
+  [
+    "Lynne Neagle AM",
+    "Good morning, everyone. Welcome to the Children, Young People and Education Committee this morning. I've received apologies for absence from Siân Gwenllian, and I'm very pleased to welcome Helen Mary Jones, who is substituting for Siân today.",
+  ],
+  [
+    "Kirsty Williams AM",
+    "Yes, if that's okay, Chair. COVID-19 coronavirus is one of the most significant issues that the Welsh Government and the people of Wales have dealt with in recent times. Yesterday, I announced that, whilst there are no easy choices, we have agreed that the best way forward is not to proceed with the summer exam series. Learners due to sit these exams will be awarded a fair grade to recognise their work.",
+  ],
+  [
+    "Lynne Neagle AM",
+    "Thank you very much, Minister, for that statement. We'll go to questions from Members now, and I've got some questions from Dawn Bowden.",
+  ],
+  [
+    "Dawn Bowden AM",
+    "Thank you, Chair. Can I thank you, Kirsty, for your statement and the really difficult decisions that you've been having to make? You've already indicated in your statement this morning that these decisions are not taken lightly, and we understand that that is the case across Government.",
+  ],
+  [
+    "Kirsty Williams AM",
+    "Thank you, Dawn. So, you're absolutely right, our priority now is to operationalise, with colleagues in local government and schools, a practical response.",
+  ],
+];
+
+describe("isFormalSitting", () => {
+  it("takes a committee sitting for one, by how its lines speak of the chair, ministers and the house", () => {
+    expect(isFormalSitting(conversationOf(COMMITTEE_SITTING))).toBe(true);
+    // QMSum train covid_7, lines 350–356 (cut after their first sentences): a Commons special committee, the chair addressed by title.
+    const commons = conversationOf([
+      [
+        "The Acting Chair (Mr. Bruce Stanton)",
+        "I thank the honourable member, Mr. Bezan, for his point of order. It was really more of a request.",
+      ],
+      ["Mr. James Bezan", "No. I'd just like to respond to that if I could."],
+      ["The Acting Chair (Mr. Bruce Stanton)", "Well, there's"],
+      [
+        "Mr. James Bezan",
+        "Mr. Chair, this is the problem with this special committee. Our rights and privileges as members have been completely degraded.",
+      ],
+      [
+        "The Acting Chair (Mr. Bruce Stanton)",
+        "Mr. Bezan, we're all operating under an order that was agreed to by the House. We'll stick to those provisions.",
+      ],
+      [
+        "Mr. Marty Morantz (CharleswoodSt. JamesAssiniboiaHeadingley, CPC)",
+        "Thank you, Mr. Chair. My questions are for the Minister of National Revenue.",
+      ],
+      ["Hon. Diane Lebouthillier", "Mr.Chair, I thank my colleague for that important question."],
+    ]);
+    expect(isFormalSitting(commons)).toBe(true);
+  });
+
+  it("does not take a working meeting that mentions a committee or the government once for one", () => {
+    expect(isFormalSitting(input)).toBe(false);
+    const mention = conversationOf([
+      ...WEBSITE_PLANNING,
+      ["Ana", "The steering committee wants the new site before the government grant runs out."],
+    ]);
+    expect(isFormalSitting(mention)).toBe(false);
+    expect(findDecisions(mention, sentencesOf(mention.messages.map((m) => m.text)))).not.toEqual([]);
+  });
+
+  it("shows no decision in a sitting, where a stated choice is the government's, not the sitting's", () => {
+    const sitting = conversationOf(COMMITTEE_SITTING);
+    const sentences = sentencesOf(sitting.messages.map((m) => m.text));
+    const reported = sentences.find((s) => s.text.includes("we have agreed that the best way forward"));
+    expect(reported !== undefined && statesDecision(reported)).toBe(true);
+    expect(findDecisions(sitting, sentences)).toEqual([]);
+    expect(analyzeConversation(sitting).decisions).toEqual([]);
   });
 });
 

@@ -1,8 +1,9 @@
 import { decisionCandidates, statesDecision } from "./decision-features.ts";
 import { DECISION_MODEL } from "./decision-weights.ts";
-import { DECISION_UNFINISHED_ENDS } from "./lexicon.ts";
+import { DECISION_UNFINISHED_ENDS, FORMAL_SITTING } from "./lexicon.ts";
 import type { Sentence } from "./nlp.ts";
 import { readableSentence, statesWhole } from "./tidy.ts";
+import { matchesWords } from "./unicode-words.ts";
 import type { AnalysisInput, DecisionItem } from "./types.ts";
 
 /** The decision scorer and how many of its sentences are kept (learned on QMSum train, docs/ANALYSIS.md). */
@@ -82,10 +83,31 @@ export function statedDecision(sentences: readonly Sentence[], index: number): b
 }
 
 /**
+ * A sitting is formal when at least this share of its lines, and this many, speak of the chair, ministers,
+ * the committee or the house (FORMAL_SITTING): QMSum's train committee sittings do in 10 % of their lines or
+ * more (15 lines at the least), its other meetings in at most 0.5 % (2 lines).
+ */
+const FORMAL_SITTING_SHARE = 0.05;
+const FORMAL_SITTING_LINES = 5;
+
+/**
+ * Whether a conversation is a formal sitting (a parliamentary or assembly committee, a hearing). There the
+ * choices a sentence states are the government's, a witness's body's or the chair's rulings on procedure, not
+ * decisions the sitting took: of the 14 sentences Recap showed as decisions in QMSum's 30 train and val
+ * committee sittings, none was one (docs/ANALYSIS.md, Decisions).
+ */
+export function isFormalSitting(input: AnalysisInput): boolean {
+  const formal = input.messages.filter((message) => matchesWords(FORMAL_SITTING, message.text)).length;
+  return formal >= FORMAL_SITTING_LINES && formal >= FORMAL_SITTING_SHARE * input.messages.length;
+}
+
+/**
  * A conversation's decisions: each a readable sentence that states a choice made (statesDecision), linked to
- * its message. A conversation where no likely sentence states one has none.
+ * its message. A conversation where no likely sentence states one has none, and so has a formal sitting
+ * (isFormalSitting), where such sentences are not the sitting's decisions.
  */
 export function findDecisions(input: AnalysisInput, sentences: readonly Sentence[]): DecisionItem[] {
+  if (isFormalSitting(input)) return [];
   const speakers = input.messages.map((m) => m.memberId ?? m.speakerName);
   const options = DEFAULT_DECISION_OPTIONS;
   const scored = decisionCandidates(sentences, speakers, input.messages.length).map((candidate) => ({
