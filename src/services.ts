@@ -115,9 +115,13 @@ export function createServices(deps: ServiceDeps) {
   const runners = [runnerOf("text", (job) => processJob(job))];
   const jobRunner = new JobRunners(runners);
   const jobs = new JobsService(repositories.jobs, jobRunner);
-  const conversations = new ConversationsService(repositories.conversations, transaction, clock, {
-    release: (conversationId) => media.release(conversationId),
-  });
+  const conversations = new ConversationsService(
+    repositories.conversations,
+    transaction,
+    clock,
+    { release: (conversationId) => media.release(conversationId) },
+    jobs,
+  );
   const ingestion = new IngestionService(transaction, clock, jobs, webhookTargets);
   const mediaTargets = new WebhookTargets(new Set(config.media.allowHosts), {
     field: "url",

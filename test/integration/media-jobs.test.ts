@@ -103,6 +103,17 @@ describe.each(await dialects())("why a media job failed, on %s", (dialect) => {
       hooks.events.filter((event) => event.status !== "failed").every((event) => !("message" in event)),
     ).toBe(true);
 
+    // The conversation it made stays listed, marked, so it can be found and deleted.
+    const listed = (await (await server.api(app.token, "/v1/conversations")).json()) as Body.ConversationList;
+    expect(listed.conversations.find((conversation) => conversation.id === conversationId)).toMatchObject({
+      name: "Lost call",
+      failedJob: { id: jobId, message: why },
+    });
+    const one = (await (
+      await server.api(app.token, `/v1/conversations/${conversationId}`)
+    ).json()) as Body.Conversation;
+    expect(one.failedJob).toEqual({ id: jobId, message: why });
+
     const client = new ConsoleClient(server);
     expect((await client.signIn(app.appId, app.appSecret)).status).toBe(303);
     const list = await (await client.request("/console/conversations")).text();

@@ -57,12 +57,19 @@ function presentFrom(member: MemberRow | undefined) {
 
 const engine = (stored: string | null): Engine => (stored === "llm" ? "llm" : "local");
 
+/** A conversation's latest job when it failed, and why. */
+export interface FailedJob {
+  jobId: string;
+  message: string;
+}
+
 /**
  * A conversation as Symbl shaped it, with its `languageCode` once analysed, plus Recap's `analysis` then:
  * which engine wrote each part ("llm" or "local", docs/LLM.md), and whether the analysis read the
- * conversation's language (a notice when it did not). Symbl's clients ignore a field they do not know.
+ * conversation's language (a notice when it did not); and Recap's `failedJob` when its latest job failed.
+ * Symbl's clients ignore a field they do not know.
  */
-export function presentConversation(conversation: ConversationRow, members: MemberRow[]) {
+export function presentConversation(conversation: ConversationRow, members: MemberRow[], failed?: FailedJob) {
   // Null before the first analysis, and for one made before languages were told apart (migration 012).
   const languageCode = conversation.language_code;
   const notice = languageCode === null ? null : languageNotice(languageCode);
@@ -87,6 +94,7 @@ export function presentConversation(conversation: ConversationRow, members: Memb
         },
       },
     }),
+    ...(failed !== undefined && { failedJob: { id: failed.jobId, message: failed.message } }),
   };
 }
 

@@ -60,6 +60,16 @@ export const Conversation = Type.Object({
       },
     ),
   ),
+  failedJob: Type.Optional(
+    Type.Object(
+      { id: Type.String(), message: Type.String() },
+      {
+        description:
+          "Recap's addition, present when the conversation's latest job failed: the job and why (as GET /v1/job/{jobId} says). " +
+          "The conversation keeps what earlier jobs made; one made by a media job that failed has no lines (docs/MEDIA.md, The job)",
+      },
+    ),
+  ),
 });
 
 export const ConversationList = Type.Object({ conversations: Type.Array(Conversation) });

@@ -14,6 +14,7 @@ import type { ConversationsRepository } from "./conversations.repository.ts";
 import type { InsightType } from "./conversations.schemas.ts";
 import { emailKey } from "./members.ts";
 import {
+  type FailedJob,
   presentConversation,
   presentInsight,
   presentMember,
@@ -43,6 +44,12 @@ export interface ConversationAttachments {
   release(conversationId: string): Promise<() => Promise<void>>;
 }
 
+/** What the jobs module says of conversations' jobs (the jobs service). */
+export interface ConversationJobs {
+  /** The conversations given whose latest job failed, by id: that job and why it failed. */
+  latestFailures(appId: string, conversationIds: string[]): Promise<Map<string, FailedJob>>;
+}
+
 /** Reads and edits of conversations, always scoped to the app that asks. */
 export class ConversationsService {
   constructor(
@@ -50,6 +57,7 @@ export class ConversationsService {
     private readonly transaction: Transaction<{ conversations: ConversationsRepository }>,
     private readonly clock: Clock,
     private readonly attachments: ConversationAttachments,
+    private readonly jobs: ConversationJobs,
   ) {}
 
   /** Throws not_found when the app cannot see the conversation. */
@@ -66,9 +74,16 @@ export class ConversationsService {
     }
   }
 
+  /** A page of the app's conversations, newest first; one whose latest job failed says so (`failedJob`). */
   async listConversations(appId: string, limit: number, offset: number) {
     const listed = await this.listConversationRows(appId, { limit, offset });
-    return listed.map(({ conversation, members }) => presentConversation(conversation, members));
+    const failures = await this.jobs.latestFailures(
+      appId,
+      listed.map(({ conversation }) => conversation.id),
+    );
+    return listed.map(({ conversation, members }) =>
+      presentConversation(conversation, members, failures.get(conversation.id)),
+    );
   }
 
   /** A page of the app's conversations with their members, newest first, optionally by part of the name. */
@@ -88,7 +103,11 @@ export class ConversationsService {
 
   async getConversation(appId: string, conversationId: string) {
     const conversation = await this.require(appId, conversationId);
-    return presentConversation(conversation, await this.conversations.listMembers(conversationId));
+    const [members, failures] = await Promise.all([
+      this.conversations.listMembers(conversationId),
+      this.jobs.latestFailures(appId, [conversationId]),
+    ]);
+    return presentConversation(conversation, members, failures.get(conversationId));
   }
 
   /** Deletes the conversation, its rows and its files; throws not_found when the app cannot see it. */

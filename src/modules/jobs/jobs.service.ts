@@ -69,6 +69,18 @@ export class JobsService {
     return new Map([...latest].map(([id, job]) => [id, reportOf(job)]));
   }
 
+  /** The conversations given whose latest job failed, by id: that job and why. */
+  async latestFailures(
+    appId: string,
+    conversationIds: string[],
+  ): Promise<Map<string, { jobId: string; message: string }>> {
+    const failed = new Map<string, { jobId: string; message: string }>();
+    for (const [id, job] of await this.latestJobs(appId, conversationIds)) {
+      if (job.message !== undefined) failed.set(id, { jobId: job.id, message: job.message });
+    }
+    return failed;
+  }
+
   /** How many jobs wait and run now, in every process, by kind and status. */
   unfinishedJobs(): Promise<{ kind: string; status: string; count: number }[]> {
     return this.jobs.countUnfinished();
