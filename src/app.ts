@@ -43,7 +43,7 @@ import { createServices } from "./services.ts";
 import type { Speech } from "./media/speech.ts";
 import websocket from "@fastify/websocket";
 import { mediaRoutes } from "./modules/media/media.routes.ts";
-import { liveRoutes } from "./modules/live/live.routes.ts";
+import { liveRoutes, liveSocketError } from "./modules/live/live.routes.ts";
 import { LiveSlots } from "./modules/live/live-slots.ts";
 
 /** The largest WebSocket frame a live stream may send (a second of 48 kHz LINEAR16 is 96 KB). */
@@ -211,7 +211,11 @@ export async function buildApp(deps: AppDeps) {
   });
 
   authRoutes(app, services);
-  await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
+  await app.register(websocket, {
+    // Live connections answer pings themselves (live.routes.ts): ws's own answer cuts a burst of pings without a close frame.
+    options: { maxPayload: LIVE_MAX_FRAME_BYTES, autoPong: false },
+    errorHandler: liveSocketError,
+  });
   const liveSlots = new LiveSlots(
     {
       maxConnections: config.media.liveMaxConnections,
@@ -234,6 +238,7 @@ export async function buildApp(deps: AppDeps) {
         maxBacklogFrames: LIVE_MAX_BACKLOG_FRAMES,
         analysisWaitMs: LIVE_ANALYSIS_WAIT_MS,
         maxStreamMs: config.media.maxSeconds * 1000,
+        maxConnectionMs: config.media.liveMaxConnectionSeconds * 1000,
       },
     });
     done();

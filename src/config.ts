@@ -76,6 +76,8 @@ export interface MediaSettings {
   /** Live connections one process serves at once, and one app at once on one process. */
   liveMaxConnections: number;
   liveMaxConnectionsPerApp: number;
+  /** How long a live connection may stay open, whatever it sends (docs/LIVE.md, Limits). */
+  liveMaxConnectionSeconds: number;
 }
 
 export interface RemoteEngineSettings {
@@ -253,6 +255,7 @@ function mediaSettings(
   problems: string[],
 ): MediaSettings {
   const ffmpegPath = env.RECAP_FFMPEG_PATH || "ffmpeg";
+  const maxSeconds = integer("RECAP_MEDIA_MAX_SECONDS", 4 * 3600, 1, 7 * 86_400);
   let asrRemote: RemoteEngineSettings | null = null;
   const partSeconds = integer("RECAP_ASR_PART_SECONDS", 600, 30, 86_400);
   const timeoutSeconds = integer("RECAP_ASR_TIMEOUT_SECONDS", 600, 1, 86_400);
@@ -287,7 +290,7 @@ function mediaSettings(
     // ffprobe comes with ffmpeg: beside the configured ffmpeg, or on the PATH.
     ffprobePath: ffmpegPath.includes("/") ? join(dirname(ffmpegPath), "ffprobe") : "ffprobe",
     maxBytes: integer("RECAP_MEDIA_MAX_BYTES", 2 * 1024 ** 3, 1024, 1024 ** 4),
-    maxSeconds: integer("RECAP_MEDIA_MAX_SECONDS", 4 * 3600, 1, 7 * 86_400),
+    maxSeconds,
     fetchTimeoutSeconds: integer("RECAP_MEDIA_FETCH_TIMEOUT_SECONDS", 600, 1, 86_400),
     allowHosts: hostList(env, "RECAP_MEDIA_ALLOW_HOSTS", problems),
     asrConcurrency: integer("RECAP_ASR_CONCURRENCY", 1, 1, 64),
@@ -295,7 +298,9 @@ function mediaSettings(
     asrRemote,
     liveIdleSeconds: integer("RECAP_LIVE_IDLE_SECONDS", 60, 1, 3600),
     liveMaxConnections: integer("RECAP_LIVE_MAX_CONNECTIONS", 10, 0, 10_000),
-    liveMaxConnectionsPerApp: integer("RECAP_LIVE_MAX_CONNECTIONS_PER_APP", 10, 0, 10_000),
+    liveMaxConnectionsPerApp: integer("RECAP_LIVE_MAX_CONNECTIONS_PER_APP", 5, 0, 10_000),
+    // A stream sent at real time reaches RECAP_MEDIA_MAX_SECONDS of audio first; this ends one that trickles.
+    liveMaxConnectionSeconds: integer("RECAP_LIVE_MAX_CONNECTION_SECONDS", maxSeconds + 3600, 1, 8 * 86_400),
   };
 }
 

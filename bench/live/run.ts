@@ -5,7 +5,9 @@
  *   alone (its `listen`, fed the same 16 kHz audio in the same 100 ms chunks), both at real-time pace;
  * - 10 connections at once, each streaming at real-time pace: their finals' latency beside one connection's, and
  *   the 11th past RECAP_LIVE_MAX_CONNECTIONS refused;
- * - memory: the process's heap after 1,000 sockets that connect and send nothing, beside before.
+ * - memory: the process's heap after 1,000 sockets that connect and send nothing, beside before; and its resident
+ *   memory (VmRSS: native allocations included, which the heap does not show) before and after 1,000 short
+ *   streams, 5 at a time, each a start_request, under a second of LINEAR16 and a stop_request.
  * The engine is the local engine's real code (sherpa-onnx: the VAD, the recogniser) on the tests' generated
  * models (test/helpers/speech-models.ts): an energy VAD, and a recogniser that hears a tone as a word. They
  * take a fraction of a real model's time, so the latencies here are Recap's and the VAD's; a real model's decode
@@ -13,7 +15,7 @@
  *
  * Usage: npm run bench:live [-- --utterances 6 --rounds 2]   (writes bench/results/live.txt)
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -27,7 +29,11 @@ import { median } from "../timing.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const { values } = parseArgs({
-  options: { utterances: { type: "string", default: "6" }, rounds: { type: "string", default: "2" } },
+  options: {
+    utterances: { type: "string", default: "6" },
+    rounds: { type: "string", default: "2" },
+    streams: { type: "string", default: "1000" },
+  },
 });
 const UTTERANCES = Number(values.utterances);
 const ROUNDS = Number(values.rounds);
@@ -35,6 +41,8 @@ const CHUNK_MS = 100;
 const SPEECH_S = 1.5;
 const PAUSE_S = 1;
 const CONNECTIONS = 10;
+const SHORT_STREAMS = Number(values.streams);
+const SHORT_AT_ONCE = 5;
 
 /** When each utterance's speech starts and stops, in ms from the stream's start. */
 const utterances = Array.from({ length: UTTERANCES }, (_, i) => {
@@ -143,6 +151,25 @@ async function until(received: Received, done: (types: string[]) => boolean, ms 
   }
 }
 
+/** One short stream: start, `audio` (LINEAR16 at 16 kHz) in one frame, stop, and its close. */
+async function shortStream(wsUrl: string, token: string, id: string, audio: Buffer): Promise<number> {
+  const { socket, received } = await connect(`${wsUrl}/v1/streaming/${id}?access_token=${token}`);
+  socket.send(JSON.stringify({ type: "start_request" }));
+  await until(received, (types) => types.includes("conversation_created") || received.close !== null);
+  if (received.close === null) {
+    socket.send(audio);
+    socket.send(JSON.stringify({ type: "stop_request" }));
+  }
+  await until(received, () => received.close !== null, 30_000);
+  return received.close?.code ?? 0;
+}
+
+/** The process's resident memory in MiB, as the kernel counts it (native allocations included). */
+function residentMiB(): number {
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${process.pid}/status`, "utf8"))?.[1];
+  return Number(kb) / 1024;
+}
+
 const fmt = (values: number[]) => `${Math.round(median(values))} ms (max ${Math.round(Math.max(...values))})`;
 const ratio = (a: number[], b: number[]) => (median(a) / Math.max(1, median(b))).toFixed(2);
 
@@ -212,6 +239,24 @@ try {
   const refusedIdle = idle.filter(({ received }) => received.close?.code === 4429).length;
   for (const { socket } of idle) socket.terminate();
 
+  // Short streams, a few at a time: what each leaves behind shows in resident memory, not in the heap.
+  const short = linear16(kit, "short", [{ tone: VOICES[1] ?? 2000, seconds: 0.4 }, { silence: 0.4 }], 16_000);
+  global.gc?.();
+  const residentBefore = residentMiB();
+  const closes = new Map<number, number>();
+  for (let next = 0; next < SHORT_STREAMS; next += SHORT_AT_ONCE) {
+    const codes = await Promise.all(
+      Array.from({ length: Math.min(SHORT_AT_ONCE, SHORT_STREAMS - next) }, (_, i) =>
+        shortStream(wsUrl, token, `short-${next + i}`, short),
+      ),
+    );
+    for (const code of codes) closes.set(code, (closes.get(code) ?? 0) + 1);
+  }
+  await sleep(1000);
+  global.gc?.();
+  const residentAfter = residentMiB();
+  const vads = (await server.services.speech.engine()).vads?.();
+
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   lines.push(
     `# bench:live — ${new Date().toISOString()} — ${cpus().length} × ${cpu}`,
@@ -222,6 +267,7 @@ try {
     `final after speech stops — engine alone: ${fmt(alone.final)}; through Recap (message_response, stored): ${fmt(recap.final)}; Recap ÷ engine: ${ratio(recap.final, alone.final)}`,
     `${CONNECTIONS} connections at once — first interim: ${fmt(together.interim)}; final: ${fmt(together.final)}; ÷ one connection's final: ${ratio(together.final, recap.final)}; ${heard} of ${CONNECTIONS} heard every utterance`,
     `connection ${CONNECTIONS + 1} (past RECAP_LIVE_MAX_CONNECTIONS=${CONNECTIONS}): ${refused.length === 1 ? `refused with close code ${refused[0]}` : `refusals: ${JSON.stringify(refused)}`}`,
+    `${SHORT_STREAMS} short streams (${SHORT_AT_ONCE} at once; start, 0.8 s of LINEAR16, stop; closes ${JSON.stringify(Object.fromEntries(closes))}): resident memory (VmRSS) ${residentBefore.toFixed(0)} MiB before, ${residentAfter.toFixed(0)} MiB after (÷ before: ${(residentAfter / residentBefore).toFixed(2)}); VADs made: ${vads?.made ?? "not counted"}`,
     `1,000 idle sockets: ${refusedIdle} refused with 4429; heap ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, ${(heapDuring / 2 ** 20).toFixed(1)} MiB with them open (÷ before: ${(heapDuring / heapBefore).toFixed(2)})`,
   );
   console.log(lines.join("\n"));

@@ -6,15 +6,15 @@ import { sdk as untypedSdk } from "@symblai/symbl-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { readBody } from "../helpers/api.ts";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startMain, startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import { writeRecording, type Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
-import { dialects } from "../helpers/databases.ts";
+import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { connect, linear16, messageType, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
 import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
-import { until } from "../helpers/wait.ts";
+import { until, untilValue } from "../helpers/wait.ts";
 
 /** What this test uses of the SDK (it ships no types for `sdk`). */
 interface RealtimeConnection {
@@ -793,6 +793,159 @@ describe.each(await dialects())("the local engine's VADs under live streams on %
     } finally {
       await server.close();
       kit.close();
+    }
+  });
+});
+
+describe.each(await dialects())("a live connection's pings and oversized frames on %s", (dialect) => {
+  it("answers a burst of pings, ends a client that never reads their answers with 4429, and logs an oversized frame in one line", async () => {
+    const testDatabase = await createTestDatabase(dialect);
+    const helper = await startTestServer(dialect, { runJobs: false, testDatabase });
+    const child = startMain(testDatabase, 0);
+    try {
+      const url = await untilValue(
+        () => /Recap listening on (http:\/\/[\d.]+:\d+)/.exec(child.output())?.[1],
+        60_000,
+      );
+      if (url === undefined) throw new Error(`the server did not start:\n${child.output()}`);
+      const { token } = await helper.newApp();
+      const address = `${url.replace(/^http/, "ws")}/v1/streaming/pings?access_token=${token}`;
+
+      // 200 pings right after connecting: each is answered, and the connection stays open.
+      const burst = await connect(address);
+      let pongs = 0;
+      burst.socket.on("pong", () => (pongs += 1));
+      for (let i = 0; i < 200; i++) burst.socket.ping();
+      await until(() => pongs === 200 || burst.received.close !== null, "the pongs");
+      expect([pongs, burst.received.close]).toEqual([200, null]);
+      burst.socket.close();
+
+      // A client that sends pings and reads nothing: once a megabyte of answers waits, an error event and a close.
+      const deaf = await connect(address);
+      deaf.socket.pause();
+      const payload = Buffer.alloc(125, 1);
+      for (let i = 0; i < 200_000; i++) deaf.socket.ping(payload);
+      deaf.socket.resume();
+      await until(() => deaf.received.close !== null, "the close", { tries: 1200 });
+      expect(deaf.received.close?.code).toBe(4429);
+      expect(deaf.received.events).toEqual([
+        {
+          type: "message",
+          message: {
+            type: "error",
+            code: "too_many_requests",
+            details: "pings arrive faster than their answers are read: the connection was ended",
+          },
+        },
+      ]);
+
+      // A frame past 1 MiB is answered with 1009 and logged as one line at info, with no stack.
+      for (let i = 0; i < 3; i++) {
+        const big = await connect(address);
+        big.socket.send(Buffer.alloc(1024 * 1024 + 1));
+        await until(() => big.received.close !== null, "the close");
+        expect(big.received.close?.code).toBe(1009);
+      }
+      const logged = () =>
+        child
+          .output()
+          .split("\n")
+          .filter((line) => line.includes("Max payload size exceeded"));
+      await until(() => logged().length === 3, "three log lines");
+      for (const line of logged()) {
+        expect(JSON.parse(line)).toMatchObject({ level: 30, wsError: "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH" });
+        expect(line).not.toContain("stack");
+      }
+    } finally {
+      child.process.kill("SIGKILL");
+      await helper.close();
+      await testDatabase.drop();
+    }
+  });
+});
+
+describe.each(await dialects())("a live stream's limits on %s", (dialect) => {
+  const kit = new MediaKit();
+  const modelsDir = join(kit.dir, "models");
+  installEnergyVad(modelsDir);
+  installToneRecogniser(modelsDir, "tone-ctc");
+  afterAll(() => kit.close());
+
+  it("leaves one app fewer live connections than the process serves, by default", async () => {
+    const server = await startTestServer(dialect, {
+      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc" },
+    });
+    try {
+      const wsUrl = server.url.replace(/^http/, "ws");
+      const { token } = await server.newApp();
+      const open = [];
+      for (let i = 0; i < 5; i++)
+        open.push(await startStream(`${wsUrl}/v1/streaming/busy-${i}?access_token=${token}`));
+      const sixth = await connect(`${wsUrl}/v1/streaming/busy-6?access_token=${token}`);
+      await until(() => sixth.received.close !== null, "the refusal");
+      expect(sixth.received.close?.code).toBe(4429);
+      const [refusal] = sixth.received.events as { message: { details: string } }[];
+      expect(refusal?.message.details).toBe(
+        "this app already has 5 live connections (RECAP_LIVE_MAX_CONNECTIONS_PER_APP); try again later",
+      );
+      const other = await startStream(
+        `${wsUrl}/v1/streaming/mine?access_token=${(await server.newApp()).token}`,
+      );
+      expect(other.received.close).toBeNull();
+      for (const client of [...open, other]) client.socket.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("ends a stream that trickles bytes at RECAP_LIVE_MAX_CONNECTION_SECONDS, keeping its lines as a stop would", async () => {
+    const server = await startTestServer(dialect, {
+      env: {
+        RECAP_MODELS_DIR: modelsDir,
+        RECAP_ASR_MODEL: "tone-ctc",
+        RECAP_LIVE_MAX_CONNECTION_SECONDS: "4",
+      },
+    });
+    try {
+      const { token } = await server.newApp();
+      const { socket, received, conversationId } = await startStream(
+        `${server.url.replace(/^http/, "ws")}/v1/streaming/trickle?access_token=${token}`,
+      );
+      socket.send(linear16(kit, "trickle", [{ tone: VOICES[1], seconds: 1 }, { silence: 1 }], 16_000));
+      // Two bytes at a time, well within the idle timeout: only the time the connection has been open ends it.
+      while (received.close === null) {
+        if (socket.readyState === WebSocket.OPEN) socket.send(Buffer.alloc(2));
+        await sleep(200);
+      }
+      expect(received.close.code).toBe(1000);
+      const types = received.events
+        .map(messageType)
+        .filter(
+          (type) => type !== "recognition_result" && type !== "topic_response" && type !== "insight_response",
+        );
+      expect(types).toEqual([
+        "started_listening",
+        "recognition_started",
+        "conversation_created",
+        "message_response",
+        "error",
+        "conversation_completed",
+        "recognition_stopped",
+      ]);
+      const error = received.events.find((event) => messageType(event) === "error") as {
+        message: { details: string };
+      };
+      expect(error.message.details).toBe(
+        "the connection passed 4 s (RECAP_LIVE_MAX_CONNECTION_SECONDS): it was ended",
+      );
+      const stored = await readBody<Body.MessageList>(
+        server,
+        token,
+        `/v1/conversations/${conversationId}/messages`,
+      );
+      expect(stored.messages.map((message) => message.text)).toEqual(["hi"]);
+    } finally {
+      await server.close();
     }
   });
 });

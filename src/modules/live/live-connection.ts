@@ -18,6 +18,8 @@ export interface ConnectionLimits {
   maxBacklogFrames: number;
   /** The longest stream (RECAP_MEDIA_MAX_SECONDS): past it the stream is ended as if it had stopped. */
   maxStreamMs: number;
+  /** How long a connection may stay open (RECAP_LIVE_MAX_CONNECTION_SECONDS), whatever it sends: likewise. */
+  maxConnectionMs: number;
   /** How long a stopped stream waits for its analysis before it completes without insights. */
   analysisWaitMs: number;
 }
@@ -48,6 +50,8 @@ export class LiveConnection {
   private stopping = false;
   private ended = false;
   private timer: NodeJS.Timeout;
+  /** Ends the connection at `maxConnectionMs`, however much it still sends (a trickle holds no slot for ever). */
+  private readonly deadline: NodeJS.Timeout;
   private sequence = 0;
   /** 16 kHz samples received. */
   private samples = 0;
@@ -66,6 +70,15 @@ export class LiveConnection {
       () => this.fail(invalid(`no start_request within ${limits.startMs / 1000} s`)),
       limits.startMs,
     );
+    this.deadline = setTimeout(() => {
+      this.send(
+        events.error(
+          "payload_too_large",
+          `the connection passed ${limits.maxConnectionMs / 1000} s (RECAP_LIVE_MAX_CONNECTION_SECONDS): it was ended`,
+        ),
+      );
+      this.enqueue(() => this.end(true));
+    }, limits.maxConnectionMs);
     socket.on("message", (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
     socket.on("close", () => {
       // The connection no longer counts against the limits; what it sent is still recognised and stored.
@@ -228,6 +241,7 @@ export class LiveConnection {
     if (this.ended) return;
     this.stopping = true;
     clearTimeout(this.timer);
+    clearTimeout(this.deadline);
     const live = this.live;
     let jobId: string | null = null;
     /** The compressed stream's bytes that ffmpeg could not decode: said, and the close says 4400. */
@@ -282,6 +296,7 @@ export class LiveConnection {
       this.ended = true;
       this.stopping = true;
       clearTimeout(this.timer);
+      clearTimeout(this.deadline);
       this.onEnded();
     }
   }
