@@ -5,6 +5,7 @@ import { connectRateLimitRedis } from "./http/rate-limit.ts";
 import { listenForMetrics } from "./http/metrics.ts";
 import { HANDLER_GRACE_MS } from "./http/shutdown.ts";
 import { openRuntime } from "./runtime.ts";
+import { speechStartupLine } from "./media/speech.ts";
 
 /** The process entry: reads the environment, migrates, listens, and shuts down cleanly on signals. */
 async function main(): Promise<void> {
@@ -61,9 +62,8 @@ async function main(): Promise<void> {
     });
     app.log.info({ metrics: metricsListener.url }, `Metrics served on ${metricsListener.url}`);
   }
-  const speech = runtime.speech.status();
-  if (speech.engine) app.log.info({ speech }, `Speech engine ready: ${speech.engine}`);
-  else app.log.info(`Media submissions are refused until a speech engine is set up. ${speech.setupHint}`);
+  const speech = speechStartupLine(runtime.speech.status());
+  app.log.info(speech.fields, speech.message);
   if ((await services.apps.listApps()).length === 0) {
     app.log.info(
       "No app yet: `bin/recap demo` analyses a real meeting and prints its summary link; " +

@@ -3,7 +3,7 @@ import type { Diarizer, SpeechEngine } from "./engine.ts";
 import { createLocalDiarizer } from "./local/diarizer.ts";
 import { createLocalEngine } from "./local/engine.ts";
 import { readInstalledModel } from "./model-store.ts";
-import { DEFAULT_MODELS } from "./models.ts";
+import { catalogueEntry, DEFAULT_MODELS } from "./models.ts";
 import { createRemoteEngine } from "./remote-engine.ts";
 
 /** What the start-up log, /readyz and a refused submission say of the speech engine. */
@@ -12,7 +12,7 @@ export interface SpeechStatus {
   engine: string | null;
   /** How speakers are told apart on one channel, or null when they cannot be. */
   diarization: string | null;
-  /** How to set an engine up, for the operator. */
+  /** How to set an engine up, for the operator: what is missing now, and what would do instead. */
   setupHint: string;
   diarizationHint: string;
 }
@@ -30,11 +30,30 @@ export interface Speech {
 /** The default name a remote server is asked for when RECAP_ASR_MODEL is unset (OpenAI's, and most servers'). */
 const REMOTE_DEFAULT_MODEL = "whisper-1";
 
-const setupHint = (model: string) =>
-  "No speech engine is set up. Install the local engine's models with " +
-  `\`bin/recap models pull ${model}\` and \`bin/recap models pull ${DEFAULT_MODELS.vad}\`, or set RECAP_ASR_URL ` +
-  "to an OpenAI-compatible transcription server (whisper.cpp's server, speaches, LocalAI, vLLM, OpenAI); " +
-  "docs/MEDIA.md says how.";
+/**
+ * What the local engine lacks in `modelsDir` and how to get it: a pull for each catalogue model that is not
+ * installed, and for a recogniser the catalogue does not know (RECAP_ASR_MODEL set to one installed by hand), where
+ * it must be; then the remote way.
+ */
+function setupHint(modelsDir: string, model: string): string {
+  const pulls = [model, DEFAULT_MODELS.vad]
+    .filter((name) => catalogueEntry(name) !== undefined && !installed(modelsDir, name))
+    .map((name) => `\`bin/recap models pull ${name}\``);
+  const steps = [
+    ...(pulls.length > 0 ? [`install the local engine's models with ${pulls.join(" and ")}`] : []),
+    ...(catalogueEntry(model) === undefined && !installed(modelsDir, model)
+      ? [
+          `install RECAP_ASR_MODEL's "${model}", which is not in Recap's catalogue, in ${modelsDir}/${model} ` +
+            "by hand (or set RECAP_ASR_MODEL to a model `bin/recap models list` shows)",
+        ]
+      : []),
+  ];
+  return (
+    `No speech engine is set up. ${steps.length > 0 ? `Either ${steps.join(", and ")}, or set` : "Set"} ` +
+    "RECAP_ASR_URL to an OpenAI-compatible transcription server (whisper.cpp's server, speaches, LocalAI, vLLM, " +
+    "OpenAI); docs/MEDIA.md says how."
+  );
+}
 
 const DIARIZATION_HINT =
   "enableSpeakerDiarization needs a way to tell speakers apart: install the local speaker models " +
@@ -78,12 +97,15 @@ export function createSpeech(settings: MediaSettings): Speech {
         : diarizerReady()
           ? `local ${DEFAULT_MODELS.segmentation} and ${DEFAULT_MODELS.embedding}`
           : null,
-      setupHint: setupHint(localModel),
+      // Read only when asked: it looks at the models directory again.
+      get setupHint() {
+        return setupHint(settings.modelsDir, localModel);
+      },
       diarizationHint: DIARIZATION_HINT,
     }),
     engine: () => {
       if (remoteEngine) return Promise.resolve(remoteEngine);
-      if (!localReady()) return Promise.reject(new Error(setupHint(localModel)));
+      if (!localReady()) return Promise.reject(new Error(setupHint(settings.modelsDir, localModel)));
       local ??= createLocalEngine({ modelsDir: settings.modelsDir, model: localModel }).catch(
         (error: unknown) => {
           local = null;
@@ -103,4 +125,14 @@ export function createSpeech(settings: MediaSettings): Speech {
       await diarizer?.close();
     },
   };
+}
+
+/** The start-up log's line on speech: the engine media jobs use and how speakers are told apart, or what is missing. */
+export function speechStartupLine(status: SpeechStatus): { fields: object; message: string } {
+  const fields = { speech: { engine: status.engine, diarization: status.diarization } };
+  if (status.engine === null) {
+    return { fields, message: `${status.setupHint} Until one is, media submissions are refused (503).` };
+  }
+  const speakers = status.diarization ?? `not set up (${status.diarizationHint})`;
+  return { fields, message: `Speech engine ready: ${status.engine}. Speaker diarization: ${speakers}` };
 }

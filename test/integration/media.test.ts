@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startMain, startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
-import { until } from "../helpers/wait.ts";
+import { until, untilValue } from "../helpers/wait.ts";
 import { writeRecording } from "../helpers/audio.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { MediaHost, MediaKit } from "../helpers/media.ts";
@@ -807,4 +807,72 @@ describe.each(await dialects())("media without a speech engine on %s", (dialect)
     const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { speech: { engine: string } };
     expect(ready.speech.engine).toBe("none");
   });
+});
+
+// The log is the server's own output, so this runs `src/main.ts` as a process (one dialect: what is logged does
+// not depend on the database).
+describe("the speech engine in the start-up log", () => {
+  const kit = new MediaKit();
+  afterAll(() => kit.close());
+
+  /** The line a started server logs about speech, as written and its message. */
+  async function speechLine(env: Record<string, string>): Promise<{ written: string; msg: string }> {
+    const database = await createTestDatabase("sqlite");
+    const server = startMain(database, 0, [], { RECAP_MEDIA_DIR: join(kit.dir, "store"), ...env });
+    try {
+      const line = await untilValue(
+        () =>
+          server
+            .output()
+            .split("\n")
+            .filter((text) => text.startsWith("{"))
+            .map((written) => ({ written, ...(JSON.parse(written) as { msg: string; speech?: unknown }) }))
+            .find((logged) => logged.speech !== undefined),
+        60_000,
+      );
+      if (!line) throw new Error(`no line on speech:\n${server.output()}`);
+      return line;
+    } finally {
+      server.process.kill("SIGKILL");
+      await database.drop();
+    }
+  }
+
+  it("says which engine is ready, or what is missing and how to get it, in each set-up", async () => {
+    const remote = await speechLine({ RECAP_ASR_URL: "http://127.0.0.1:9/v1" });
+    expect(remote.written).not.toMatch(/No speech engine/);
+    expect(remote.msg).toMatch(
+      /^Speech engine ready: remote whisper-1 at http:\/\/127\.0\.0\.1:9\/v1\. Speaker diarization: not set up/,
+    );
+
+    const models = join(kit.dir, "models");
+    installEnergyVad(models);
+    installToneRecogniser(models, "tone-ctc");
+    const { msg: local } = await speechLine({ RECAP_MODELS_DIR: models, RECAP_ASR_MODEL: "tone-ctc" });
+    expect(local).toMatch(/^Speech engine ready: local tone-ctc\. Speaker diarization: not set up/);
+
+    const { msg: none } = await speechLine({ RECAP_MODELS_DIR: join(kit.dir, "no-models") });
+    expect(none).toBe(
+      "No speech engine is set up. Either install " +
+        "the local engine's models with `bin/recap models pull moonshine-base-en` and `bin/recap models pull " +
+        "silero-vad`, or set RECAP_ASR_URL to an OpenAI-compatible transcription server (whisper.cpp's server, " +
+        "speaches, LocalAI, vLLM, OpenAI); docs/MEDIA.md says how. Until one is, media submissions are refused (503).",
+    );
+
+    // A recogniser installed by hand, without the VAD: only the VAD can be pulled.
+    const byHand = join(kit.dir, "by-hand");
+    installToneRecogniser(byHand, "tone-ctc");
+    const { msg: noVad } = await speechLine({ RECAP_MODELS_DIR: byHand, RECAP_ASR_MODEL: "tone-ctc" });
+    expect(noVad).toMatch(
+      /Either install the local engine's models with `bin\/recap models pull silero-vad`, or set RECAP_ASR_URL/,
+    );
+    expect(noVad).not.toMatch(/pull tone-ctc/);
+
+    // A recogniser Recap's catalogue does not know, not installed: where it must go, never a pull.
+    const { msg: unknown } = await speechLine({ RECAP_MODELS_DIR: byHand, RECAP_ASR_MODEL: "my-own-model" });
+    expect(unknown).toContain(
+      `install RECAP_ASR_MODEL's "my-own-model", which is not in Recap's catalogue, in ${byHand}/my-own-model by hand`,
+    );
+    expect(unknown).not.toMatch(/pull my-own-model/);
+  }, 120_000);
 });
