@@ -18,9 +18,12 @@ import { metricsRoute, registerRequestMetrics } from "./http/metrics.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { logDestination, OneLinePerRequest } from "./http/logging.ts";
 import { letConnectionsGoOnClose } from "./http/shutdown.ts";
+import { limitRequestTime } from "./http/request-time.ts";
 import {
   answerClientError,
+  answerOnSocket,
   answerRouterError,
+  requestTimeoutMessage,
   formatSchemaError,
   registerErrorHandling,
 } from "./http/errors.ts";
@@ -98,10 +101,10 @@ export async function buildApp(deps: AppDeps) {
     bodyLimit: config.bodyLimitBytes,
     // Behind a proxy: the client's address (rate limits, view counts), protocol (Secure cookies) and host.
     trustProxy: trustProxyOption(config.trustProxy),
-    // A slow client holds a socket only this long (Node checks every second), headers included.
-    requestTimeout: config.requestTimeoutSeconds * 1000,
+    // A slow client holds a socket only this long: Node times the headers (it checks every second), the
+    // app the body, since uploads are held to a rate instead (http/request-time.ts).
     http: {
-      requestTimeout: config.requestTimeoutSeconds * 1000,
+      requestTimeout: 0,
       headersTimeout: config.requestTimeoutSeconds * 1000,
       connectionsCheckingInterval: 1000,
       // Node would refuse an HTTP/1.1 request without Host itself, with a bare 400; the onRequest hook
@@ -274,6 +277,18 @@ export async function buildApp(deps: AppDeps) {
     });
   }
   letConnectionsGoOnClose(app);
+  limitRequestTime(app, {
+    seconds: config.requestTimeoutSeconds,
+    cut: (socket, reason) =>
+      answerOnSocket(
+        socket,
+        408,
+        reason === "upload"
+          ? `An upload must keep arriving at ${config.media.minUploadBytesPerSecond} bytes a second or more over each ${config.requestTimeoutSeconds} s (RECAP_MEDIA_MIN_UPLOAD_BYTES_PER_SECOND)`
+          : requestTimeoutMessage(config.requestTimeoutSeconds),
+        LINK_ERROR_HEADERS,
+      ),
+  });
   app.addHook("onClose", async () => {
     await services.jobRunner.stop();
     await services.webhooks.stop();

@@ -61,6 +61,8 @@ export interface MediaSettings {
   ffprobePath: string;
   maxBytes: number;
   maxSeconds: number;
+  /** An upload is cut when less than this arrives a second over a request timeout's window (http/request-time.ts). */
+  minUploadBytesPerSecond: number;
   /** How long fetching a media URL may take in all. */
   fetchTimeoutSeconds: number;
   /** Hosts a media URL may reach although they are (or resolve to) internal addresses. */
@@ -291,6 +293,7 @@ function mediaSettings(
     ffprobePath: ffmpegPath.includes("/") ? join(dirname(ffmpegPath), "ffprobe") : "ffprobe",
     maxBytes: integer("RECAP_MEDIA_MAX_BYTES", 2 * 1024 ** 3, 1024, 1024 ** 4),
     maxSeconds,
+    minUploadBytesPerSecond: integer("RECAP_MEDIA_MIN_UPLOAD_BYTES_PER_SECOND", 32_768, 1, 1024 ** 3),
     fetchTimeoutSeconds: integer("RECAP_MEDIA_FETCH_TIMEOUT_SECONDS", 600, 1, 86_400),
     allowHosts: hostList(env, "RECAP_MEDIA_ALLOW_HOSTS", problems),
     asrConcurrency: integer("RECAP_ASR_CONCURRENCY", 1, 1, 64),

@@ -196,22 +196,38 @@ export function answerClientError(requestTimeoutSeconds: number, headers: Record
     const reason = (error as { reason?: unknown }).reason;
     return typeof reason === "string" && reason !== "" ? `: ${reason}` : "";
   };
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     if (error.code === "ECONNRESET" || socket.destroyed) return;
     const [status, message] =
       error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, `The whole request must arrive within ${requestTimeoutSeconds} s`]
+        ? [408, requestTimeoutMessage(requestTimeoutSeconds)]
         : error.code === "HPE_HEADER_OVERFLOW"
           ? [431, "Request headers are larger than the server accepts"]
           : [400, `The request is not valid HTTP/1.1${reasonOf(error)}`];
-    const body = JSON.stringify({ message });
-    if (socket.writable) {
-      socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra.join("")}\r\n${body}`,
-      );
-    }
-    socket.destroy(error);
+    answerOnSocket(socket, status, message, headers, error);
   };
+}
+
+export const requestTimeoutMessage = (seconds: number) => `The whole request must arrive within ${seconds} s`;
+
+/**
+ * Writes `{"message"}` at `status` straight to the socket, with `Connection: close` and `headers`, and
+ * destroys it: for a request Fastify is not answering (one Node refused, or one cut while its body arrives).
+ */
+export function answerOnSocket(
+  socket: Socket,
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+  error?: Error,
+): void {
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  const body = JSON.stringify({ message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra.join("")}\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

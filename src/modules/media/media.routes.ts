@@ -1,4 +1,5 @@
 import { DomainError } from "../../errors.ts";
+import { allowSlowUpload } from "../../http/request-time.ts";
 import { errorResponses } from "../../http/schemas.ts";
 import type { Server } from "../../http/types.ts";
 import { ConversationIdParams, ProcessResponse } from "../ingestion/ingestion.schemas.ts";
@@ -56,6 +57,11 @@ export async function mediaRoutes(app: Server, deps: { media: MediaService }): P
 function fileRoutes(app: Server, media: MediaService): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+  // A file of gigabytes cannot arrive within the request timeout on every link: it must keep a rate instead.
+  app.addHook("onRequest", (request, _reply, done) => {
+    allowSlowUpload(request.raw, media.minUploadBytesPerSecond);
+    done();
+  });
   // An answer given before the body was read closes the connection rather than reading the rest of a large file.
   app.addHook("onSend", (request, reply, _payload, done) => {
     if (!request.raw.complete) reply.header("connection", "close");
@@ -73,12 +79,14 @@ function fileRoutes(app: Server, media: MediaService): void {
       done: (error?: Error) => void,
     ) => {
       const type = contentTypeOf(request.headers["content-type"]);
+      const toVideo =
+        kind === "audio" && VIDEO_TYPES.includes(type) ? ": send video to /v1/process/video" : "";
       done(
         accepted.includes(type) || type === ""
           ? undefined
           : new DomainError(
               "unsupported_media_type",
-              `Content-Type must be one of ${types.join(", ")} or application/octet-stream (got ${type})`,
+              `Content-Type must be one of ${types.join(", ")} or application/octet-stream (got ${type})${toVideo}`,
             ),
       );
     };

@@ -38,6 +38,11 @@ export class MediaService {
     return this.deps.settings;
   }
 
+  /** The least rate an upload must keep arriving at (RECAP_MEDIA_MIN_UPLOAD_BYTES_PER_SECOND). */
+  get minUploadBytesPerSecond(): number {
+    return this.settings.minUploadBytesPerSecond;
+  }
+
   /** Throws `unavailable` (503) with how to set an engine up when none is, and for diarization its models. */
   requireEngine(options: { diarization: boolean }): void {
     const status = this.deps.speech.status();
@@ -61,8 +66,8 @@ export class MediaService {
   ): Promise<Accepted> {
     const options = optionsOfQuery(query);
     this.requireEngine({ diarization: options.diarization !== null && options.channels.length === 0 });
+    // Refused from its headers, at once: the answer closes the connection, so nothing of the body is read.
     if (upload.declaredBytes !== null && upload.declaredBytes > this.settings.maxBytes) {
-      await drain(body);
       throw tooLarge(this.settings.maxBytes);
     }
     const id = randomUUID();
