@@ -160,7 +160,7 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: config.publicUrl,
     apps,
     conversations,
-    hasOwnMedia: async (conversationId) => (await media.playableOf(conversationId)) !== null,
+    hasOwnMedia: async (conversationId) => (await media.recordingsOf(conversationId)).length > 0,
   });
   // Fonts come from the catalogue the operator configured (its host may be internal) and the public
   // hosts its stylesheets name, through the same address rules as webhooks.

@@ -23,19 +23,72 @@ import { wireTimelineFocus } from "./timeline-focus.ts";
 
 const player = $<HTMLMediaElement>("#player");
 
+/*
+ * The conversation's recordings as one timeline (`data-recordings`, when it has several: an appended recording
+ * continues the first): each one's URL and where it starts in the transcript's time. The player holds one of
+ * them at a time; a seek into another, or the end of one, puts the other in it. A single file is a timeline
+ * of one, starting at 0.
+ */
+interface Recording {
+  url: string;
+  offset: number;
+  duration: number | null;
+}
+const recordings: Recording[] = player?.dataset.recordings
+  ? (JSON.parse(player.dataset.recordings) as Recording[])
+  : [];
+/** The recording in the player: its place in `recordings`. */
+let playing = 0;
+/** The transcript's time at the player's position. */
+const timelineTime = () => (recordings[playing]?.offset ?? 0) + (player?.currentTime ?? 0);
+/** The recording that holds the transcript's `seconds`: the last one to start at or before them. */
+const recordingAt = (seconds: number) =>
+  Math.max(
+    0,
+    recordings.findLastIndex((recording) => recording.offset <= seconds),
+  );
+
 /* Jumping to a line (and seeking the media there, once it knows its length). */
-/** Whether the player plays from `seconds`: a time past the recording's end (once it is known) is not played. */
-const plays = (seconds: number) =>
-  player !== null && !player.hidden && Number.isFinite(seconds) && !(seconds > player.duration);
+/**
+ * Whether the player plays from `seconds`: a time past the end of the recording that holds it (once that is
+ * known) is not played.
+ */
+function plays(seconds: number): boolean {
+  if (player === null || player.hidden || !Number.isFinite(seconds)) return false;
+  if (recordings.length === 0) return !(seconds > player.duration);
+  const index = recordingAt(seconds);
+  const loaded = index === playing && player.readyState >= HTMLMediaElement.HAVE_METADATA;
+  const length = loaded ? player.duration : (recordings[index]?.duration ?? Number.NaN);
+  return !(seconds - (recordings[index]?.offset ?? 0) > length);
+}
+
+/** Where the recording being put in the player is to start, once it knows its length, and whether it plays on. */
+let pendingStart: { at: number; play: boolean } | null = null;
+
+/** Puts recording `index` in the player, `at` seconds into it, playing on when the player was playing. */
+function load(index: number, at: number, play: boolean): void {
+  const recording = recordings[index];
+  if (!player || !recording) return;
+  playing = index;
+  pendingStart = { at, play };
+  player.src = recording.url;
+}
 
 function seek(seconds: number): void {
   if (!player || !plays(seconds)) return;
+  const index = recordings.length === 0 ? 0 : recordingAt(seconds);
+  const at = seconds - (recordings[index]?.offset ?? 0);
+  if (index !== playing) {
+    load(index, at, !player.paused);
+    return;
+  }
   // Past the end the player would stop at its end, and following it would carry the reader away from the
   // line they asked for.
   const to = () => {
-    if (plays(seconds)) player.currentTime = seconds;
+    if (plays(seconds)) player.currentTime = at;
   };
-  if (player.readyState >= HTMLMediaElement.HAVE_METADATA) to();
+  if (pendingStart) pendingStart.at = at;
+  else if (player.readyState >= HTMLMediaElement.HAVE_METADATA) to();
   else player.addEventListener("loadedmetadata", to, { once: true });
 }
 
@@ -174,6 +227,18 @@ function wirePlayer(): void {
     if (placeholder) placeholder.hidden = false;
   };
   player.addEventListener("error", fail);
+  player.addEventListener("loadedmetadata", () => {
+    if (!pendingStart) return;
+    const { at, play } = pendingStart;
+    pendingStart = null;
+    player.currentTime = at;
+    // Playing on is the viewer's own doing (a click, or playback they started); a refusal leaves it paused there.
+    if (play) player.play().catch(() => undefined);
+  });
+  // One recording's end plays the next from its start.
+  player.addEventListener("ended", () => {
+    if (playing < recordings.length - 1) load(playing + 1, 0, true);
+  });
   // Only an error says the recording failed: a player still choosing its source reports NETWORK_NO_SOURCE
   // for a moment, and hiding it then hid a recording that went on to load.
   if (player.error) fail();
@@ -188,7 +253,7 @@ function wirePlayer(): void {
   document.addEventListener("recap:lines-added", () => (timed = timedLines()));
   /** Marks the line being said at the player's time. */
   const follow = () => {
-    const time = player.currentTime;
+    const time = timelineTime();
     let low = 0;
     let high = timed.length - 1;
     let found = -1;
@@ -203,7 +268,7 @@ function wirePlayer(): void {
   };
   player.addEventListener("timeupdate", () => {
     // A part being played that is not on the page comes onto it, and its line is marked then.
-    const part = partAt(player.currentTime);
+    const part = partAt(timelineTime());
     if (part !== null && placeholderOf(part)) void loadPart(part).then(follow);
     else follow();
   });

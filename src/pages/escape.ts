@@ -41,8 +41,8 @@ export function safeHttpUrl(value: string | null | undefined): string | null {
   }
 }
 
-/** The link's own stored recording, as the summary page service names it. */
-const OWN_RECORDING = /^\/s\/[\w-]+\/media\/recording(\.[a-z0-9]{1,5})?$/;
+/** The link's own stored recordings, as the summary page service names them (`recording.wav`, `recording-2.wav`). */
+const OWN_RECORDING = /^\/s\/[\w-]+\/media\/recording(-[1-9][0-9]{0,5})?(\.[a-z0-9]{1,5})?$/;
 
 /** A page's media: an absolute http(s) URL, or the link's own recording served by Recap; null for anything else. */
 export function safeMediaUrl(value: string | null | undefined): string | null {

@@ -28,6 +28,16 @@ function playerTag(view: PageView, url: string | null): "video" | "audio" {
 }
 
 /**
+ * The conversation's recordings for the script to play as one timeline (page.ts), when there are several: each
+ * one's URL and place in the transcript's time, as JSON in `data-recordings`.
+ */
+function recordingsAttribute(view: PageView): string {
+  const recordings = view.recordings.filter((recording) => safeMediaUrl(recording.url) !== null);
+  if (recordings.length < 2) return "";
+  return html` data-recordings="${JSON.stringify(recordings)}"`.html;
+}
+
+/**
  * The player of a video or audio page, or a note when its media cannot play; nothing on a text page. Where
  * the media is sound only (an audio page, a sound file given as a video, or a video the script finds has no
  * picture), the script shows who is speaking beside it, as Symbl's player did; following playback is
@@ -46,8 +56,8 @@ export function renderMedia(view: PageView): Raw | null {
     ${
       url &&
       raw(
-        `<${tag} id="player" class="player" controls preload="metadata" playsinline src="${html`${url}`.html}">` +
-          `Your browser cannot play this ${tag}.</${tag}>`,
+        `<${tag} id="player" class="player" controls preload="metadata" playsinline src="${html`${url}`.html}"` +
+          `${recordingsAttribute(view)}>Your browser cannot play this ${tag}.</${tag}>`,
       )
     }
     ${placeholder}

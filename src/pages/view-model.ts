@@ -92,6 +92,11 @@ export interface PageView {
   trackerMatches: DetectedTracker[];
   /** The media file of a video or audio page, already checked as http(s). */
   mediaUrl: string | null;
+  /**
+   * The conversation's own recordings when the page plays them (its link names no media), first to last: the
+   * player plays them as one timeline. `mediaUrl` is the first's.
+   */
+  recordings: PageRecording[];
   branding: PageBranding;
   readOnly: boolean;
   hideShareButton: boolean;
@@ -212,4 +217,12 @@ export function withoutHiddenLines(view: PageView): PageView {
       messageIds: topic.messageIds.filter((id) => !hidden.has(id)),
     })),
   };
+}
+
+/** One of the recordings a page plays one after another: where it starts in the transcript's time, in seconds. */
+export interface PageRecording {
+  url: string;
+  offset: number;
+  /** Its length in seconds, when probing found it. */
+  duration: number | null;
 }

@@ -23,6 +23,7 @@ export function testPageView(overrides: Partial<PageView> = {}): PageView {
     trackers: [],
     trackerMatches: [],
     mediaUrl: null,
+    recordings: [],
     branding: {
       background: null,
       topicsFilter: null,

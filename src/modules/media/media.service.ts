@@ -18,6 +18,13 @@ import type { MediaFileQuery, MediaUrlBody } from "./media.schemas.ts";
 
 export type MediaKind = "audio" | "video";
 
+/** One of a conversation's recordings as a page plays it: a stored upload or a URL, placed in media time. */
+export type PlayableRecording = ({ file: string; contentType: string | null } | { url: string }) & {
+  kind: MediaKind;
+  offsetMs: number;
+  durationMs: number | null;
+};
+
 /**
  * Recorded audio and video (docs/MEDIA.md): takes submissions (an upload streamed to disk and probed, or a
  * URL checked and fetched later, by the job: media-job.ts), and finds a conversation's stored recordings.
@@ -206,21 +213,31 @@ export class MediaService {
     };
   }
 
-  /** The conversation's first media: its stored upload's path and type, or its URL; null when it has none. */
-  async playableOf(
-    conversationId: string,
-  ): Promise<
-    { file: string; contentType: string | null; kind: MediaKind } | { url: string; kind: MediaKind } | null
-  > {
-    const [first] = await this.deps.media.listOfConversation(conversationId);
-    if (!first) return null;
-    const kind = first.kind === "video" ? "video" : "audio";
-    if (first.stored_file !== null) {
-      const file = join(this.settings.dir, "uploads", first.stored_file);
-      if (!(await stat(file).catch(() => null))) return null;
-      return { file, contentType: first.content_type, kind };
-    }
-    return first.source_url === null ? null : { url: first.source_url, kind };
+  /**
+   * The conversation's recordings in media time, first to last: each one's stored upload (path and type) or URL,
+   * where it starts in the conversation and how long it is. An append is listed once its job has placed it
+   * (given it an offset, with its lines); a stored file that is gone is left out.
+   */
+  async recordingsOf(conversationId: string): Promise<PlayableRecording[]> {
+    const rows = await this.deps.media.listOfConversation(conversationId);
+    // An appended recording's offset is 0 until its job places it after the ones before (media-job.ts, addLines).
+    const placed = rows.filter((row, index) => index === 0 || row.offset_ms > 0);
+    const recordings = await Promise.all(
+      placed.map(async (row): Promise<PlayableRecording | null> => {
+        const timing = {
+          kind: row.kind === "video" ? ("video" as const) : ("audio" as const),
+          offsetMs: row.offset_ms,
+          durationMs: row.duration_ms,
+        };
+        if (row.stored_file !== null) {
+          const file = join(this.settings.dir, "uploads", row.stored_file);
+          if (!(await stat(file).catch(() => null))) return null;
+          return { file, contentType: row.content_type, ...timing };
+        }
+        return row.source_url === null ? null : { url: row.source_url, ...timing };
+      }),
+    );
+    return recordings.filter((recording) => recording !== null);
   }
 }
 

@@ -9,7 +9,7 @@ import type { ExperienceSettings } from "../experiences/experiences.schemas.ts";
 import type { InsightRow, MemberRow } from "../../db/schema.ts";
 import { languageNotice } from "../../analysis/language.ts";
 import type { DetectedTracker, TrackerDefinition } from "../../analysis/trackers.ts";
-import type { PageInsight, PageTopic, PageView } from "../../pages/view-model.ts";
+import type { PageInsight, PageRecording, PageTopic, PageView } from "../../pages/view-model.ts";
 
 const idsOf = (json: string) => JSON.parse(json) as string[];
 
@@ -116,6 +116,7 @@ export function pageViewOf(
   trackers: TrackerDefinition[],
   trackerMatches: DetectedTracker[],
   live: boolean,
+  recordings: PageRecording[] = [],
 ): PageView {
   const { conversation, members } = rows;
   const membersById = new Map(members.map((member) => [member.id, member]));
@@ -149,6 +150,7 @@ export function pageViewOf(
         : settings.name === "audio-summary"
           ? (settings.audioUrl ?? null)
           : null,
+    recordings,
     branding: {
       background: settings.color.background ?? null,
       topicsFilter: settings.color.topicsFilter ?? null,

@@ -28,7 +28,7 @@ import {
   type Format,
 } from "./link-answers.ts";
 import { preferredEncoding, type MadePage, type PageCache } from "./page-cache.ts";
-import type { SummaryPageService, VersionedPage } from "./summary-page.service.ts";
+import { recordingIndexOf, type SummaryPageService, type VersionedPage } from "./summary-page.service.ts";
 
 export interface SummaryPageRouteDeps extends PageEditRouteDeps, AssetRouteDeps {
   experiences: Pick<ExperiencesService, "openLink">;
@@ -244,13 +244,15 @@ export async function summaryPageRoutes(app: Server, deps: SummaryPageRouteDeps)
       },
     );
 
-    // The stored recording a video or analytics page plays when its link names none (docs/MEDIA.md): only
-    // under a live link, with range requests so players can seek.
+    // The stored recordings a video or analytics page plays when its link names none (docs/MEDIA.md), by their
+    // place (`recording.…`, `recording-2.…`): only under a live link, with range requests so players can seek.
     links.get(
       "/s/:token/media/:name",
       { schema: { hide: true, params: Type.Object({ token: Type.String(), name: Type.String() }) } },
       async (request, reply) => {
-        const recording = await summaryPage.openRecording(openedLink(request));
+        const index = recordingIndexOf(request.params.name);
+        if (index === null) throw notFound("recording");
+        const recording = await summaryPage.openRecording(openedLink(request), index);
         const sent = await sendFile(request.raw, basename(recording.file), {
           root: dirname(recording.file),
           acceptRanges: true,

@@ -4,7 +4,7 @@ import { setImmediate } from "node:timers/promises";
 import { LRUCache } from "lru-cache";
 import type { Clock } from "../../clock.ts";
 import { DomainError, notFound } from "../../errors.ts";
-import type { PageView } from "../../pages/view-model.ts";
+import type { PageRecording, PageView } from "../../pages/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { TrackerDefinition } from "../../analysis/trackers.ts";
 import type { ConversationInFull, ConversationsService } from "../conversations/conversations.service.ts";
@@ -15,6 +15,17 @@ import type { JobsService } from "../jobs/jobs.service.ts";
 import type { MediaService } from "../media/media.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
 import { pageViewOf } from "./summary-page.presenter.ts";
+
+/** The name a link serves a conversation's recording under, by its place (0: the first), without extension. */
+const recordingName = (index: number) => (index === 0 ? "recording" : `recording-${index + 1}`);
+
+/** The place (0: the first) of the recording a name under `/s/{token}/media/` asks for; null for no recording's name. */
+export function recordingIndexOf(name: string): number | null {
+  const match = /^recording(?:-([1-9][0-9]{0,5}))?(?:\.[a-z0-9]{1,5})?$/.exec(name);
+  if (!match) return null;
+  const index = match[1] === undefined ? 0 : Number(match[1]) - 1;
+  return index === 0 && match[1] !== undefined ? null : index;
+}
 
 /** What serving a page needs: its content and the origins that may frame it. */
 export interface OpenedPage {
@@ -76,7 +87,7 @@ export class SummaryPageService {
       conversations: Pick<ConversationsService, "readInFull" | "contentVersion">;
       apps: Pick<AppsService, "getApp">;
       trackers: Pick<TrackersService, "list" | "matchLines">;
-      media: Pick<MediaService, "playableOf">;
+      media: Pick<MediaService, "recordingsOf">;
       jobs: Pick<JobsService, "isLive">;
       clock: Clock;
     },
@@ -94,7 +105,11 @@ export class SummaryPageService {
     ]);
     if (contentVersion === undefined) throw notFound("link");
     const trackers = await this.trackersShownBy(link);
-    const settings = await this.withOwnMedia(withBrandDefaults(link.settings, app.brand), link, token);
+    const { settings, recordings } = await this.withOwnMedia(
+      withBrandDefaults(link.settings, app.brand),
+      link,
+      token,
+    );
     // The app's brand is part of what the page shows: a change to it makes the page anew; so does the end of a
     // live stream, even one whose process died (its hold lapsed, no write marked it).
     const contentKey = `${contentVersion}:${live ? "live" : ""}:${digestOf(trackers)}:${digestOf(app.brand)}`;
@@ -109,7 +124,7 @@ export class SummaryPageService {
           // Reading a long meeting's rows and building its view each take a while: the event loop is let
           // go between the two.
           await setImmediate();
-          return this.viewOf(rows, settings, trackers, live);
+          return this.viewOf(rows, settings, trackers, live, recordings);
         }),
     };
   }
@@ -130,28 +145,39 @@ export class SummaryPageService {
   }
 
   /**
-   * A video or analytics page whose link names no media plays the conversation's own (docs/MEDIA.md): the URL
-   * it was fetched from, or its stored upload, served under the link (`/s/{token}/media/recording.…`).
+   * A video or analytics page whose link names no media plays the conversation's own (docs/MEDIA.md): the URLs
+   * they were fetched from, or its stored uploads, served under the link (`/s/{token}/media/recording.…` for the
+   * first, `recording-2.…` for the second, …), one after another as one timeline.
    */
   private async withOwnMedia(
     settings: ExperienceSettings,
     link: { conversation_id: string },
     token: string,
-  ): Promise<ExperienceSettings> {
+  ): Promise<{ settings: ExperienceSettings; recordings: PageRecording[] }> {
     const field =
       settings.name === "video-summary" ? "videoUrl" : settings.name === "audio-summary" ? "audioUrl" : null;
-    if (field === null || settings[field]) return settings;
-    const playable = await this.deps.media.playableOf(link.conversation_id);
-    if (!playable) return settings;
-    const url = "url" in playable ? playable.url : `/s/${token}/media/recording${extname(playable.file)}`;
-    return { ...settings, [field]: url };
+    if (field === null || settings[field]) return { settings, recordings: [] };
+    const recordings = (await this.deps.media.recordingsOf(link.conversation_id)).map((recording, index) => ({
+      url:
+        "url" in recording
+          ? recording.url
+          : `/s/${token}/media/${recordingName(index)}${extname(recording.file)}`,
+      offset: recording.offsetMs / 1000,
+      duration: recording.durationMs === null ? null : recording.durationMs / 1000,
+    }));
+    const first = recordings[0];
+    if (!first) return { settings, recordings };
+    return { settings: { ...settings, [field]: first.url }, recordings };
   }
 
-  /** The stored upload an opened link's page plays. Throws not_found when the conversation has none. */
-  async openRecording(link: OpenLink): Promise<{ file: string; contentType: string | null }> {
-    const playable = await this.deps.media.playableOf(link.conversation_id);
-    if (!playable || !("file" in playable)) throw notFound("recording");
-    return { file: playable.file, contentType: playable.contentType };
+  /**
+   * A stored upload an opened link's page plays, by its place among the conversation's recordings (0: the
+   * first). Throws not_found when the conversation has no stored recording there.
+   */
+  async openRecording(link: OpenLink, index: number): Promise<{ file: string; contentType: string | null }> {
+    const recording = (await this.deps.media.recordingsOf(link.conversation_id))[index];
+    if (!recording || !("file" in recording)) throw notFound("recording");
+    return { file: recording.file, contentType: recording.contentType };
   }
 
   /** Only the analytics page (audio-summary) shows tracker hits; they are matched when its view is made. */
@@ -165,13 +191,14 @@ export class SummaryPageService {
     settings: ExperienceSettings,
     trackers: TrackerDefinition[],
     live: boolean,
+    recordings: PageRecording[],
   ) {
     const visible = rows.messages.filter((message) => message.hidden === 0);
     const matched = await this.deps.trackers.matchLines(
       trackers,
       visible.map(({ id, text }) => ({ id, text })),
     );
-    return pageViewOf(rows, settings, trackers, matched.trackers, live);
+    return pageViewOf(rows, settings, trackers, matched.trackers, live, recordings);
   }
 
   private async readRows(appId: string, conversationId: string) {
@@ -203,7 +230,15 @@ export class SummaryPageService {
     ]);
     const { frameAncestors, brand } = await this.deps.apps.getApp(link.app_id);
     const trackers = await this.trackersShownBy(link);
-    const settings = await this.withOwnMedia(withBrandDefaults(link.settings, brand), link, token);
-    return { linkId: link.id, view: await this.viewOf(rows, settings, trackers, live), frameAncestors };
+    const { settings, recordings } = await this.withOwnMedia(
+      withBrandDefaults(link.settings, brand),
+      link,
+      token,
+    );
+    return {
+      linkId: link.id,
+      view: await this.viewOf(rows, settings, trackers, live, recordings),
+      frameAncestors,
+    };
   }
 }
