@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BY_KIND } from "./eval-actions.ts";
-import { loadSplit, meetingKind } from "./qmsum.ts";
+import { loadSplit, MEETING_KINDS, meetingKind, ofKind } from "./qmsum.ts";
 
 describe("meetingKind", () => {
   it("tells QMSum's three kinds of meeting apart by name", () => {
@@ -20,9 +19,9 @@ describe("meetingKind", () => {
     ]);
   });
 
-  it("holds the train meetings out by kind, each meeting in one group (97 product design, 41 research, 24 committee)", () => {
+  it("groups the train meetings by kind, each meeting in one group (97 product design, 41 research, 24 committee)", () => {
     const train = loadSplit("train");
-    const groups = BY_KIND(train);
+    const groups = MEETING_KINDS.map((kind) => ofKind(train, kind));
     expect(groups.map((group) => group.length)).toEqual([97, 41, 24]);
     expect(new Set(groups.flat().map((m) => m.name)).size).toBe(train.length);
   });

@@ -1,16 +1,14 @@
 /**
  * Action items and questions against the hand-labelled QMSum meetings (datasets/qmsum/ACTIONS.md): per
  * meeting and overall precision and recall, clear-only and clear + borderline, type agreement, and the
- * questions each labelled meeting gets; last, questions per meeting over every meeting of the split. On
- * train (the default) each labelled meeting is analysed by a model fitted without it (5-fold, as
- * `npm run eval` reports), so what it lists is what a new meeting would get; pass "val" only to report.
+ * questions each labelled meeting gets; last, questions per meeting over every meeting of the split. Train
+ * is the default (the rules learn nothing from it); pass "val" only to report.
  *
  * Usage: node --import tsx bench/tune-actions.ts [train|val] [--verbose]
  * --verbose lists every detection (✓ clear, ~ borderline, ✗ neither) and every missed gold item.
  */
-import type { ActionModel } from "../src/analysis/action-model.ts";
-import { analyzeConversation, DEFAULT_ANALYSIS_OPTIONS } from "../src/analysis/analyze.ts";
-import { heldOutModels, scoreMeeting } from "./eval-actions.ts";
+import { analyzeConversation } from "../src/analysis/analyze.ts";
+import { scoreMeeting } from "./eval-actions.ts";
 import { addCounts } from "./metrics/counts.ts";
 import {
   NO_COUNTS,
@@ -37,7 +35,6 @@ const row = (name: string, clear: ActionCounts, all: ActionCounts, questions: nu
   ].join("  ");
 
 const meetings = loadSplit(split);
-const heldOut = split === "train" ? heldOutModels(meetings) : new Map<string, ActionModel>();
 let clearTotal = NO_COUNTS;
 let allTotal = NO_COUNTS;
 let questionTotal = 0;
@@ -45,11 +42,7 @@ let labelled = 0;
 const lines: string[] = [];
 const questionCounts: number[] = [];
 for (const meeting of meetings) {
-  const actions = heldOut.get(meeting.name);
-  const result = analyzeConversation(
-    meeting.input,
-    actions === undefined ? undefined : { ...DEFAULT_ANALYSIS_OPTIONS, actions },
-  );
+  const result = analyzeConversation(meeting.input);
   const questions = result.insights.filter((insight) => insight.type === "question").length;
   questionCounts.push(questions);
   if (meeting.goldActions === null) continue;

@@ -1,7 +1,6 @@
 import type { AnalysisInput, AnalysisResult } from "./types.ts";
 import { cleanTranscriptText } from "./clean.ts";
 import { findDecisions } from "./decisions.ts";
-import { DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
 import { findInsights } from "./insights.ts";
 import { detectLanguage } from "./detect-language.ts";
 import { DEFAULT_LANGUAGE_CODE, isAnalysedLanguage } from "./language.ts";
@@ -13,14 +12,11 @@ import { findTopics } from "./topics.ts";
 export interface AnalysisOptions {
   summary: SummaryOptions;
   segmentation: SegmentationOptions;
-  /** The action-item model (its learned weights and threshold). */
-  actions: ActionModel;
 }
 
 export const DEFAULT_ANALYSIS_OPTIONS: AnalysisOptions = {
   summary: DEFAULT_SUMMARY_OPTIONS,
   segmentation: DEFAULT_SEGMENTATION_OPTIONS,
-  actions: DEFAULT_ACTION_MODEL,
 };
 
 /** Cleans every text (one a message) and splits them into sentences: the shared first step. */
@@ -65,7 +61,7 @@ export function analyzeConversation(
   const ids = input.messages.map((m) => m.id);
   const topics = findTopics(sentences, ids, speakersOf(input), options.segmentation);
 
-  const insights = findInsights(input, sentences, options.actions);
+  const insights = findInsights(input, sentences);
   return {
     languageCode,
     summary: summaryItems(input, sentences, topics, insights, options.summary),

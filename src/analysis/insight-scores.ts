@@ -1,7 +1,24 @@
 /**
- * The confidences of the question rules, in 0..1 (docs/ANALYSIS.md, "Scores"), which a conversation's
- * `confidenceThreshold` filters on; a task's score comes from the action model (action-model.ts).
+ * The confidences of the insight rules, in 0..1 (docs/ANALYSIS.md, "Scores"), which a conversation's
+ * `confidenceThreshold` filters on.
  */
+
+/** A task by who takes it on; every task the rules find scores at least 0.5, so the default filter shows it. */
+export const TASK_SCORE = {
+  /** "I will …", "Dana will …": one person commits or is committed by name. */
+  person: 0.8,
+  /** "we'll order …", "let's …": the group. */
+  group: 0.65,
+  /** "you're gonna …", "can you …", "send me …": asked or handed out, not yet taken on. */
+  asked: 0.6,
+} as const;
+
+/** Taken off a task said with a hedge or a weak modal ("maybe", "I think", "should", "wanna"). */
+export const TENTATIVE_PENALTY = 0.1;
+/** Added to a task that names a time after the meeting ("by Friday", "next week"): it can be held to. */
+export const LATER_BONUS = 0.1;
+/** Added to a follow-up: a promise to come back is firmer than the task form it is said in. */
+export const FOLLOW_UP_BONUS = 0.1;
 
 /** A question: the base, plus a bonus each for a "?" and an interrogative form… */
 export const QUESTION_BASE = 0.5;

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACTION_FEATURE_NAMES } from "./action-features.ts";
-import type { ActionModel } from "./action-model.ts";
-import { analyzeConversation, DEFAULT_ANALYSIS_OPTIONS } from "./analyze.ts";
+import { analyzeConversation } from "./analyze.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
 import { UNPUNCTUATED_PASTE } from "../../test/helpers/pastes.ts";
 
@@ -28,8 +26,6 @@ describe("action items", () => {
     expect(item?.text).toBe("I will look up the supplier prices by Friday.");
   });
 
-  // Five words, none of them a time or an errand: the model misses it, the rules' verdict stands in a short
-  // conversation (action-features.ts, rulesStand).
   it("finds a bare first-person 'look it up' in a short conversation (TS3006b)", () => {
     expect(insightsOf("Yeah . I will look it up .", "Industrial Designer")[0]?.type).toBe("action_item");
   });
@@ -171,42 +167,5 @@ describe("insight text", () => {
     const long = `I will send you the report by Friday, ${Array.from({ length: 7 }, () => clause).join(", ")}.`;
     expect(long.split(" ").length).toBeGreaterThan(100);
     expect(insightsOf(long)).toEqual([]);
-  });
-});
-
-describe("the action model's phrases", () => {
-  // A meeting of 30 lines, long enough that only the model decides (rulesStand); the task is line 12.
-  const meeting: AnalysisInput = {
-    conversationStartTime: "2024-01-03T09:00:00.000Z",
-    messages: Array.from({ length: 30 }, (_, i) => ({
-      id: String(1_000_000_000_000_000 + i),
-      text:
-        i === 12
-          ? "Okay, I'll send the slides to everyone after lunch."
-          : `We talked about the colours, part ${i}.`,
-      memberId: i % 2 === 0 ? "member-a" : "member-b",
-      speakerName: i % 2 === 0 ? "Ann" : "Ben",
-      startTime: null,
-    })),
-  };
-  // Every feature weighs nothing: only the phrase can lift a sentence over the threshold.
-  const modelWeighing = (phrase: string, weight: number): ActionModel => ({
-    bias: -4,
-    weights: [...ACTION_FEATURE_NAMES.map(() => 0), weight],
-    phrases: [phrase],
-    threshold: 0.5,
-  });
-  const tasksUnder = (model: ActionModel) =>
-    analyzeConversation(meeting, { ...DEFAULT_ANALYSIS_OPTIONS, actions: model })
-      .insights.filter((insight) => insight.type !== "question")
-      .map((insight) => insight.text);
-
-  it("finds a sentence by a word pair it says, in normal forms ('I'll' says 'i will')", () => {
-    expect(tasksUnder(modelWeighing("i will", 8))).toEqual(["I'll send the slides to everyone after lunch."]);
-    expect(tasksUnder(modelWeighing("i will", 0))).toEqual([]);
-  });
-
-  it("does not find a sentence that does not say the phrase", () => {
-    expect(tasksUnder(modelWeighing("the minutes", 8))).toEqual([]);
   });
 });

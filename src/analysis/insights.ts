@@ -1,32 +1,26 @@
 /**
  * A conversation's insights: each sentence gives at most one (a follow-up, an action item or a question)
- * with its confidence; questions are then ranked and capped. Tasks are found by a learned model
- * (action-model.ts over action-features.ts), their assignee by actions.ts, questions by the rules of
- * questions.ts; their scores are in insight-scores.ts.
+ * with its confidence; questions are then ranked and capped. Tasks are found by the phrasing rules
+ * (task-timing.ts over actions.ts), questions by the rules of questions.ts; their scores are in insight-scores.ts.
  */
-import {
-  actionContext,
-  actionFeatures,
-  mayStateTask,
-  ruleVerdict,
-  rulesStand,
-  sentencePhrases,
-  type ActionContext,
-} from "./action-features.ts";
-import { actionProbability, actionScore, DEFAULT_ACTION_MODEL, type ActionModel } from "./action-model.ts";
 import { taskAssignee, type Assignee } from "./actions.ts";
 import { resolveDueDate } from "./dates.ts";
 import {
   clampScore,
+  FOLLOW_UP_BONUS,
+  LATER_BONUS,
   QUESTION_BASE,
   QUESTION_FORM_BONUS,
   QUESTION_FULL_WORDS,
   QUESTION_LENGTH_BONUS,
   QUESTION_MARKED_BONUS,
+  TASK_SCORE,
+  TENTATIVE_PENALTY,
 } from "./insight-scores.ts";
-import { ASK_SOMEONE, FOLLOW_UP } from "./lexicon.ts";
-import { wordsOf, type Sentence } from "./nlp.ts";
+import { ASK_SOMEONE, FOLLOW_UP, LATER, OPENERS } from "./lexicon.ts";
+import { wordsOf, type Sentence, type Words } from "./nlp.ts";
 import { importantQuestions, isQuestion, type AskedQuestion } from "./questions.ts";
+import { ruleTask, taskContext, type RuleTask } from "./task-timing.ts";
 import type { AnalysisInput, InsightItem } from "./types.ts";
 import { tidySentence } from "./tidy.ts";
 import type { InsightType } from "../modules/conversations/conversations.schemas.ts";
@@ -49,34 +43,56 @@ const MIN_INSIGHT_WORDS = 4;
  */
 const MAX_INSIGHT_WORDS = 100;
 
+/** Fewer words say too little to act on ("Let's do digits."), spoken openers not counted. */
+const MIN_TASK_WORDS = 5;
+
+/** Whether a sentence says enough to state a task: "Yeah, but I'll zap." says three words. */
+function saysEnough(words: Words): boolean {
+  const n = words.normals;
+  const said = n.length - n.findIndex((w) => !OPENERS.has(w) && w !== "yes");
+  return said >= MIN_TASK_WORDS && said <= n.length;
+}
+
+/**
+ * A task's confidence: by who takes it on (TASK_SCORE), less for a hedge or a weak modal, more for a time
+ * after the meeting and for a promise to follow up.
+ */
+function taskScore(rule: RuleTask, sentence: Sentence): number {
+  const subject = rule.action?.subject;
+  const base =
+    subject === "speaker" || subject === "name"
+      ? TASK_SCORE.person
+      : subject === "group"
+        ? TASK_SCORE.group
+        : TASK_SCORE.asked;
+  return clampScore(
+    base -
+      (rule.action?.tentative === true ? TENTATIVE_PENALTY : 0) +
+      (LATER.test(sentence.text) ? LATER_BONUS : 0) +
+      (rule.followUp ? FOLLOW_UP_BONUS : 0),
+  );
+}
+
 /**
  * Classifies one sentence as a follow-up, an action item or a question (in that order of precedence), or
- * null. A task is a sentence the action model gives at least its threshold, or one where the phrasing
- * rules' verdict stands (rulesStand: short conversations, named people with a time); it is a follow-up when it
- * promises a later exchange (get back to, send to, ask someone, set up a meeting). Question scores are
- * rule confidences in 0..1.
+ * null. A task is one the phrasing rules find (ruleTask: work for after this point in the meeting); it is a
+ * follow-up when it promises a later exchange (get back to, send to, ask someone, set up a meeting). Scores
+ * are rule confidences in 0..1. A learned model decided before (issue 27); held out by kind of meeting it
+ * found fewer tasks than these rules, and the rules with it no more than the rules alone (docs/ANALYSIS.md).
  */
-function classifySentence(
-  sentence: Sentence,
-  context: ActionContext,
-  model: ActionModel,
-): SentenceInsight | null {
+function classifySentence(sentence: Sentence, messages: number): SentenceInsight | null {
   const words = wordsOf(sentence);
   if (words.normals.length < MIN_INSIGHT_WORDS || words.normals.length > MAX_INSIGHT_WORDS) return null;
   const text = tidySentence(sentence.text.trim());
-  const rule = mayStateTask(words) ? ruleVerdict(sentence, words, context) : null;
-  const learned =
-    rule === null
-      ? 0
-      : actionProbability(actionFeatures(sentence, words, context, rule), sentencePhrases(words), model);
-  const probability =
-    rule === null ? 0 : Math.max(learned, rulesStand(rule, sentence, context, model.threshold));
-  if (probability >= model.threshold) {
+  const rule = saysEnough(words)
+    ? ruleTask(sentence, words, taskContext(sentence.messageIndex, messages))
+    : null;
+  if (rule !== null && (rule.action !== null || rule.followUp)) {
     const followUp = FOLLOW_UP.test(sentence.text) || ASK_SOMEONE.test(sentence.text);
     return {
       type: followUp ? "follow_up" : "action_item",
       text,
-      score: clampScore(actionScore(probability, model)),
+      score: taskScore(rule, sentence),
       assignee: taskAssignee(sentence, words),
     };
   }
@@ -103,17 +119,12 @@ function referenceTime(input: AnalysisInput, messageIndex: number): Date {
  * The insights of a conversation: every action item and follow-up in conversation order, then the
  * questions worth showing, most important first (importantQuestions). One insight per distinct text and type.
  */
-export function findInsights(
-  input: AnalysisInput,
-  sentences: readonly Sentence[],
-  model: ActionModel = DEFAULT_ACTION_MODEL,
-): InsightItem[] {
+export function findInsights(input: AnalysisInput, sentences: readonly Sentence[]): InsightItem[] {
   const insights: InsightItem[] = [];
   const questions: AskedQuestion[] = [];
   const seen = new Set<string>();
-  const context = actionContext(input);
   for (const sentence of sentences) {
-    const found = classifySentence(sentence, context, model);
+    const found = classifySentence(sentence, input.messages.length);
     const message = input.messages[sentence.messageIndex];
     if (found === null || message === undefined) continue;
     const key = `${found.type}:${found.text.toLowerCase()}`;

@@ -295,11 +295,6 @@ export const ASK_SOMEONE = unicodeWords(
   /\bask (?!(?:you|u|me|us|myself|ourselves|ourself|yourself|yourselves|themselves|each|a|the|any|some|my|your|our|his|her|their|one|another|two|questions?|about|whether|if|what|how|why|who|when|where|for|that|this|it)\b)\w+|\bask the \w+ (?:department|team|office|people|folks)\b/i,
 );
 
-/** Words that tie a task to a date ("by Friday", "next week", "end of the month"). */
-export const DATE_WORDS = unicodeWords(
-  /\b(?:by|before|until|on|next|tomorrow|today|tonight|monday|tuesday|wednesday|thursday|friday|end of)\b/i,
-);
-
 // Topic segmentation (chapters).
 
 /**

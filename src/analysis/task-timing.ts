@@ -24,9 +24,20 @@ import { unicodeWords } from "./unicode-words.ts";
 /** The share of a meeting's messages before its closing part, where work is handed out ("you'll work on …"). */
 export const CLOSING_SHARE = 0.85;
 
+/** Conversations of at least this many messages are meetings long enough to have a closing part. */
+export const LONG_CONVERSATION = 20;
+
 /** Where in the meeting a sentence was said: the last part is where work is handed out. */
 export interface TaskContext {
   closing: boolean;
+}
+
+/**
+ * The context of message `messageIndex` of `messages`: in the closing part of a meeting long enough to have
+ * one (a short conversation's only line is no closing).
+ */
+export function taskContext(messageIndex: number, messages: number): TaskContext {
+  return { closing: messages >= LONG_CONVERSATION && messageIndex / (messages - 1) >= CLOSING_SHARE };
 }
 
 /**
