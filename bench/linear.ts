@@ -41,7 +41,7 @@ const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
  *
  * Each step reads only a row's non-zero features: the standardised Hessian and gradient follow from the raw
  * rows' weighted sums (Σ w·x·xᵀ, Σ w·x, Σ w) and the features' means and spreads, so a model over many
- * mostly-absent features (the action model's phrases) costs what its present ones do.
+ * mostly-absent features costs what its present ones do.
  */
 export function fitLogistic(rows: readonly LabelledRow[], l2: number): { bias: number; weights: number[] } {
   const size = rows[0]?.features.length ?? 0;

@@ -1,6 +1,6 @@
 /**
- * The phrasing rules of a task ("I'll send …", "Dana, can you check …", "let's fix …") and whose it is. Their
- * decision (ruleTask) is one piece of evidence of the action model (action-features.ts), not the verdict.
+ * The phrasing rules of a task ("I'll send …", "Dana, can you check …", "let's fix …") and whose it is; whether
+ * it is work for later, and so an action item, is task-timing.ts's (ruleTask).
  */
 import {
   ABILITY,

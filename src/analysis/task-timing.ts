@@ -1,6 +1,6 @@
 /**
  * Whether a task statement is work for after the meeting, where it was said and how (isLaterTask), and the
- * phrasing rules' decision on a sentence (ruleTask), which the action model reads as one feature.
+ * phrasing rules' decision on a sentence (ruleTask), which makes it an action item or a follow-up (insights.ts).
  */
 import { findAction, type FoundAction } from "./actions.ts";
 import {
