@@ -6,6 +6,7 @@ import {
   type RecognizedWord,
   type SpeechEngine,
 } from "./engine.ts";
+import { quietestPause, type PauseFinder } from "./pauses.ts";
 import { encodeWav } from "./wav.ts";
 
 /** A number as servers send it: vLLM sends strings ("1.5"). */
@@ -33,6 +34,9 @@ interface TranscriptionAnswer {
   words?: WordAnswer[];
 }
 
+/** How far before a part's end its cut is looked for, at most: a tenth of the part where that is less. */
+const PAUSE_SEARCH_SECONDS = 30;
+
 const seconds = (value: Loose): number | null => {
   const number = typeof value === "string" ? Number(value) : value;
   return typeof number === "number" && Number.isFinite(number) ? number : null;
@@ -41,11 +45,16 @@ const seconds = (value: Loose): number | null => {
 /**
  * An engine on any OpenAI-compatible transcription server (whisper.cpp's server, speaches, LocalAI, vLLM,
  * OpenAI): the audio is sent as WAV parts of at most `partSeconds`, one request each, and the answers'
- * times are moved by each part's offset.
+ * times are moved by each part's offset. A part ends in a pause found by `pauses` (the VAD's where it is
+ * installed, else the quietest stretch) in its last tenth, at most PAUSE_SEARCH_SECONDS: a server hears each
+ * utterance whole, as one segment, instead of two halves mangled at a fixed cut.
  */
-export function createRemoteEngine(settings: RemoteEngineSettings & { model: string }): SpeechEngine {
+export function createRemoteEngine(
+  settings: RemoteEngineSettings & { model: string; pauses?: () => PauseFinder | null },
+): SpeechEngine {
   const endpoint = `${settings.url}/audio/transcriptions`;
   const partSamples = settings.partSeconds * SAMPLE_RATE;
+  const searchSamples = Math.min(PAUSE_SEARCH_SECONDS * SAMPLE_RATE, Math.floor(partSamples / 10));
 
   async function transcribePart(
     samples: Float32Array,
@@ -96,17 +105,19 @@ export function createRemoteEngine(settings: RemoteEngineSettings & { model: str
     description: `remote ${settings.model} at ${settings.url}`,
     async transcribe(audio, options) {
       const segments: RecognizedSegment[] = [];
-      let part = new Float32Array(partSamples);
+      const part = new Float32Array(partSamples);
       let filled = 0;
-      let offsetMs = 0;
-      const send = async () => {
-        if (filled === 0) return;
-        segments.push(...(await transcribePart(part.subarray(0, filled), offsetMs, options)));
-        offsetMs += Math.round((filled / SAMPLE_RATE) * 1000);
-        options.onProgress?.(offsetMs);
-        part = new Float32Array(partSamples);
-        filled = 0;
+      let sentSamples = 0;
+      const msOf = (samples: number) => Math.round((samples / SAMPLE_RATE) * 1000);
+      // Sends the part's first `length` samples; what follows the cut starts the next part.
+      const send = async (length: number) => {
+        segments.push(...(await transcribePart(part.subarray(0, length), msOf(sentSamples), options)));
+        sentSamples += length;
+        options.onProgress?.(msOf(sentSamples));
+        part.copyWithin(0, length, filled);
+        filled -= length;
       };
+      const findPause = settings.pauses?.() ?? quietestPause;
       for await (const chunk of audio) {
         options.signal.throwIfAborted();
         let at = 0;
@@ -115,10 +126,13 @@ export function createRemoteEngine(settings: RemoteEngineSettings & { model: str
           part.set(chunk.subarray(at, at + take), filled);
           filled += take;
           at += take;
-          if (filled === partSamples) await send();
+          if (filled === partSamples) {
+            const cut = findPause(part, partSamples - searchSamples, partSamples);
+            await send(Math.min(partSamples, Math.max(partSamples - searchSamples, cut)));
+          }
         }
       }
-      await send();
+      if (filled > 0) await send(filled);
       return segments;
     },
     close: () => Promise.resolve(),

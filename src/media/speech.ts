@@ -3,6 +3,7 @@ import type { Diarizer, SpeechEngine } from "./engine.ts";
 import { createLocalDiarizer } from "./local/diarizer.ts";
 import { createLocalEngine } from "./local/engine.ts";
 import { readInstalledModel } from "./model-store.ts";
+import { vadPauseFinder, type PauseFinder } from "./pauses.ts";
 import { catalogueEntry, DEFAULT_MODELS } from "./models.ts";
 import { createRemoteEngine } from "./remote-engine.ts";
 
@@ -80,8 +81,11 @@ function installed(modelsDir: string, ...names: string[]): boolean {
 export function createSpeech(settings: MediaSettings): Speech {
   const remote = settings.asrRemote;
   const localModel = settings.asrModel ?? DEFAULT_MODELS.recogniser;
+  // A remote engine's parts end in pauses the VAD hears when it is installed (looked for again until it is).
+  let vadPauses: PauseFinder | null = null;
+  const pauses = () => (vadPauses ??= vadPauseFinder(settings.modelsDir));
   const remoteEngine = remote
-    ? createRemoteEngine({ ...remote, model: settings.asrModel ?? REMOTE_DEFAULT_MODEL })
+    ? createRemoteEngine({ ...remote, model: settings.asrModel ?? REMOTE_DEFAULT_MODEL, pauses })
     : null;
   let local: Promise<SpeechEngine> | null = null;
   let diarizer: Diarizer | null = null;

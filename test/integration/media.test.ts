@@ -185,12 +185,50 @@ describe.each(await dialects())("recorded media on %s", (dialect) => {
       seconds < 6 ? "Welcome to the budget review" : "Thanks everyone that is all for today";
     try {
       const accepted = await completed(await upload("/v1/process/audio", long, "audio/wav"));
-      expect(speech.requests.map((request) => Math.round(request.seconds))).toEqual([30, 15]);
+      // The first part ends in the silence of its last tenth (27-30 s), the second takes the rest.
+      const [first, second] = speech.requests.map((request) => request.seconds);
+      expect(speech.requests).toHaveLength(2);
+      expect(first).toBeGreaterThan(27);
+      expect(first).toBeLessThanOrEqual(30);
+      expect((first ?? 0) + (second ?? 0)).toBeCloseTo(45, 1);
       const messages = await messagesOf(accepted.conversationId);
       expect(messages.map((message) => [message.text, Math.round(message.timeOffset ?? -1)])).toEqual([
         ["Welcome to the budget review", 4],
         ["Thanks everyone that is all for today", 38],
       ]);
+    } finally {
+      speech.textAt = nearest;
+    }
+  }, 60_000);
+
+  it("cuts a recording longer than RECAP_ASR_PART_SECONDS in a pause, so no utterance is split between parts", async () => {
+    // The second utterance runs across the 30 s point: the part must end before it, in the pause.
+    const across = await kit.speech(
+      [
+        { text: "Welcome to the budget review", atSeconds: 20 },
+        { text: "Dana will send the numbers by Friday", atSeconds: 28.8 },
+      ],
+      36,
+    );
+    speech.requests.length = 0;
+    // Speech late in a part is the first utterance; early in a part, the second.
+    speech.textAt = (seconds) =>
+      seconds >= 10 ? "Welcome to the budget review" : "Dana will send the numbers by Friday";
+    try {
+      const accepted = await completed(await upload("/v1/process/audio", across, "audio/wav"));
+      const [first, second] = speech.requests;
+      expect(speech.requests).toHaveLength(2);
+      expect(first?.seconds).toBeGreaterThan(27);
+      expect(first?.seconds).toBeLessThan(28.8);
+      // Each part's sound lies inside it: nothing runs up to the cut.
+      expect(first?.voiced.every(([, end]) => end < (first.seconds ?? 0) - 0.1)).toBe(true);
+      expect(second?.voiced[0]?.[0]).toBeGreaterThan(0.1);
+      const messages = await messagesOf(accepted.conversationId);
+      expect(messages.map((message) => message.text)).toEqual([
+        "Welcome to the budget review",
+        "Dana will send the numbers by Friday",
+      ]);
+      expect(Math.abs((messages[1]?.timeOffset ?? -1) - 28.8)).toBeLessThan(0.3);
     } finally {
       speech.textAt = nearest;
     }
