@@ -253,68 +253,139 @@ export async function* decodeAudio(paths: FfmpegPaths, path: string): AsyncGener
 export type StreamEncoding = "FLAC" | "OPUS";
 
 /**
+ * The containers a live stream's bytes may come in, by encoding: how each begins, and the demuxer ffmpeg reads it
+ * with. ffmpeg is never left to guess, so a playlist or a list of files sent as audio is refused before ffmpeg
+ * sees it, as recorded media's MEDIA_FORMATS are (an HLS playlist names files ffmpeg would open).
+ */
+const STREAM_CONTAINERS: Record<StreamEncoding, { magic: Buffer; format: string }[]> = {
+  FLAC: [{ magic: Buffer.from("fLaC"), format: "flac" }],
+  OPUS: [
+    { magic: Buffer.from("OggS"), format: "ogg" },
+    { magic: Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), format: "matroska" },
+  ],
+};
+const MAGIC_BYTES = 4;
+
+/** What to send, said with the refusal of a stream that could not be decoded. */
+const STREAM_HINTS: Record<StreamEncoding, string> = {
+  FLAC: "send the bytes of a FLAC file as it is written",
+  OPUS: "send Opus in Ogg or WebM",
+};
+
+/**
  * A compressed live stream decoded by ffmpeg as its bytes arrive (docs/LIVE.md, Encodings): FLAC, or Opus in an
  * Ogg or WebM container (what browsers' MediaRecorder makes), to 16 kHz mono 16-bit little-endian PCM handed to
- * `onPcm` in order. ffmpeg finds the container from the first bytes and flushes every packet, so what it decodes
- * is not held back; `onFailed` is called once if it stops on input it cannot read.
+ * `onPcm` in order. The container is told from the first bytes and named to ffmpeg, which opens nothing but its
+ * input and flushes every packet, so what it decodes is not held back. `onFailed` is called once, as soon as the
+ * bytes are known to be bad: they begin as no container of the encoding, or ffmpeg reports an error (it would
+ * otherwise read on to the end of the stream); ffmpeg is stopped then. The problem's message is for the client,
+ * its detail (ffmpeg's words) for the log.
  */
 export class StreamDecoder {
-  private readonly child: ChildProcess;
+  private child: ChildProcess | null = null;
+  /** The first bytes, held until there are enough to tell the container. */
+  private head: Buffer[] = [];
   private stderr = "";
   private written = 0;
   /** The input was ended or ffmpeg stopped by the caller: its exit is then reported by `end`, or not at all. */
   private stopped = false;
-  private readonly exited: Promise<number | null>;
+  /** Nothing more is reported: a failure was (by `onFailed` or `end`), or the caller stopped ffmpeg. */
+  private done = false;
+  private exited: Promise<number | null> = Promise.resolve(0);
 
   constructor(
-    paths: FfmpegPaths,
+    private readonly paths: FfmpegPaths,
     private readonly encoding: StreamEncoding,
-    onPcm: (pcm: Buffer) => void,
-    onFailed: (problem: MediaProblem) => void,
-  ) {
-    const args = ["-v", "error", "-probesize", "4096", "-analyzeduration", "0", "-fflags", "nobuffer"];
-    if (encoding === "FLAC") args.push("-f", "flac");
-    args.push("-i", "pipe:0", "-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-c:a", "pcm_s16le");
-    args.push("-f", "s16le", "-flush_packets", "1", "pipe:1");
-    this.child = spawn(paths.ffmpegPath, args, { stdio: ["pipe", "pipe", "pipe"] });
-    this.child.stdout?.on("data", onPcm);
-    this.child.stderr?.setEncoding("utf8");
-    this.child.stderr?.on("data", (chunk: string) => {
-      if (this.stderr.length < 8192) this.stderr += chunk;
-    });
-    // A write after ffmpeg stopped fails with EPIPE: the exit reports the reason.
-    this.child.stdin?.on("error", () => undefined);
-    this.exited = new Promise((resolve) => {
-      this.child.on("error", () => resolve(null));
-      this.child.on("close", (code) => resolve(code));
-    });
-    void this.exited.then((code) => {
-      if (code !== 0 && !this.stopped) onFailed(this.problem(code));
-    });
-  }
+    private readonly onPcm: (pcm: Buffer) => void,
+    private readonly onFailed: (problem: MediaProblem) => void,
+  ) {}
 
   write(bytes: Buffer): void {
+    if (this.done || this.stopped) return;
     this.written += bytes.length;
-    this.child.stdin?.write(bytes);
+    if (this.child !== null) {
+      this.child.stdin?.write(bytes);
+      return;
+    }
+    this.head.push(bytes);
+    const head = Buffer.concat(this.head);
+    if (head.length < MAGIC_BYTES) return;
+    this.head = [];
+    const container = STREAM_CONTAINERS[this.encoding].find(({ magic }) =>
+      head.subarray(0, MAGIC_BYTES).equals(magic),
+    );
+    if (container === undefined)
+      return this.fail(this.problem(`it begins with 0x${head.toString("hex", 0, MAGIC_BYTES)}`));
+    this.start(container.format).stdin?.write(head);
   }
 
   /** Ends the input and waits until everything decoded has been handed on; throws when ffmpeg failed. */
   async end(): Promise<void> {
+    if (this.done) return;
     this.stopped = true;
+    if (this.child === null) {
+      if (this.written > 0) throw this.problem(`only ${this.written} bytes arrived`);
+      return;
+    }
     this.child.stdin?.end();
     const code = await this.exited;
-    if (code !== 0 && this.written > 0) throw this.problem(code);
+    if (code !== 0 && !this.done) {
+      this.done = true;
+      throw this.problem(this.ffmpegSaid(code));
+    }
   }
 
   /** Stops ffmpeg at once (the connection failed). */
   kill(): void {
+    this.done = true;
     this.stopped = true;
-    this.child.kill("SIGKILL");
+    this.child?.kill("SIGKILL");
   }
 
-  private problem(code: number | null): MediaProblem {
-    const reason = code === null ? `ffmpeg was not found at the configured path` : firstLine(this.stderr);
-    const container = this.encoding === "OPUS" ? " (send Opus in Ogg or WebM)" : "";
-    return new MediaProblem(`the ${this.encoding} stream could not be decoded${container}: ${reason}`);
+  private start(format: string): ChildProcess {
+    const args = ["-v", "error", "-protocol_whitelist", "pipe", "-f", format];
+    args.push("-probesize", "4096", "-analyzeduration", "0", "-fflags", "nobuffer", "-i", "pipe:0");
+    args.push("-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-c:a", "pcm_s16le");
+    args.push("-f", "s16le", "-flush_packets", "1", "pipe:1");
+    const child = spawn(this.paths.ffmpegPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+    this.child = child;
+    child.stdout?.on("data", (pcm: Buffer) => {
+      if (!this.done) this.onPcm(pcm);
+    });
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      if (this.stderr.length < 8192) this.stderr += chunk;
+      // At `-v error` ffmpeg says only what is wrong, as it reads it: a whole line of it is the verdict. Once the
+      // input has ended, `end` reports the exit instead, after what was decoded has been recognised.
+      if (!this.stopped && this.stderr.includes("\n")) this.fail(this.problem(firstLine(this.stderr)));
+    });
+    // A write after ffmpeg stopped fails with EPIPE: the exit reports the reason.
+    child.stdin?.on("error", () => undefined);
+    this.exited = new Promise((resolve) => {
+      child.on("error", () => resolve(null));
+      child.on("close", (code) => resolve(code));
+    });
+    void this.exited.then((code) => {
+      if (code !== 0 && !this.stopped) this.fail(this.problem(this.ffmpegSaid(code)));
+    });
+    return child;
+  }
+
+  private fail(problem: MediaProblem): void {
+    if (this.done) return;
+    this.done = true;
+    this.child?.kill("SIGKILL");
+    this.onFailed(problem);
+  }
+
+  private ffmpegSaid(code: number | null): string {
+    return code === null ? "ffmpeg was not found at the configured path" : firstLine(this.stderr);
+  }
+
+  private problem(detail: string): MediaProblem {
+    return new MediaProblem(
+      `the ${this.encoding} stream could not be decoded (${STREAM_HINTS[this.encoding]})`,
+      detail,
+    );
   }
 }

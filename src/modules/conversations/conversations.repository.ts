@@ -145,6 +145,28 @@ export class ConversationsRepository {
     return result.numDeletedRows > 0n;
   }
 
+  /**
+   * Deletes the conversation if nothing was ever put in it: no message, member, job, recording or summary link
+   * (a live stream that made it and heard nothing). True when it was deleted.
+   */
+  async deleteIfEmpty(appId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("conversations")
+      .where("id", "=", id)
+      .where("app_id", "=", appId)
+      .where((eb) =>
+        eb.and([
+          eb.not(eb.exists(eb.selectFrom("messages").select("id").where("conversation_id", "=", id))),
+          eb.not(eb.exists(eb.selectFrom("members").select("id").where("conversation_id", "=", id))),
+          eb.not(eb.exists(eb.selectFrom("jobs").select("id").where("conversation_id", "=", id))),
+          eb.not(eb.exists(eb.selectFrom("media").select("id").where("conversation_id", "=", id))),
+          eb.not(eb.exists(eb.selectFrom("experiences").select("id").where("conversation_id", "=", id))),
+        ]),
+      )
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
   async nextMessagePosition(conversationId: string): Promise<number> {
     const row = await this.db
       .selectFrom("messages")

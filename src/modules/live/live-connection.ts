@@ -5,6 +5,7 @@ import { statusOf } from "../../http/errors.ts";
 import { events, Linear16Resampler, parseRequest, type StartRequest } from "../../live/protocol.ts";
 import { SAMPLE_RATE, type LiveRecognition, type RecognizedSegment } from "../../media/engine.ts";
 import { StreamDecoder, type FfmpegPaths } from "../../media/ffmpeg.ts";
+import type { MediaProblem } from "../../media/problems.ts";
 import type { LiveConversation, LiveService } from "./live.service.ts";
 
 export interface ConnectionLimits {
@@ -206,7 +207,7 @@ export class LiveConnection {
         this.ffmpeg,
         start.encoding,
         (pcm) => this.decoded(pcm),
-        (problem) => this.fail(invalid(problem.message)),
+        (problem) => this.fail(this.undecodable(problem)),
       );
     }
     clearTimeout(this.timer);
@@ -253,7 +254,7 @@ export class LiveConnection {
             // What ffmpeg still holds is decoded and recognised before the stream's last utterance is closed.
             undecodable = await this.decoder.end().then(
               () => null,
-              (problem: unknown) => invalid((problem as Error).message),
+              (problem: unknown) => this.undecodable(problem as MediaProblem),
             );
             if (undecodable !== null) this.send(events.error(undecodable.code, undecodable.message));
             await this.drainDecoded();
@@ -282,6 +283,12 @@ export class LiveConnection {
     }
     if (undecodable === null) this.socket.close(1000);
     else this.socket.close(closeCodeOf(undecodable), undecodable.code);
+  }
+
+  /** The client's error for a stream ffmpeg could not decode; what ffmpeg said goes to the log, at debug. */
+  private undecodable(problem: MediaProblem): DomainError {
+    this.logger.debug({ ffmpeg: problem.detail }, problem.message);
+    return invalid(problem.message);
   }
 
   /** Sends Symbl's error event and closes with the error's code; an unexpected error is logged, not shown. */

@@ -16,6 +16,8 @@ import type { DetectedTracker, TrackerDefinition } from "../../analysis/trackers
 interface SharedStream {
   /** Known once `ready` has resolved. */
   conversationId: string;
+  /** This stream made the conversation (it did not join one another process streams). */
+  created: boolean;
   /**
    * This process's hold on the stream: a job in progress that it renews while the stream runs (so the page
    * marks the conversation live), handed to the job runners when the last connection here ends, or taken up
@@ -113,6 +115,7 @@ export class LiveService {
     if (shared === undefined) {
       const stream: SharedStream = {
         conversationId: "",
+        created: false,
         jobId: uuid(),
         ready: Promise.resolve(),
         connections: 0,
@@ -148,6 +151,7 @@ export class LiveService {
     stream.conversationId = await this.deps.transaction(async (repos) => {
       const streamed = await this.deps.jobs.findLive(repos, appId, connectionId, now);
       const conversationId = streamed?.conversationId ?? numericId();
+      stream.created = streamed === null;
       if (streamed === null) {
         await repos.conversations.insert({
           id: conversationId,
@@ -223,8 +227,8 @@ export class LiveService {
 
   /**
    * Ends one connection; when it was the last on this process, hands the process's hold to the job runners to
-   * analyse the lines (the webhooks follow), or drops it when nothing was said here, and the page is no longer
-   * marked live by it. Returns the id of the job that analyses the stream, or null.
+   * analyse the lines (the webhooks follow), or drops it when nothing was said here (and the conversation, when
+   * the stream made it and it is still empty), and the page is no longer marked live by it. Returns the id of the job that analyses the stream, or null.
    */
   async finish(live: LiveConversation): Promise<string | null> {
     const { shared } = live;
@@ -235,11 +239,16 @@ export class LiveService {
     const now = this.deps.clock.now().toISOString();
     const jobId = await this.deps.transaction(async (repos) => {
       await repos.conversations.lockForWrite(live.conversationId, live.appId);
-      return this.deps.jobs.endLive(
+      const analysis = await this.deps.jobs.endLive(
         repos,
         { id: shared.jobId, appId: live.appId, conversationId: live.conversationId, now },
         shared.messages > 0,
       );
+      // A stream that heard nothing (silence, undecodable bytes) leaves no empty conversation in the lists, when it
+      // made the conversation and nothing else was put in it meanwhile (a line from another process, a link).
+      if (analysis === null && shared.created)
+        await repos.conversations.deleteIfEmpty(live.appId, live.conversationId);
+      return analysis;
     });
     if (jobId !== null) this.deps.jobs.scheduled();
     return jobId;
