@@ -205,11 +205,17 @@ export async function buildApp(deps: AppDeps) {
   if (config.metrics.token !== null) metricsRoute(app, { metrics, token: config.metrics.token });
   app.get("/readyz", unlimited, async (_request, reply) => {
     const ready = await database.ping();
-    const { engine, diarization } = deps.speech.status();
-    // Text needs no speech engine: without one the process is ready, and says media will be refused.
+    const { engine, diarization, reachability } = deps.speech.status();
+    // Text needs no speech engine: without one, or with its server down, the process is ready for text; a
+    // server known down makes it "degraded" (media waits and is retried), still 200 (docs/OPERATIONS.md).
+    const degraded = reachability?.state === "unreachable";
     return reply.status(ready ? 200 : 503).send({
-      status: ready ? "ready" : "database unavailable",
-      speech: { engine: engine ?? "none", diarization: diarization ?? "none" },
+      status: ready ? (degraded ? "degraded" : "ready") : "database unavailable",
+      speech: {
+        engine: engine ?? "none",
+        diarization: diarization ?? "none",
+        ...(reachability !== null && { server: reachability }),
+      },
     });
   });
 

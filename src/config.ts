@@ -69,6 +69,11 @@ export interface MediaSettings {
   allowHosts: string[];
   /** Transcription jobs one process runs at once. */
   asrConcurrency: number;
+  /** Media URLs one process fetches at once, apart from the transcription slots (docs/MEDIA.md, The job). */
+  fetchConcurrency: number;
+  /** How often a job whose remote engine did not answer is tried again, and after how long at first. */
+  asrRetries: number;
+  asrRetrySeconds: number;
   /** The local model's name (without RECAP_ASR_URL) or the remote server's model (with it). */
   asrModel: string | null;
   /** An OpenAI-compatible transcription server; null: the local engine. */
@@ -297,6 +302,9 @@ function mediaSettings(
     fetchTimeoutSeconds: integer("RECAP_MEDIA_FETCH_TIMEOUT_SECONDS", 600, 1, 86_400),
     allowHosts: hostList(env, "RECAP_MEDIA_ALLOW_HOSTS", problems),
     asrConcurrency: integer("RECAP_ASR_CONCURRENCY", 1, 1, 64),
+    fetchConcurrency: integer("RECAP_MEDIA_FETCH_CONCURRENCY", 4, 1, 64),
+    asrRetries: integer("RECAP_ASR_RETRIES", 8, 0, 100),
+    asrRetrySeconds: integer("RECAP_ASR_RETRY_SECONDS", 15, 1, 3600),
     asrModel: env.RECAP_ASR_MODEL || null,
     asrRemote,
     liveIdleSeconds: integer("RECAP_LIVE_IDLE_SECONDS", 60, 1, 3600),

@@ -55,6 +55,9 @@ export interface ServiceDeps {
   metrics: Metrics;
 }
 
+/** The longest wait between two tries of a job whose speech engine did not answer (docs/MEDIA.md, The job). */
+const ASR_RETRY_MAX_DELAY_SECONDS = 300;
+
 /** What this process keeps of made summary pages (docs/PAGES.md, Compression and caching). */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -99,8 +102,13 @@ export function createServices(deps: ServiceDeps) {
     analyzer,
     ...(config.llm && { languageModel: { refiner: createModelRefiner(config.llm), logger } }),
   });
-  const runnerOf = (kind: JobKind, process: JobRunnerOptions["process"]) =>
+  const runnerOf = (
+    kind: JobKind,
+    process: JobRunnerOptions["process"],
+    options: Pick<JobRunnerOptions, "stage" | "passedOn" | "retries"> = {},
+  ) =>
     new JobRunner({
+      ...options,
       kind,
       jobs: repositories.jobs,
       transaction,
@@ -145,12 +153,30 @@ export function createServices(deps: ServiceDeps) {
     logger,
     metrics: metrics.transcription,
   });
+  // A media URL is fetched by runners of its own, so a slow or stalled one never holds a transcription slot.
+  for (let i = 0; i < config.media.fetchConcurrency; i++) {
+    runners.push(
+      runnerOf("media", (job, signal) => mediaJobSteps.fetchForJob(job, signal), {
+        stage: "fetch",
+        passedOn: () => jobRunner.scheduled(),
+      }),
+    );
+  }
+  const retries = {
+    count: config.media.asrRetries,
+    firstDelaySeconds: config.media.asrRetrySeconds,
+    maxDelaySeconds: ASR_RETRY_MAX_DELAY_SECONDS,
+  };
   for (let i = 0; i < config.media.asrConcurrency; i++) {
     runners.push(
-      runnerOf("media", async (job, signal) => {
-        await mediaJobSteps.transcribeForJob(job, signal);
-        await processJob(job);
-      }),
+      runnerOf(
+        "media",
+        async (job, signal) => {
+          await mediaJobSteps.transcribeForJob(job, signal);
+          await processJob(job);
+        },
+        { retries },
+      ),
     );
   }
   const experiences = new ExperiencesService({
@@ -194,6 +220,7 @@ export function createServices(deps: ServiceDeps) {
     unfinishedJobs: () => jobs.unfinishedJobs(),
     poolUse: () => database.poolUse(),
     pageCacheBytes: () => pageCache.heldBytes,
+    speechServer: () => speech.status().reachability,
   });
   return {
     apps,

@@ -30,6 +30,7 @@ import * as media from "./migrations/015_media.ts";
 import * as decisions from "./migrations/016_decisions.ts";
 import * as liveStreams from "./migrations/018_live_streams.ts";
 import * as decisionsEngine from "./migrations/019_decisions_engine.ts";
+import * as jobStages from "./migrations/020_job_stages.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -84,6 +85,7 @@ export const migrations: Record<string, Migration> = {
   "016_decisions": decisions,
   "018_live_streams": liveStreams,
   "019_decisions_engine": decisionsEngine,
+  "020_job_stages": jobStages,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -109,6 +109,10 @@ export interface JobsTable {
   progress: number | null;
   /** A live stream's job: the client's connection id, by which other connections join its conversation. */
   live_connection_id: string | null;
+  /** "fetch" while a media job's URL is still to be fetched (the fetch runners claim it); null otherwise. */
+  stage: string | null;
+  /** How many times the job was put back because its speech engine did not answer (RECAP_ASR_RETRIES). */
+  retries: ColumnType<number, number | undefined, number>;
 }
 
 export interface SummariesTable {

@@ -12,3 +12,14 @@ export class MediaProblem extends Error {
     this.name = "MediaProblem";
   }
 }
+
+/**
+ * The speech engine's server did not answer (refused, reset, timed out) or failed (HTTP 5xx): nothing is wrong
+ * with the media, and the same request may succeed later. The message names no address.
+ */
+export class EngineUnreachable extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "EngineUnreachable";
+  }
+}

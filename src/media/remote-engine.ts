@@ -6,6 +6,7 @@ import {
   type RecognizedWord,
   type SpeechEngine,
 } from "./engine.ts";
+import { EngineUnreachable } from "./problems.ts";
 import { quietestPause, type PauseFinder } from "./pauses.ts";
 import { encodeWav } from "./wav.ts";
 
@@ -34,6 +35,29 @@ interface TranscriptionAnswer {
   words?: WordAnswer[];
 }
 
+/**
+ * Whether the server answered the last request Recap sent (docs/OPERATIONS.md, Readiness): `since` when that
+ * state began, `lastReachableAt` the last answer, `reason` why the last request did not reach it. Unknown
+ * until the first request.
+ */
+export interface Reachability {
+  state: "unknown" | "reachable" | "unreachable";
+  since: string | null;
+  lastReachableAt: string | null;
+  reason: string | null;
+}
+
+/** The system's reason a request failed (`ECONNREFUSED`, `ECONNRESET`), as fetch nests it in its cause. */
+function causeOf(error: unknown): string {
+  let at: unknown = error;
+  for (let depth = 0; depth < 4 && at instanceof Error; depth++) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    at = at.cause;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** How far before a part's end its cut is looked for, at most: a tenth of the part where that is less. */
 const PAUSE_SEARCH_SECONDS = 30;
 
@@ -51,10 +75,21 @@ const seconds = (value: Loose): number | null => {
  */
 export function createRemoteEngine(
   settings: RemoteEngineSettings & { model: string; pauses?: () => PauseFinder | null },
-): SpeechEngine {
+): SpeechEngine & { reachability(): Reachability } {
   const endpoint = `${settings.url}/audio/transcriptions`;
   const partSamples = settings.partSeconds * SAMPLE_RATE;
   const searchSamples = Math.min(PAUSE_SEARCH_SECONDS * SAMPLE_RATE, Math.floor(partSamples / 10));
+  let reachability: Reachability = { state: "unknown", since: null, lastReachableAt: null, reason: null };
+  const reached = () => {
+    const now = new Date().toISOString();
+    const since = reachability.state === "reachable" ? reachability.since : now;
+    reachability = { state: "reachable", since, lastReachableAt: now, reason: null };
+  };
+  const unreachable = (reason: string, cause?: unknown) => {
+    const since = reachability.state === "unreachable" ? reachability.since : new Date().toISOString();
+    reachability = { ...reachability, state: "unreachable", since, reason };
+    return new EngineUnreachable(`the speech engine ${reason}`, { cause });
+  };
 
   async function transcribePart(
     samples: Float32Array,
@@ -72,13 +107,27 @@ export function createRemoteEngine(
     const language = options.languageCode?.split("-")[0]?.toLowerCase();
     if (language) form.append("language", language);
     if (options.vocabulary.length > 0) form.append("prompt", options.vocabulary.join(", "));
-    const response = await fetch(endpoint, {
-      method: "POST",
-      body: form,
-      headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
-      signal: AbortSignal.any([options.signal, AbortSignal.timeout(settings.timeoutSeconds * 1000)]),
-    });
-    const body = await response.text();
+    let response: Response;
+    let body: string;
+    try {
+      response = await fetch(endpoint, {
+        method: "POST",
+        body: form,
+        headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
+        signal: AbortSignal.any([options.signal, AbortSignal.timeout(settings.timeoutSeconds * 1000)]),
+      });
+      body = await response.text();
+    } catch (error) {
+      if (options.signal.aborted) throw error;
+      throw unreachable(
+        error instanceof Error && error.name === "TimeoutError"
+          ? `did not answer within ${settings.timeoutSeconds} seconds`
+          : `could not be reached (${causeOf(error)})`,
+        error,
+      );
+    }
+    if (response.status >= 500) throw unreachable(`answered HTTP ${response.status}`);
+    reached();
     if (!response.ok) {
       throw new Error(`the speech server answered HTTP ${response.status}: ${body.slice(0, 300)}`);
     }
@@ -103,6 +152,7 @@ export function createRemoteEngine(
 
   return {
     description: `remote ${settings.model} at ${settings.url}`,
+    reachability: () => reachability,
     async transcribe(audio, options) {
       const segments: RecognizedSegment[] = [];
       const part = new Float32Array(partSamples);

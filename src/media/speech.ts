@@ -5,7 +5,7 @@ import { createLocalEngine } from "./local/engine.ts";
 import { readInstalledModel } from "./model-store.ts";
 import { vadPauseFinder, type PauseFinder } from "./pauses.ts";
 import { catalogueEntry, DEFAULT_MODELS } from "./models.ts";
-import { createRemoteEngine } from "./remote-engine.ts";
+import { createRemoteEngine, type Reachability } from "./remote-engine.ts";
 
 /** What the start-up log, /readyz and a refused submission say of the speech engine. */
 export interface SpeechStatus {
@@ -13,6 +13,8 @@ export interface SpeechStatus {
   engine: string | null;
   /** How speakers are told apart on one channel, or null when they cannot be. */
   diarization: string | null;
+  /** Whether a remote engine's server answered its last request; null for the local engine, or none. */
+  reachability: Reachability | null;
   /** How to set an engine up, for the operator: what is missing now, and what would do instead. */
   setupHint: string;
   diarizationHint: string;
@@ -106,6 +108,7 @@ export function createSpeech(settings: MediaSettings): Speech {
         return setupHint(settings.modelsDir, localModel);
       },
       diarizationHint: DIARIZATION_HINT,
+      reachability: remoteEngine?.reachability() ?? null,
     }),
     engine: () => {
       if (remoteEngine) return Promise.resolve(remoteEngine);

@@ -8,8 +8,11 @@ import type { PoolUse } from "../db/database.ts";
  * tells it where the values read at scrape time come from.
  */
 
-/** How a job left this process's hands. */
-export type JobOutcome = "completed" | "failed" | "interrupted" | "taken_over";
+/**
+ * How a job left this process's hands: also passed on (a stage done, the next runner takes it) and retried (put
+ * back because its service did not answer).
+ */
+export type JobOutcome = "completed" | "failed" | "interrupted" | "taken_over" | "passed_on" | "retried";
 
 /** What a job runner reports (modules/jobs/jobs.runner.ts). */
 export interface JobMetrics {
@@ -66,6 +69,8 @@ export interface ScrapeSources {
   poolUse(): PoolUse | null;
   /** Bytes this process holds in its page cache. */
   pageCacheBytes(): number;
+  /** Whether the remote speech engine's server answered its last request (times ISO); null: none, or local. */
+  speechServer(): { state: string; since: string | null; lastReachableAt: string | null } | null;
 }
 
 const REQUEST_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -221,6 +226,38 @@ function registerScrapeGauges(registers: Registry[], sources: ScrapeSources): vo
       this.set(sources.pageCacheBytes());
     },
   });
+  // A remote engine's server, known from the requests jobs send it; the local engine has none.
+  if (sources.speechServer() !== null) {
+    new Gauge({
+      name: "recap_speech_engine_state",
+      help: "The remote speech engine's server: 1 for its state now (unknown before the first request, reachable, unreachable), 0 for the others",
+      labelNames: ["state"] as const,
+      registers,
+      collect() {
+        const now = sources.speechServer()?.state ?? "unknown";
+        for (const state of ["unknown", "reachable", "unreachable"])
+          this.set({ state }, state === now ? 1 : 0);
+      },
+    });
+    const seconds = (iso: string | null | undefined) => (iso ? Date.parse(iso) / 1000 : 0);
+    new Gauge({
+      name: "recap_speech_engine_last_reachable_timestamp_seconds",
+      help: "When the remote speech engine's server last answered (Unix time); 0 before it first did",
+      registers,
+      collect() {
+        this.set(seconds(sources.speechServer()?.lastReachableAt));
+      },
+    });
+    new Gauge({
+      name: "recap_speech_engine_unreachable_since_timestamp_seconds",
+      help: "Since when the remote speech engine's server has not answered (Unix time); 0 while it answers",
+      registers,
+      collect() {
+        const server = sources.speechServer();
+        this.set(server?.state === "unreachable" ? seconds(server.since) : 0);
+      },
+    });
+  }
   if (sources.poolUse() === null) return;
   const pool = (name: string, help: string, read: (use: PoolUse) => number) =>
     new Gauge({

@@ -27,6 +27,9 @@ export interface SpeechServer {
   delayMs: number;
   /** Requests whose client went away before the answer: Recap abandoned the work. */
   abandoned: number;
+  /** Stops listening, as a server that went down (connections are refused); `start` listens again at `url`. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -141,6 +144,8 @@ export async function startSpeechServer(
     failWith: null,
     delayMs: 0,
     abandoned: 0,
+    stop: () => Promise.resolve(),
+    start: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
   const http = createServer((request, response) => {
@@ -192,7 +197,18 @@ export async function startSpeechServer(
     });
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  server.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`;
-  server.close = () => new Promise((resolve) => http.close(() => resolve()));
+  const port = (http.address() as AddressInfo).port;
+  server.url = `http://127.0.0.1:${port}/v1`;
+  let listening = true;
+  server.stop = () => {
+    listening = false;
+    http.closeAllConnections();
+    return new Promise((resolve) => http.close(() => resolve()));
+  };
+  server.start = async () => {
+    await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
+    listening = true;
+  };
+  server.close = () => (listening ? server.stop() : Promise.resolve());
   return server;
 }

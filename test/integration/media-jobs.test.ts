@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
+import { startTestServer, TestClock, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
@@ -138,6 +138,177 @@ describe.each(await dialects())("why a media job failed, on %s", (dialect) => {
       expect(job.message).toBe(`the job failed on the server (id ${jobId}); see the server log`);
     } finally {
       speech.failWith = null;
+    }
+  }, 60_000);
+});
+
+describe.each(await dialects())("a URL that stalls, on %s", (dialect) => {
+  const kit = new MediaKit();
+  let host: MediaHost;
+  let speech: SpeechServer;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    host = await new MediaHost().listen();
+    speech = await startSpeechServer("openai", nearest);
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_ASR_URL: speech.url,
+        RECAP_ASR_CONCURRENCY: "1",
+        RECAP_MEDIA_ALLOW_HOSTS: "localhost",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+    await speech.close();
+    await host.close();
+    kit.close();
+  });
+
+  it("does not hold the one transcription slot: another app's upload completes while it waits", async () => {
+    const stalling = await server.newApp();
+    const other = await server.newApp();
+    const submitted = await server.api(stalling.token, "/v1/process/audio/url", {
+      method: "POST",
+      body: { url: host.url("/stall", "localhost") },
+    });
+    expect(submitted.status).toBe(201);
+    const stalled = (await submitted.json()) as Body.Accepted;
+    await until(() => host.stalled === 1, "the stalled URL to be fetched");
+
+    const uploaded = await fetch(`${server.url}/v1/process/audio`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${other.token}`, "content-type": "audio/wav" },
+      body: readFileSync(await kit.speech(SAID, 7)),
+    });
+    expect(uploaded.status).toBe(201);
+    const upload = (await uploaded.json()) as Body.Accepted;
+    // The server's own runners run both jobs (runUntilIdle would wait on the stalled fetch): read from outside.
+    const statusOf = async (token: string, jobId: string) =>
+      ((await (await server.api(token, `/v1/job/${jobId}`)).json()) as Body.Job).status;
+    await until(async () => (await statusOf(other.token, upload.jobId)) === "completed", "the upload's job");
+    expect(await statusOf(stalling.token, stalled.jobId)).toBe("in_progress");
+    const messages = (await (
+      await server.api(other.token, `/v1/conversations/${upload.conversationId}/messages`)
+    ).json()) as Body.MessageList;
+    expect(messages.messages.map((message) => message.text)).toEqual(SAID.map((said) => said.text));
+  }, 60_000);
+});
+
+describe.each(await dialects())("a speech server that is down, on %s", (dialect) => {
+  const kit = new MediaKit();
+  const METRICS_TOKEN = "metrics-token-0123456789abcdef";
+  let speech: SpeechServer;
+  let server: TestServer;
+  let clock: TestClock;
+  let token: string;
+  let recording: string;
+
+  beforeAll(async () => {
+    speech = await startSpeechServer("openai", nearest);
+    clock = new TestClock();
+    server = await startTestServer(dialect, {
+      clock,
+      runJobs: false,
+      env: {
+        RECAP_ASR_URL: speech.url,
+        RECAP_ASR_RETRIES: "2",
+        RECAP_ASR_RETRY_SECONDS: "60",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+        RECAP_METRICS_TOKEN: METRICS_TOKEN,
+      },
+    });
+    token = (await server.newApp()).token;
+    recording = await kit.speech(SAID, 7);
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+    await speech.close();
+    kit.close();
+  });
+
+  const upload = async () => {
+    const response = await fetch(`${server.url}/v1/process/audio`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+      body: readFileSync(recording),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as Body.Accepted;
+  };
+  const job = async (jobId: string) =>
+    (await (await server.api(token, `/v1/job/${jobId}`)).json()) as Body.Job;
+  const readiness = async () => {
+    const response = await fetch(`${server.url}/readyz`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as {
+      status: string;
+      speech: { server?: { state: string; since: string | null; lastReachableAt: string | null } };
+    };
+  };
+  const metric = async (name: string) => {
+    const body = await (
+      await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
+    const line = body.split("\n").find((row) => row.startsWith(`${name} `));
+    return line === undefined ? null : Number(line.slice(name.length + 1));
+  };
+
+  it("retries the job while the server is down, says so on /readyz and /metrics, and completes once it is back", async () => {
+    expect((await readiness()).status).toBe("ready");
+    await speech.stop();
+    try {
+      const { jobId, conversationId } = await upload();
+      await server.services.jobRunner.runUntilIdle();
+      expect(await job(jobId)).toMatchObject({ status: "in_progress" });
+      const down = await readiness();
+      expect(down.status).toBe("degraded");
+      expect(down.speech.server).toMatchObject({ state: "unreachable", lastReachableAt: null });
+      expect(await metric('recap_speech_engine_state{state="unreachable"}')).toBe(1);
+      expect(await metric("recap_speech_engine_unreachable_since_timestamp_seconds")).toBe(
+        Date.parse(down.speech.server?.since ?? "") / 1000,
+      );
+
+      await speech.start();
+      clock.advance(60);
+      await server.services.jobRunner.runUntilIdle();
+      expect(await job(jobId)).toMatchObject({ status: "completed", progress: 100 });
+      const messages = (await (
+        await server.api(token, `/v1/conversations/${conversationId}/messages`)
+      ).json()) as Body.MessageList;
+      expect(messages.messages.map((message) => message.text)).toEqual(SAID.map((said) => said.text));
+      const back = await readiness();
+      expect(back.status).toBe("ready");
+      expect(back.speech.server?.state).toBe("reachable");
+      expect(await metric('recap_speech_engine_state{state="reachable"}')).toBe(1);
+      expect(await metric('recap_speech_engine_state{state="unreachable"}')).toBe(0);
+      expect(await metric("recap_speech_engine_unreachable_since_timestamp_seconds")).toBe(0);
+      expect(await metric("recap_speech_engine_last_reachable_timestamp_seconds")).toBe(
+        Date.parse(back.speech.server?.lastReachableAt ?? "") / 1000,
+      );
+    } finally {
+      await speech.start().catch(() => undefined);
+    }
+  }, 60_000);
+
+  it("fails the job after RECAP_ASR_RETRIES retries, saying the engine could not be reached", async () => {
+    await speech.stop();
+    try {
+      const { jobId } = await upload();
+      // Tried at once, then 60 and 120 seconds later (the delay doubles): three attempts in all.
+      for (const wait of [0, 60, 120]) {
+        clock.advance(wait);
+        await server.services.jobRunner.runUntilIdle();
+      }
+      expect(await job(jobId)).toMatchObject({
+        status: "failed",
+        message: "the speech engine could not be reached (ECONNREFUSED); gave up after 3 attempts",
+      });
+      expect(existsSync(join(kit.dir, "store", "work", jobId))).toBe(false);
+    } finally {
+      await speech.start();
     }
   }, 60_000);
 });

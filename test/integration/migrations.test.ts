@@ -299,3 +299,32 @@ testMigration(
     ]);
   },
 );
+
+testMigration(
+  "020_job_stages",
+  "019_decisions_engine",
+  "leaves the jobs written before it with no stage (their runner fetches a URL itself) and no retries",
+  async ({ db, handle, migrate }) => {
+    await insertApp(db);
+    await insertConversation(db, "waiting");
+    await db
+      .insertInto("jobs")
+      .values({
+        id: "job-waiting",
+        app_id: "app",
+        conversation_id: "waiting",
+        sequence: 0,
+        status: "scheduled",
+        attempts: 0,
+        kind: "media",
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+
+    await migrate();
+
+    const rows = await handle.db.selectFrom("jobs").select(["id", "stage", "retries"]).execute();
+    expect(rows).toEqual([{ id: "job-waiting", stage: null, retries: 0 }]);
+  },
+);

@@ -224,6 +224,7 @@ export class IngestionService {
       await this.jobs.schedule(repos, {
         id: jobId,
         kind: media ? "media" : "text",
+        ...(media?.sourceUrl != null && { stage: "fetch" as const }),
         appId,
         conversationId: id,
         webhookUrl: submission.webhookUrl === undefined ? null : new URL(submission.webhookUrl).href,

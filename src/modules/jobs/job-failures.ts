@@ -14,3 +14,15 @@ export class JobProblem extends Error {
 export function serverFailureMessage(jobId: string): string {
   return `the job failed on the server (id ${jobId}); see the server log`;
 }
+
+/**
+ * The job's work needs a service that did not answer (the remote speech engine: refused, reset, timed out, or
+ * a 5xx): the runner puts the job back to be tried again later, with backoff, within its bound, and fails it
+ * with this message after the last try.
+ */
+export class ServiceUnreachable extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ServiceUnreachable";
+  }
+}

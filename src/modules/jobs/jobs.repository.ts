@@ -77,15 +77,22 @@ export class JobsRepository {
   }
 
   /**
-   * Claims the oldest runnable job of the kind: scheduled, or in progress with an expired lease (its process died),
-   * and with no earlier unfinished job of the same conversation. The conditional update makes the claim
-   * safe when several processes share the database.
+   * Claims the oldest runnable job of the kind at the stage (null: a job with no stage left): scheduled, or in
+   * progress with an expired lease (its process died, or its retry is due), and with no earlier unfinished job
+   * of the same conversation. The conditional update makes the claim safe when several processes share the
+   * database.
    */
-  async claimNext(kind: string, now: string, leaseExpiresAt: string): Promise<JobRow | undefined> {
+  async claimNext(
+    kind: string,
+    now: string,
+    leaseExpiresAt: string,
+    stage: string | null = null,
+  ): Promise<JobRow | undefined> {
     const candidates = await this.db
       .selectFrom("jobs as j")
       .selectAll("j")
       .where("j.kind", "=", kind)
+      .where((eb) => (stage === null ? eb("j.stage", "is", null) : eb("j.stage", "=", stage)))
       .where((eb) =>
         eb.or([
           eb("j.status", "=", "scheduled"),
@@ -175,6 +182,36 @@ export class JobsRepository {
       .execute();
   }
 
+  /**
+   * Ends the claimed job's stage while the claim holds: with no stage left, any process's runner of its kind
+   * claims it at once. False when the claim no longer holds.
+   */
+  async passOn(claim: Claim, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("jobs")
+      .set({ stage: null, lease_expires_at: now, updated_at: now })
+      .where("id", "=", claim.id)
+      .where("attempts", "=", claim.attempts)
+      .where("status", "=", "in_progress")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * Puts the claimed job back, to be claimed again from `retryAt`, counting the retry, while the claim holds.
+   * It stays in progress for its submitter. False when the claim no longer holds.
+   */
+  async retryLater(claim: Claim & Pick<JobRow, "retries">, retryAt: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("jobs")
+      .set({ lease_expires_at: retryAt, retries: claim.retries + 1, updated_at: now })
+      .where("id", "=", claim.id)
+      .where("attempts", "=", claim.attempts)
+      .where("status", "=", "in_progress")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   /** Records how far the claimed job has got (0 to 1), while the claim holds. */
   async setProgress(claim: Claim, progress: number): Promise<void> {
     await this.db
@@ -259,6 +296,18 @@ export class JobsRepository {
       .where("status", "=", "in_progress")
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** Of these jobs, the ones scheduled or in progress. */
+  async unfinishedAmong(jobIds: string[]): Promise<Set<string>> {
+    if (jobIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("id", "in", jobIds)
+      .where("status", "in", ["scheduled", "in_progress"])
+      .execute();
+    return new Set(rows.map((row) => row.id));
   }
 
   /** Deletes a live stream's job still held by its process: the stream ended with nothing to analyse. */

@@ -4,7 +4,7 @@ import type { Clock } from "../../clock.ts";
 import type { JobRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import type { JobMetrics, JobOutcome } from "../../metrics/metrics.ts";
-import { JobProblem, serverFailureMessage } from "./job-failures.ts";
+import { JobProblem, serverFailureMessage, ServiceUnreachable } from "./job-failures.ts";
 import { ClaimTakenOver, type JobsRepository } from "./jobs.repository.ts";
 import type { JobEvents, JobKind, JobWrites } from "./jobs.service.ts";
 import type { WebhookSender } from "./webhooks.ts";
@@ -29,6 +29,21 @@ export interface JobRunnerOptions {
   metrics: JobMetrics;
   /** How often to look for jobs scheduled by other processes sharing the database. */
   pollMs?: number;
+  /**
+   * The stage this runner claims jobs at (a media job's "fetch"); once its work is done the job passes on, with
+   * no stage left, to the runners of its kind, and `passedOn` wakes them. Absent: jobs with no stage, finished here.
+   */
+  stage?: string;
+  passedOn?: () => void;
+  /** How often a job whose service did not answer (ServiceUnreachable) is tried again; absent: never. */
+  retries?: RetryBounds;
+}
+
+/** Retries of a job whose service did not answer: `count` at most, backing off from the first delay, doubling. */
+export interface RetryBounds {
+  count: number;
+  firstDelaySeconds: number;
+  maxDelaySeconds: number;
 }
 
 /**
@@ -107,10 +122,16 @@ export class JobRunner implements JobEvents {
   }
 
   /**
-   * What a failed job tells its submitter: a JobProblem's own message (their input, logged as an event), else
-   * only that the server failed, with the job's id to find the logged error by.
+   * What a failed job tells its submitter: a JobProblem's own message (their input, logged as an event), a
+   * service that stayed unreachable through every retry, else only that the server failed, with the job's id
+   * to find the logged error by.
    */
   private failureMessage(job: JobRow, error: unknown): string {
+    if (error instanceof ServiceUnreachable) {
+      const message = `${error.message}; gave up after ${job.retries + 1} attempts`;
+      this.options.logger.warn({ jobId: job.id, reason: message }, "job failed");
+      return message;
+    }
     if (error instanceof JobProblem) {
       this.options.logger.info({ jobId: job.id, reason: error.message }, "job failed");
       return error.message;
@@ -124,21 +145,23 @@ export class JobRunner implements JobEvents {
   }
 
   private async runOne(): Promise<boolean> {
-    const { kind, jobs, transaction, webhooks, clock, logger, metrics } = this.options;
+    const { kind, stage, jobs, transaction, webhooks, clock, logger, metrics } = this.options;
     const job = await transaction(async ({ jobs, webhookEvents }) => {
       const now = clock.now().toISOString();
-      const claimed = await jobs.claimNext(kind, now, this.leaseUntil());
-      if (claimed) await webhookEvents.addJobStatus(claimed, "in_progress", now);
+      const claimed = await jobs.claimNext(kind, now, this.leaseUntil(), stage ?? null);
+      // Reported once, at the first claim: a later one (the next stage, a retry, a takeover) changes nothing for its submitter.
+      if (claimed?.attempts === 1) await webhookEvents.addJobStatus(claimed, "in_progress", now);
       return claimed;
     });
     if (!job) return false;
+    const label = stage === undefined ? kind : `${kind}_${stage}`;
     const workStarted = performance.now();
     // The wait in the queue is the first claim's; a job claimed again after its lease ran out waited for work.
     if (job.attempts === 1) {
-      metrics.claimed(kind, (clock.now().getTime() - Date.parse(job.created_at)) / 1000);
+      metrics.claimed(label, (clock.now().getTime() - Date.parse(job.created_at)) / 1000);
     }
     const ended = (outcome: JobOutcome) =>
-      metrics.ended(kind, outcome, (performance.now() - workStarted) / 1000);
+      metrics.ended(label, outcome, (performance.now() - workStarted) / 1000);
     webhooks.notify();
     const finish = async (status: "completed" | "failed", error: string | null) => {
       await transaction(async ({ jobs, webhookEvents }) => {
@@ -147,6 +170,9 @@ export class JobRunner implements JobEvents {
         await webhookEvents.addJobStatus(job, status, now, error);
       });
       webhooks.notify();
+    };
+    const held = (done: boolean) => {
+      if (!done) throw new ClaimTakenOver(job.id);
     };
     const abort = new AbortController();
     this.abortInHand = abort;
@@ -162,6 +188,12 @@ export class JobRunner implements JobEvents {
       let outcome: { status: "completed" | "failed"; error: string | null };
       try {
         await this.options.process(job, abort.signal);
+        if (stage !== undefined) {
+          held(await jobs.passOn(job, clock.now().toISOString()));
+          this.options.passedOn?.();
+          ended("passed_on");
+          return true;
+        }
         outcome = { status: "completed", error: null };
       } catch (error) {
         if (error instanceof ClaimTakenOver) throw error;
@@ -170,6 +202,16 @@ export class JobRunner implements JobEvents {
           await jobs.releaseLease(job, clock.now().toISOString());
           logger.info({ jobId: job.id }, "job interrupted; it will be taken up again");
           ended("interrupted");
+          return true;
+        }
+        const retryAt = error instanceof ServiceUnreachable ? this.retryAt(job) : null;
+        if (error instanceof ServiceUnreachable && retryAt !== null) {
+          held(await jobs.retryLater(job, retryAt, clock.now().toISOString()));
+          logger.warn(
+            { jobId: job.id, retry: job.retries + 1, retryAt, reason: error.message },
+            "job will be retried",
+          );
+          ended("retried");
           return true;
         }
         outcome = { status: "failed", error: this.failureMessage(job, error) };
@@ -186,6 +228,17 @@ export class JobRunner implements JobEvents {
       this.abortInHand = null;
     }
     return true;
+  }
+
+  /**
+   * When a job whose service did not answer is tried again: the first retry after `firstDelaySeconds`, each
+   * next one after twice the last, at most `maxDelaySeconds`; null once its retries are spent.
+   */
+  private retryAt(job: JobRow): string | null {
+    const bounds = this.options.retries;
+    if (!bounds || job.retries >= bounds.count) return null;
+    const delay = Math.min(bounds.firstDelaySeconds * 2 ** job.retries, bounds.maxDelaySeconds);
+    return new Date(this.options.clock.now().getTime() + delay * 1000).toISOString();
   }
 }
 

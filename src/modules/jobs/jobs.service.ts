@@ -35,6 +35,8 @@ export interface NewJobRequest {
   id: string;
   /** "media" jobs transcribe a file before the analysis, on the media runners; "text" when absent. */
   kind?: JobKind;
+  /** "fetch": a media job's URL is fetched first, by the fetch runners (docs/MEDIA.md, The job). */
+  stage?: "fetch";
   appId: string;
   conversationId: string;
   webhookUrl: string | null;
@@ -98,6 +100,7 @@ export class JobsService {
       conversation_id: job.conversationId,
       kind: job.kind ?? "text",
       progress: job.kind === "media" ? 0 : null,
+      stage: job.stage ?? null,
       sequence: await within.jobs.nextSequence(job.conversationId),
       status: "scheduled",
       webhook_url: job.webhookUrl,

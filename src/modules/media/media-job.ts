@@ -1,4 +1,4 @@
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { FastifyBaseLogger } from "fastify";
@@ -10,12 +10,12 @@ import { alignLines, storedWords, type ChannelTranscript } from "../../media/ali
 import type { RecognizedSegment, SpeakerTurn } from "../../media/engine.ts";
 import { decodeToWav, probe } from "../../media/ffmpeg.ts";
 import { fetchMedia } from "../../media/fetch-media.ts";
-import { MediaProblem } from "../../media/problems.ts";
+import { EngineUnreachable, MediaProblem } from "../../media/problems.ts";
 import type { Speech } from "../../media/speech.ts";
 import { readWavSamples, wavDurationMs } from "../../media/wav.ts";
 import type { TranscriptionMetrics } from "../../metrics/metrics.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
-import { JobProblem } from "../jobs/job-failures.ts";
+import { JobProblem, ServiceUnreachable } from "../jobs/job-failures.ts";
 import type { JobsRepository } from "../jobs/jobs.repository.ts";
 import type { WebhookTargets } from "../jobs/webhook-targets.ts";
 import type { MediaRepository } from "./media.repository.ts";
@@ -60,9 +60,50 @@ export class MediaJobSteps {
     try {
       await this.transcribe(job, signal);
     } catch (error) {
-      if (error instanceof MediaProblem) throw new JobProblem(error.message, { cause: error });
-      throw error;
+      throw jobErrorOf(error);
     }
+  }
+
+  /**
+   * A media job's fetch stage, run apart from the transcription slots: its URL's media into the job's working
+   * folder, where the transcription finds it. Throws JobProblem for a URL that cannot be fetched, or the abort.
+   */
+  async fetchForJob(job: JobRow, signal: AbortSignal): Promise<void> {
+    const media = await this.deps.media.findByJob(job.id);
+    if (!media || media.source_url === null) return;
+    const work = join(this.settings.dir, "work", job.id);
+    await mkdir(work, { recursive: true });
+    const progress = this.progressOf(job);
+    try {
+      await this.fetchSource(media, work, signal, progress);
+    } catch (error) {
+      if (!signal.aborted) await rm(work, { recursive: true, force: true });
+      throw jobErrorOf(error);
+    } finally {
+      await progress.flush();
+    }
+  }
+
+  /**
+   * Fetches the media's URL to `source` in the working folder, through a partial file renamed once whole, so
+   * a fetch cut short (a process that died) is never taken for the file.
+   */
+  private async fetchSource(
+    media: MediaRow,
+    work: string,
+    signal: AbortSignal,
+    progress: { report(value: number): void },
+  ): Promise<void> {
+    const source = join(work, "source");
+    await fetchMedia(media.source_url ?? "", `${source}.part`, {
+      guard: this.deps.mediaTargets,
+      maxBytes: this.settings.maxBytes,
+      timeoutMs: this.settings.fetchTimeoutSeconds * 1000,
+      signal,
+      onBytes: (received, expected) =>
+        expected !== null && progress.report((received / expected) * PROGRESS.fetched),
+    });
+    await rename(`${source}.part`, source);
   }
 
   private async transcribe(job: JobRow, signal: AbortSignal): Promise<void> {
@@ -71,6 +112,7 @@ export class MediaJobSteps {
     const work = join(this.settings.dir, "work", job.id);
     await mkdir(work, { recursive: true });
     const progress = this.progressOf(job);
+    let keepWork = false;
     try {
       const options = JSON.parse(media.options) as MediaOptions;
       let wavs: string[] | null = null;
@@ -90,9 +132,13 @@ export class MediaJobSteps {
         turns = await this.diarize(media, options, (await decoded())[0] ?? "", signal, progress);
       }
       await this.addLines(job, media, options, channels, turns);
+    } catch (error) {
+      // The runner tries the job again while retries are left (RECAP_ASR_RETRIES): the fetched source stays for it.
+      keepWork = error instanceof EngineUnreachable && job.retries < this.settings.asrRetries;
+      throw error;
     } finally {
       await progress.flush();
-      if (!signal.aborted) await rm(work, { recursive: true, force: true });
+      if (!signal.aborted && !keepWork) await rm(work, { recursive: true, force: true });
     }
   }
 
@@ -127,14 +173,8 @@ export class MediaJobSteps {
     if (media.stored_file !== null) input = join(this.settings.dir, "uploads", media.stored_file);
     else {
       input = join(work, "source");
-      await fetchMedia(media.source_url ?? "", input, {
-        guard: this.deps.mediaTargets,
-        maxBytes: this.settings.maxBytes,
-        timeoutMs: this.settings.fetchTimeoutSeconds * 1000,
-        signal,
-        onBytes: (received, expected) =>
-          expected !== null && progress.report((received / expected) * PROGRESS.fetched),
-      });
+      // The fetch stage left it here; a job scheduled before there was one (migration 020) fetches it now.
+      if (!(await stat(input).catch(() => null))) await this.fetchSource(media, work, signal, progress);
     }
     const probed = await probe(this.settings, input, signal).catch((error: unknown) => {
       throw this.logged(media, error);
@@ -274,4 +314,11 @@ export class MediaJobSteps {
       );
     });
   }
+}
+
+/** A media error as the job runner reads it: the media's problem, or an engine to try again later. */
+function jobErrorOf(error: unknown): unknown {
+  if (error instanceof MediaProblem) return new JobProblem(error.message, { cause: error });
+  if (error instanceof EngineUnreachable) return new ServiceUnreachable(error.message, { cause: error });
+  return error;
 }
