@@ -296,6 +296,7 @@ export async function buildApp(deps: AppDeps) {
       ),
   });
   app.addHook("onClose", async () => {
+    await services.media.stop();
     await services.jobRunner.stop();
     await services.webhooks.stop();
     await services.linkViews.stop();

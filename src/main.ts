@@ -9,6 +9,9 @@ import { speechStartupLine } from "./media/speech.ts";
 
 /** The process entry: reads the environment, migrates, listens, and shuts down cleanly on signals. */
 async function main(): Promise<void> {
+  // Everything the process writes (the database and its WAL, uploads, ffmpeg's and the models' files, the
+  // folders) is its owner's alone, whatever umask it was started with: webhook secrets are in the database.
+  process.umask(0o077);
   let config;
   try {
     config = loadConfig(process.env);
@@ -49,6 +52,11 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
 
+  // An upload in progress writes at least once a request timeout (its minimum rate), then is probed for
+  // seconds: a file in incoming/ untouched for five minutes more belongs to no upload of any process.
+  const removed = await services.media.removeLeftovers(config.requestTimeoutSeconds * 1000 + 5 * 60_000);
+  if (removed > 0)
+    app.log.info({ removed }, "removed files left under RECAP_MEDIA_DIR by an earlier process");
   const address = await app.listen({ port: config.port, host: config.host });
   const where = config.database.dialect === "sqlite" ? config.database.path : "PostgreSQL";
   app.log.info({ address, database: where }, `Recap listening on ${address}`);

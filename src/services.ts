@@ -139,6 +139,7 @@ export function createServices(deps: ServiceDeps) {
     settings: config.media,
     speech,
     media: repositories.media,
+    jobs: repositories.jobs,
     ingestion,
     mediaTargets,
     logger,

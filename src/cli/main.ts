@@ -133,6 +133,8 @@ models
     (await modelCommands()).benchCommand(name, options),
   );
 
+// What a command writes (the database, models, restored files) is its owner's alone, as the server's is (main.ts).
+process.umask(0o077);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

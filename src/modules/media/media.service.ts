@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat, unlink } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -11,6 +11,7 @@ import { probe, type ProbedMedia } from "../../media/ffmpeg.ts";
 import { MediaProblem } from "../../media/problems.ts";
 import type { Speech } from "../../media/speech.ts";
 import type { Accepted, IngestionService } from "../ingestion/ingestion.service.ts";
+import type { JobsRepository } from "../jobs/jobs.repository.ts";
 import type { WebhookTargets } from "../jobs/webhook-targets.ts";
 import type { MediaRepository } from "./media.repository.ts";
 import { checkChannels, optionsOf, optionsOfQuery } from "./media-options.ts";
@@ -35,11 +36,15 @@ export class MediaService {
       settings: MediaSettings;
       speech: Speech;
       media: MediaRepository;
+      jobs: JobsRepository;
       ingestion: IngestionService;
       mediaTargets: WebhookTargets;
       logger: FastifyBaseLogger;
     },
   ) {}
+
+  /** The uploads being received and submitted, which stop() waits for. */
+  private readonly uploading = new Set<Promise<Accepted>>();
 
   private get settings(): MediaSettings {
     return this.deps.settings;
@@ -65,6 +70,54 @@ export class MediaService {
    * audio, a bad option) or not_found for `conversationId`, leaving nothing stored.
    */
   async submitUpload(
+    appId: string,
+    body: Readable,
+    upload: { contentType: string | null; declaredBytes: number | null; kind: MediaKind },
+    query: MediaFileQuery,
+    conversationId?: string,
+  ): Promise<Accepted> {
+    const submission = this.storeUpload(appId, body, upload, query, conversationId);
+    this.uploading.add(submission);
+    try {
+      return await submission;
+    } finally {
+      this.uploading.delete(submission);
+    }
+  }
+
+  /**
+   * Waits for the uploads being received to end, each removing its partial file: at shutdown their
+   * connections are cut (http/shutdown.ts), and the process must not exit before they have cleaned up.
+   */
+  async stop(): Promise<void> {
+    await Promise.allSettled(this.uploading);
+  }
+
+  /**
+   * Removes, at start, what a process that ended without stopping left under RECAP_MEDIA_DIR: the working
+   * folder (`work/<jobId>`) of every job not scheduled or in progress, and every file in `incoming/` untouched
+   * for longer than `uploadIdleMs` (another process sharing the folder may be receiving the rest). Returns
+   * how many it removed.
+   */
+  async removeLeftovers(uploadIdleMs: number): Promise<number> {
+    const listed = (folder: string) => readdir(folder).catch(() => [] as string[]);
+    const incoming = join(this.settings.dir, "incoming");
+    const before = Date.now() - uploadIdleMs;
+    const idle = [];
+    for (const name of await listed(incoming)) {
+      const modified = await stat(join(incoming, name)).catch(() => null);
+      if (modified !== null && modified.mtimeMs < before) idle.push(join(incoming, name));
+    }
+    const work = join(this.settings.dir, "work");
+    const folders = await listed(work);
+    const unfinished = await this.deps.jobs.unfinishedAmong(folders);
+    const done = folders.filter((name) => !unfinished.has(name)).map((name) => join(work, name));
+    const leftovers = [...idle, ...done];
+    await Promise.all(leftovers.map((path) => rm(path, { recursive: true, force: true })));
+    return leftovers.length;
+  }
+
+  private async storeUpload(
     appId: string,
     body: Readable,
     upload: { contentType: string | null; declaredBytes: number | null; kind: MediaKind },
