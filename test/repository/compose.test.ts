@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { parse } from "yaml";
+import { loadConfig } from "../../src/config.ts";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { ROOT } from "../helpers/processes.ts";
@@ -30,6 +31,33 @@ const services = Object.entries(compose.services);
 const recaps = services.filter(([, service]) => service.build === ".");
 const imageEnv = (name: string) => new RegExp(`\\b${name}=(\\S+)`).exec(dockerfile)?.[1];
 const exposed = /^EXPOSE (\d+)$/m.exec(dockerfile)?.[1];
+
+/**
+ * A value with Compose's interpolation applied for the variables in `shell`: `${NAME:-default}` (nested
+ * defaults included), `${NAME:?message}` and `${NAME}`, as `docker compose config` would write it.
+ */
+function interpolate(value: string, shell: Record<string, string>): string {
+  let text = value;
+  // The innermost reference first, so that a default may itself hold one.
+  for (let inner = /\$\{(\w+)(?::([-?])([^${}]*))?\}/; inner.test(text);) {
+    text = text.replace(inner, (_whole, name: string, kind?: string, rest?: string) => {
+      const given = shell[name];
+      if (given !== undefined && given !== "") return given;
+      if (kind === "?") throw new Error(`${name}: ${rest ?? ""}`);
+      return kind === "-" ? (rest ?? "") : "";
+    });
+  }
+  return text;
+}
+
+/** What a Recap process's environment is under `shell`, as Compose would pass it. */
+const recapEnvUnder = (shell: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(recaps[0]?.[1].environment ?? {}).map(([name, value]) => [
+      name,
+      interpolate(value, shell),
+    ]),
+  );
 
 // compose.yaml read as Compose reads it (YAML merge keys included): what `docker compose config` would catch
 // and what the scaled-out shape needs (docs/OPERATIONS.md, "Container image").
@@ -93,6 +121,41 @@ describe("compose.yaml", () => {
     expect(Object.keys(balancer.depends_on ?? {})).toEqual(recaps.map(([name]) => name));
     // One proxy hop in front of each process: Recap believes the X-Forwarded-For that Caddy sets.
     expect(recaps[0]?.[1].environment?.RECAP_TRUST_PROXY).toBe("1");
+  });
+
+  it("gives RECAP_PUBLIC_URL the published port unless it is set", () => {
+    const required = { RECAP_SECRET: "s".repeat(40), POSTGRES_PASSWORD: "pw" };
+    const ports = (shell: Record<string, string>) =>
+      (compose.services.balancer?.ports ?? []).map((port) => interpolate(port, shell));
+    expect(recapEnvUnder(required).RECAP_PUBLIC_URL).toBe("http://localhost:8080");
+    expect(ports(required)).toContain("8080:80");
+    const moved = { ...required, RECAP_HTTP_PORT: "9000" };
+    expect(recapEnvUnder(moved).RECAP_PUBLIC_URL).toBe("http://localhost:9000");
+    expect(ports(moved)).toContain("9000:80");
+    const named = { ...moved, RECAP_PUBLIC_URL: "https://recap.example.com" };
+    expect(recapEnvUnder(named).RECAP_PUBLIC_URL).toBe("https://recap.example.com");
+  });
+
+  it("passes every RECAP_ASR_* and RECAP_LLM_* setting the server reads from the shell or .env, unset when empty", () => {
+    const read = new Set(
+      readFileSync(join(ROOT, "src", "config.ts"), "utf8").match(/RECAP_(?:ASR|LLM)_[A-Z][A-Z_]+/g),
+    );
+    expect(read.size).toBeGreaterThan(5);
+    const required = { RECAP_SECRET: "s".repeat(40), POSTGRES_PASSWORD: "pw" };
+    const shell = Object.fromEntries([...read].map((name) => [name, `from-shell-${name}`]));
+    const passed = recapEnvUnder({ ...required, ...shell });
+    for (const name of read) expect(passed[name], name).toBe(`from-shell-${name}`);
+    // Unset in the shell, each arrives empty, which the server reads as unset: its own defaults apply.
+    const env = recapEnvUnder(required);
+    const config = loadConfig({ ...env, DATABASE_URL: env.DATABASE_URL ?? "" }, ROOT);
+    expect(config.media.asrRemote).toBeNull();
+    expect(config.media.asrConcurrency).toBe(1);
+    expect(config.llm).toBeNull();
+    const remote = loadConfig(
+      { ...recapEnvUnder({ ...required, RECAP_ASR_URL: "http://asr:8000/v1" }) },
+      ROOT,
+    );
+    expect(remote.media.asrRemote?.url).toBe("http://asr:8000/v1");
   });
 });
 
