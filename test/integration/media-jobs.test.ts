@@ -8,6 +8,8 @@ import type * as Body from "../helpers/bodies.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
 import { MediaHost, MediaKit } from "../helpers/media.ts";
+import { writeRecording } from "../helpers/audio.ts";
+import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
 import { until } from "../helpers/wait.ts";
 
@@ -310,5 +312,42 @@ describe.each(await dialects())("a speech server that is down, on %s", (dialect)
     } finally {
       await speech.start();
     }
+  }, 60_000);
+});
+
+describe.each(await dialects())("a language the local model does not recognise, on %s", (dialect) => {
+  const kit = new MediaKit();
+  let server: TestServer;
+  beforeAll(async () => {
+    const modelsDir = join(kit.dir, "models");
+    installEnergyVad(modelsDir);
+    installToneRecogniser(modelsDir, "tone-ctc");
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_MODELS_DIR: modelsDir,
+        RECAP_ASR_MODEL: "tone-ctc",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    kit.close();
+  });
+
+  it("fails the job saying so, as the submission's problem", async () => {
+    const { token } = await server.newApp();
+    const wav = join(kit.dir, "tone.wav");
+    writeRecording(wav, [{ silence: 0.5 }, { tone: VOICES[0], seconds: 1.5 }, { silence: 0.5 }]);
+    const response = await fetch(`${server.url}/v1/process/audio?languageCode=de-DE`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+      body: readFileSync(wav),
+    });
+    expect(response.status).toBe(201);
+    const { jobId } = (await response.json()) as Body.Accepted;
+    expect(await waitForJob(server, token, jobId)).toBe("failed");
+    const job = (await (await server.api(token, `/v1/job/${jobId}`)).json()) as Body.Job;
+    expect(job.message).toBe("the local model tone-ctc does not recognise de-DE");
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import {
 } from "../engine.ts";
 import { DEFAULT_MODELS } from "../models.ts";
 import { ModelNotInstalled, readInstalledModel, type InstalledModel } from "../model-store.ts";
+import { MediaProblem } from "../problems.ts";
 import { VadPool, type SegmenterOptions, type SpeechSegment, type SpeechSegmenter } from "./segmenter.ts";
 import { unlessAborted } from "./abortable.ts";
 import { sherpaOnnx } from "./sherpa.ts";
@@ -119,7 +120,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
   const checkLanguage = (languageCode: string | undefined) => {
     const language = languageCode?.split("-")[0]?.toLowerCase();
     if (language !== undefined && !model.languages.includes(language)) {
-      throw new Error(`the local model ${model.name} does not recognise ${languageCode}`);
+      throw new MediaProblem(`the local model ${model.name} does not recognise ${languageCode}`);
     }
   };
   const vads = new VadPool({ ...options.segmentation, vadModel: join(vad.dir, vadFile) });

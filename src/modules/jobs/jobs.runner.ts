@@ -128,7 +128,8 @@ export class JobRunner implements JobEvents {
    */
   private failureMessage(job: JobRow, error: unknown): string {
     if (error instanceof ServiceUnreachable) {
-      const message = `${error.message}; gave up after ${job.retries + 1} attempts`;
+      const attempts = job.retries + 1;
+      const message = `${error.message}; gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
       this.options.logger.warn({ jobId: job.id, reason: message }, "job failed");
       return message;
     }
