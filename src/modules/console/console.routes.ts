@@ -37,7 +37,7 @@ import type { ExperiencesService } from "../experiences/experiences.service.ts";
 import { consoleLinkRoutes } from "./console-links.routes.ts";
 import { ConsoleLinks } from "./console-links.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
-import { type ConsoleService, type UploadedTranscript } from "./console.service.ts";
+import { type ConsoleService, type MediaImportFields, type UploadedTranscript } from "./console.service.ts";
 import {
   BrandFormBody,
   ConversationsQuery,
@@ -53,11 +53,8 @@ declare module "fastify" {
   }
 }
 
-/** Audio and video go to the media service; anything else is read as a transcript (.vtt, .srt, .json). */
-const MEDIA_EXTENSIONS = /\.(mp3|wav|m4a|aac|ogg|oga|opus|weba|webm|flac|mp4|m4v|mov|mkv)$/i;
-function isMediaFile(fileName: string, contentType: string): boolean {
-  return MEDIA_EXTENSIONS.test(fileName) || /^(audio|video)\//.test(contentType);
-}
+/** A transcript file, read by its name (transcript-file.ts); any other file goes to the media service. */
+const TRANSCRIPT_FILE = /\.(vtt|srt|json)$/i;
 
 export interface ConsoleRouteDeps {
   apps: AppsService;
@@ -127,7 +124,8 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
   await app.register(cookie);
   await app.register(formbody);
   await app.register(multipart, {
-    limits: { files: 1, fields: 4, fileSize: deps.bodyLimitBytes },
+    // The import form's fields: the name and a recording's four options.
+    limits: { files: 1, fields: 5, fileSize: deps.bodyLimitBytes },
     defCharset: "latin1",
   });
   app.decorateRequest("appId", "");
@@ -248,32 +246,60 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
   app.post("/console/import", { schema: hidden }, async (request, reply) => {
     // The fields' bytes as sent (the parser reads them as Latin-1, one character a byte), so the import
     // decodes them by the input rules rather than the parser replacing what is not UTF-8.
-    let name = Buffer.alloc(0);
+    const fields: MediaImportFields = {
+      name: Buffer.alloc(0),
+      diarization: false,
+      speakerCount: "",
+      channels: [Buffer.alloc(0), Buffer.alloc(0)],
+    };
     let file: UploadedTranscript = { fileName: "", bytes: Buffer.alloc(0) };
-    // An audio or video file streams to the media service as it arrives (the form sends the name first).
+    // A recording streams to the media service as it arrives (the form sends its other fields first).
     let media: Promise<{ jobId: string }> | null = null;
     const parts = request.parts({ limits: { fileSize: Math.max(deps.bodyLimitBytes, deps.mediaMaxBytes) } });
     for await (const part of parts) {
-      if (part.type === "file" && isMediaFile(part.filename, part.mimetype)) {
+      if (part.type === "file" && part.filename !== "" && !TRANSCRIPT_FILE.test(part.filename)) {
         const stream = { fileName: part.filename, contentType: part.mimetype, stream: part.file };
-        media = consoleService.importMedia(request.appId, name, stream);
+        media = consoleService.importMedia(request.appId, fields, stream);
         await media.catch(() => part.file.resume());
       } else if (part.type === "file") {
         file = { fileName: part.filename, bytes: await part.toBuffer() };
         if (file.bytes.length > deps.bodyLimitBytes) {
-          const form = { name: name.toString("utf8"), errors: { file: "the transcript file is too large" } };
+          const form = {
+            name: fields.name.toString("utf8"),
+            errors: { file: "the transcript file is too large" },
+          };
           return sendPage(reply, renderImport(frameOf(request), form), 413);
         }
-      } else if (part.fieldname === "name") {
-        name = Buffer.from(String(part.value), "latin1");
+      } else if (
+        part.fieldname === "name" ||
+        part.fieldname === "channel1" ||
+        part.fieldname === "channel2"
+      ) {
+        const bytes = Buffer.from(String(part.value), "latin1");
+        if (part.fieldname === "name") fields.name = bytes;
+        else fields.channels[part.fieldname === "channel1" ? 0 : 1] = bytes;
+      } else if (part.fieldname === "diarization") {
+        fields.diarization = true;
+      } else if (part.fieldname === "speakerCount") {
+        fields.speakerCount = String(part.value);
       }
     }
+    /** The form as sent, to show again beside a refusal. */
+    const sent = {
+      name: fields.name.toString("utf8"),
+      diarization: fields.diarization,
+      speakerCount: fields.speakerCount,
+      channels: [fields.channels[0].toString("utf8"), fields.channels[1].toString("utf8")] as [
+        string,
+        string,
+      ],
+    };
     try {
-      const { jobId } = await (media ?? consoleService.importTranscript(request.appId, name, file));
+      const { jobId } = await (media ?? consoleService.importTranscript(request.appId, fields.name, file));
       return await reply.redirect(`/console/jobs/${jobId}`, 303);
     } catch (error) {
       if (!(error instanceof FormRefused)) throw error;
-      const form = { name: name.toString("utf8"), errors: { [error.field]: error.message } };
+      const form = { ...sent, errors: { [error.field]: error.message } };
       return sendPage(reply, renderImport(frameOf(request), form), error.status);
     }
   });

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { Type } from "typebox";
 import { DomainError } from "../../errors.ts";
 import { statusOf } from "../../http/errors.ts";
 import { checkInput, decodeUtf8 } from "../../http/input-rules.ts";
@@ -13,6 +14,7 @@ import {
 } from "../ingestion/ingestion.service.ts";
 import { readTranscriptFile } from "../ingestion/transcript-file.ts";
 import type { MediaService } from "../media/media.service.ts";
+import { MediaFileQuery } from "../media/media.schemas.ts";
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
 import type { TranscriptCue } from "../ingestion/transcript.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
@@ -23,6 +25,7 @@ import type {
   BrandForm,
   ConversationListPage,
   ConversationOverview,
+  ImportField,
   SettingsField,
   SettingsForm,
 } from "../../pages/console/view-model.ts";
@@ -79,7 +82,7 @@ export class ConsoleService {
       apps: AppsService;
       transcripts: TranscriptParser;
       summaryPage: Pick<SummaryPageService, "conversationView">;
-      media: Pick<MediaService, "submitUpload">;
+      media: Pick<MediaService, "submitUpload" | "requireEngine">;
       experiences: Pick<ExperiencesService, "listAppLinks">;
     },
   ) {}
@@ -92,16 +95,18 @@ export class ConsoleService {
       nameContains: nameContains?.trim(),
     });
     const shown = rows.slice(0, CONSOLE_PAGE_SIZE);
-    const latestJobs = await this.deps.jobs.latestJobs(
-      appId,
-      shown.map(({ conversation }) => conversation.id),
-    );
+    const ids = shown.map(({ conversation }) => conversation.id);
+    const [latestJobs, unnamed] = await Promise.all([
+      this.deps.jobs.latestJobs(appId, ids),
+      this.deps.conversations.withUnnamedLines(ids),
+    ]);
     return {
       conversations: shown.map(({ conversation, members }) => ({
         id: conversation.id,
         name: conversation.name,
         startTime: conversation.start_time,
         memberNames: members.map((member) => member.name),
+        unnamedSpeaker: unnamed.has(conversation.id),
         jobState: latestJobs.get(conversation.id)?.status ?? null,
         jobMessage: latestJobs.get(conversation.id)?.message ?? null,
         analysedBy:
@@ -132,6 +137,7 @@ export class ConsoleService {
       name: conversation.name,
       startTime: conversation.startTime,
       memberNames: conversation.members.map((member) => member.name),
+      unnamedSpeaker: view.messages.some((message) => !message.hidden && message.speakerName === null),
       lineCount: view.messages.filter((message) => !message.hidden).length,
       jobState: statuses.get(conversationId)?.status ?? null,
       jobMessage: statuses.get(conversationId)?.message ?? null,
@@ -161,27 +167,44 @@ export class ConsoleService {
   }
 
   /**
-   * Imports an audio or video file as a new conversation named `name`: the file streams to the media service
-   * as it arrives (docs/MEDIA.md), by the API's rules. Throws FormRefused (`file` or `name`).
+   * Imports a recording (any file that is not a transcript) as a new conversation, with the form's recording
+   * options as the API's `enableSpeakerDiarization`, `diarizationSpeakerCount` and `channelMetadata`: the file
+   * streams to the media service as it arrives (docs/MEDIA.md), by the API's rules and in its words. A file that
+   * does not look like a recording (by its name or type) and is refused is told it is neither a transcript nor
+   * a recording Recap reads. Throws FormRefused naming the field.
    */
   async importMedia(
     appId: string,
-    nameBytes: Buffer,
+    fields: MediaImportFields,
     file: { fileName: string; contentType: string; stream: Readable },
   ): Promise<Accepted> {
-    const name = importName(nameBytes);
+    const name = importName(fields.name);
+    const query = mediaQueryOf(fields, name.trim() === "" ? file.fileName : name);
     const kind = file.contentType.startsWith("video/") ? "video" : "audio";
     const contentType = file.contentType.startsWith(`${kind}/`) ? file.contentType : null;
+    const recording = looksLikeRecording(file.fileName, file.contentType);
+    const refusal = (field: ImportField, error: DomainError) =>
+      recording
+        ? new FormRefused(field, formWording(error.message), statusOf(error))
+        : new FormRefused("file", `${NOT_A_TRANSCRIPT}, or a recording: ${formWording(error.message)}`, 415);
+    try {
+      this.deps.media.requireEngine({ diarization: false });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      throw refusal("file", error);
+    }
     try {
       return await this.deps.media.submitUpload(
         appId,
         file.stream,
         { kind, contentType, declaredBytes: null },
-        { name: name.trim() === "" ? file.fileName : name },
+        query,
       );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      throw new FormRefused("file", error.message, statusOf(error));
+      const field = mediaFieldOf(error.message, query);
+      if (field !== "file") throw new FormRefused(field, formWording(error.message), statusOf(error));
+      throw refusal("file", error);
     }
   }
 
@@ -236,6 +259,76 @@ export class ConsoleService {
     }
   }
 }
+
+/** The import form's fields for a recording as sent: text fields as their bytes (read by the input rules). */
+export interface MediaImportFields {
+  name: Buffer;
+  diarization: boolean;
+  speakerCount: string;
+  /** The speaker on channel 1 and on channel 2. */
+  channels: [Buffer, Buffer];
+}
+
+const NOT_A_TRANSCRIPT = "file must be a WebVTT (.vtt), SRT (.srt) or JSON (.json) transcript";
+
+/** Audio and video by their name or the type the browser gave them. */
+const MEDIA_EXTENSIONS = /\.(mp3|wav|m4a|aac|ogg|oga|opus|weba|webm|flac|mp4|m4v|mov|mkv)$/i;
+const looksLikeRecording = (fileName: string, contentType: string) =>
+  MEDIA_EXTENSIONS.test(fileName) || /^(audio|video)\//.test(contentType);
+
+const checkSpeakerCount = formValidator(
+  Type.Object({ diarizationSpeakerCount: MediaFileQuery.properties.diarizationSpeakerCount }),
+  "/console/import",
+);
+
+/**
+ * The upload query the API would be sent for the form's recording options. Throws FormRefused naming the field
+ * (a speaker count that is no whole number of 1 to 32, a channel's name that breaks the input rules).
+ */
+function mediaQueryOf(fields: MediaImportFields, name: string): MediaFileQuery {
+  const channelMetadata = fields.channels.flatMap((bytes, index) => {
+    const field = `channel${index + 1}` as const;
+    let speaker: string;
+    try {
+      speaker = decodeUtf8(bytes, field);
+      checkInput("body", { [field]: speaker });
+    } catch (error) {
+      throw new FormRefused(field, (error as Error).message, 400);
+    }
+    return speaker.trim() === "" ? [] : [{ channel: index + 1, speaker: { name: speaker.trim() } }];
+  });
+  const typed = fields.speakerCount.trim();
+  const count = typed === "" ? undefined : /^\d+$/.test(typed) ? Number(typed) : typed;
+  if (count !== undefined && !checkSpeakerCount({ diarizationSpeakerCount: count })) {
+    throw new FormRefused("speakerCount", formWording(messageOf(checkSpeakerCount.errors)), 400);
+  }
+  return {
+    name,
+    ...(fields.diarization && { enableSpeakerDiarization: true }),
+    ...(typeof count === "number" && { diarizationSpeakerCount: count }),
+    ...(channelMetadata.length > 0 && { channelMetadata: JSON.stringify(channelMetadata) }),
+  };
+}
+
+/** The form's field a refusal of the media service is about, by the option its message names. */
+function mediaFieldOf(message: string, query: MediaFileQuery): ImportField {
+  const channel = /channelMetadata\[(\d+)\]/.exec(message);
+  if (channel) {
+    const entries = JSON.parse(query.channelMetadata ?? "[]") as { channel: number }[];
+    return entries[Number(channel[1])]?.channel === 2 ? "channel2" : "channel1";
+  }
+  if (message.startsWith("diarizationSpeakerCount")) return "speakerCount";
+  if (message.startsWith("enableSpeakerDiarization")) return "diarization";
+  return "file";
+}
+
+/** The API's message in the form's words: its options named by the form's labels. */
+const formWording = (message: string) =>
+  message
+    .replace(/^body: /, "")
+    .replace(/^diarizationSpeakerCount/, "Number of speakers")
+    .replace(/^enableSpeakerDiarization/, "“Tell the speakers apart”")
+    .replace("enableSpeakerDiarization=true", "“Tell the speakers apart” ticked");
 
 /** The import form's name from the field's bytes, read as the API reads a body. Throws FormRefused (`name`). */
 function importName(nameBytes: Buffer): string {

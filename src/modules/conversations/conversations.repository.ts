@@ -117,6 +117,23 @@ export class ConversationsRepository {
     return new Map(rows.map((row) => [row.id, row.name]));
   }
 
+  /** Those of the conversations with a visible line that names no speaker (no name, e-mail or user id), in one query. */
+  async withUnnamedLines(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom("messages")
+      .select("conversation_id")
+      .distinct()
+      .where("conversation_id", "in", ids)
+      .where("hidden", "=", 0)
+      .where("member_id", "is", null)
+      .where("from_name", "is", null)
+      .where("from_email", "is", null)
+      .where("from_user_id", "is", null)
+      .execute();
+    return new Set(rows.map((row) => row.conversation_id));
+  }
+
   findById(id: string): Promise<ConversationRow | undefined> {
     return this.db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
   }

@@ -96,6 +96,14 @@ export class ConversationsService {
     return rows.map((conversation) => ({ conversation, members: members.get(conversation.id) ?? [] }));
   }
 
+  /**
+   * Those of the conversations with a line that names no speaker (the page's "Unknown speaker": a recording
+   * transcribed without diarization or channel names), in one query however many.
+   */
+  withUnnamedLines(conversationIds: readonly string[]): Promise<Set<string>> {
+    return this.conversations.withUnnamedLines(conversationIds);
+  }
+
   /** The names of those of the conversations the app can see, by id (one query, however many). */
   namesOf(appId: string, conversationIds: readonly string[]): Promise<Map<string, string>> {
     return this.conversations.namesOf(appId, conversationIds);

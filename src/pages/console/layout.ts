@@ -65,6 +65,23 @@ export function field(options: {
   </div>`;
 }
 
+/** A checkbox with its label beside it; `error` is the API's message about it. */
+export function checkbox(name: string, label: string, checked: boolean, error: string | undefined): Raw {
+  const id = `field-${name}`;
+  const errorId = `${id}-error`;
+  return html`<div class="field checkbox">
+    <input
+      id="${id}"
+      name="${name}"
+      type="checkbox"
+      ${checked ? "checked" : ""}
+      ${error ? html`aria-invalid="true" aria-describedby="${errorId}"` : ""}
+    />
+    <label for="${id}">${label}</label>
+    ${error && html`<p class="field-error" id="${errorId}">${error}</p>`}
+  </div>`;
+}
+
 /**
  * A colour field: the text input (#RRGGBB, empty for the default) is what is sent and works without the
  * script; beside it a colour input, which the script shows and keeps in step with the text. `fallback` is

@@ -35,6 +35,12 @@ const jobBadge = (jobState: JobState | null, jobMessage: string | null): Raw =>
       jobState === "failed" && jobMessage !== null && `: ${jobMessage}`
     }</span
   >`;
+/**
+ * Who speaks: the members, as GET …/members lists them, and "Unknown speaker" for lines that name no one, as the
+ * page labels them (a recording transcribed without diarization or channel names has no member).
+ */
+const speakers = ({ memberNames, unnamedSpeaker }: { memberNames: string[]; unnamedSpeaker: boolean }) =>
+  [...memberNames, ...(unnamedSpeaker ? ["Unknown speaker"] : [])].join(", ") || "None yet";
 const analysis = (analysedBy: ConversationListItem["analysedBy"]) =>
   analysedBy ? ANALYSED_BY[analysedBy] : "Not analysed yet";
 
@@ -42,7 +48,7 @@ function row(conversation: ConversationListItem): Raw {
   return html`<tr>
     <th scope="row"><a href="/console/conversations/${conversation.id}">${conversation.name}</a></th>
     <td ${WIDE}>${startedAt(conversation.startTime)}</td>
-    <td ${WIDE}>${conversation.memberNames.join(", ") || "None yet"}</td>
+    <td ${WIDE}>${speakers(conversation)}</td>
     <td>${jobBadge(conversation.jobState, conversation.jobMessage)}</td>
     <td ${WIDE}>${analysis(conversation.analysedBy)}</td>
     <td class="row-actions">
@@ -159,7 +165,7 @@ export function renderConversation(frame: ConsoleFrame, overview: ConversationOv
           <dt>Started</dt>
           <dd>${startedAt(overview.startTime)}</dd>
           <dt>Members</dt>
-          <dd>${overview.memberNames.join(", ") || "None yet"}</dd>
+          <dd>${speakers(overview)}</dd>
           <dt>Lines</dt>
           <dd>${overview.lineCount.toLocaleString("en-GB")}</dd>
           <dt>Job</dt>

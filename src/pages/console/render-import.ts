@@ -1,12 +1,16 @@
 import { html } from "../escape.ts";
-import { field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
-import type { JobState } from "./view-model.ts";
+import { checkbox, field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
+import type { ImportField, ImportForm, JobState } from "./view-model.ts";
 
-/** The import form; `errors` are the server's messages, by field. */
+/**
+ * The import form; `errors` are the server's messages, by field. A recording's options come before the file:
+ * the form sends its fields in this order, and a recording is streamed on as it arrives.
+ */
 export function renderImport(
   frame: ConsoleFrame,
-  form: { name?: string; errors?: { name?: string; file?: string } } = {},
+  form: Partial<ImportForm> & { errors?: Partial<Record<ImportField, string>> } = {},
 ): string {
+  const errors = form.errors ?? {};
   return renderConsolePage({
     title: "Import a transcript or a recording",
     frame,
@@ -21,14 +25,46 @@ export function renderImport(
           name: "name",
           type: "text",
           value: form.name ?? "",
-          error: form.errors?.name,
+          error: errors.name,
           attributes: html`maxlength="1000"`,
         })}
+        <fieldset>
+          <legend>For a recording</legend>
+          ${checkbox(
+            "diarization",
+            "Tell the speakers apart (speaker diarization)",
+            form.diarization ?? false,
+            errors.diarization,
+          )}
+          ${field({
+            label: "Number of speakers",
+            name: "speakerCount",
+            type: "number",
+            value: form.speakerCount ?? "",
+            hint: "With diarization, when you know it; empty: found from the recording.",
+            error: errors.speakerCount,
+            attributes: html`min="1" max="32" step="1" inputmode="numeric"`,
+          })}
+          ${[1, 2].map((channel) =>
+            field({
+              label: `Speaker on channel ${channel}`,
+              name: `channel${channel}`,
+              type: "text",
+              value: form.channels?.[channel - 1] ?? "",
+              hint:
+                channel === 1
+                  ? "For a recording with one speaker on each channel (a call: agent left, customer right): their names. Empty: the channels are mixed and their lines are not named."
+                  : undefined,
+              error: errors[channel === 1 ? "channel1" : "channel2"],
+              attributes: html`maxlength="200"`,
+            }),
+          )}
+        </fieldset>
         ${field({
           label: "File (.vtt, .srt, .json, or audio or video)",
           name: "file",
           type: "file",
-          error: form.errors?.file,
+          error: errors.file,
           attributes: html`required
           accept=".vtt,.srt,.json,text/vtt,application/x-subrip,application/json,audio/*,video/*"`,
         })}

@@ -3,7 +3,7 @@ import { html, safeHttpUrl, type Raw } from "../escape.ts";
 import { DEFAULT_COLOURS } from "../theme.ts";
 import { formatOffset } from "../view-model.ts";
 import { LINK_EDIT_FIELD_LABELS, LINK_FIELD_LABELS } from "./labels.ts";
-import { colourField, field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
+import { checkbox, colourField, field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
 import { brandedInput, previewCss } from "./link-preview.ts";
 import type { ConsoleLink, LinkForm, LinkListPage, LinkPreview, PreviewLine } from "./view-model.ts";
 
@@ -77,22 +77,6 @@ function select(options: {
       )}
     </select>
     ${options.error && html`<p class="field-error" id="${errorId}">${options.error}</p>`}
-  </div>`;
-}
-
-function checkbox(name: string, label: string, checked: boolean, error: string | undefined): Raw {
-  const id = `field-${name}`;
-  const errorId = `${id}-error`;
-  return html`<div class="field checkbox">
-    <input
-      id="${id}"
-      name="${name}"
-      type="checkbox"
-      ${checked ? "checked" : ""}
-      ${error ? html`aria-invalid="true" aria-describedby="${errorId}"` : ""}
-    />
-    <label for="${id}">${label}</label>
-    ${error && html`<p class="field-error" id="${errorId}">${error}</p>`}
   </div>`;
 }
 
@@ -216,6 +200,11 @@ function preview(form: LinkForm, conversationName: string, content: LinkPreview,
   </section>`;
 }
 
+/** What an empty Video or Audio URL means (docs/MEDIA.md, The summary page). */
+const OWN_MEDIA_HINT =
+  "Empty: the page plays the conversation's own recording, when it was made from one (uploaded or fetched); " +
+  "a conversation without one needs a URL here.";
+
 /** The create-link form for one conversation, with the brand's preview; `errors` are the API's messages by field. */
 export function renderLinkForm(
   frame: ConsoleFrame,
@@ -251,9 +240,10 @@ export function renderLinkForm(
             error: errors.name,
             choices: KINDS.map((kind) => [kind, KIND_NAMES[kind]]),
           })}
-          ${text(form, errors, "label")} ${text(form, errors, "videoUrl", "https://…")}
-          ${text(form, errors, "audioUrl", "https://…")} ${brandFields(form, errors, brand)}
-          ${avatarFields(page.members, form, errors)}
+          ${text(form, errors, "label")}
+          ${text(form, errors, "videoUrl", "https://…", { value: undefined, hint: OWN_MEDIA_HINT })}
+          ${text(form, errors, "audioUrl", "https://…", { value: undefined, hint: OWN_MEDIA_HINT })}
+          ${brandFields(form, errors, brand)} ${avatarFields(page.members, form, errors)}
           ${select({
             label: LINK_FIELD_LABELS.summaryURLExpiresIn,
             name: "summaryURLExpiresIn",
@@ -316,12 +306,25 @@ export function renderLinkCreated(
 /** A cell a phone leaves out (the link's own page shows it), so a row's action stays on the screen. */
 const WIDE = html`class="wide-only"`;
 
+/**
+ * What a link is, in the row's first cell: among several conversations' links its conversation's name first
+ * (on a phone too, where the other columns are left out), then its label, or "No label" with the end of its
+ * token, so unlabelled links of one conversation are still told apart.
+ */
+function linkIdentity(link: ConsoleLink, withConversation: boolean): Raw {
+  const label =
+    link.label ??
+    html`<span class="muted">No label${link.hint === null ? "" : html` <code>…${link.hint}</code>`}</span>`;
+  if (!withConversation) return html`${label}`;
+  return html`<span class="link-conversation">${link.conversationName}</span>
+    <span class="link-label">${label}</span>`;
+}
+
 function linkRow(link: ConsoleLink, withConversation: boolean): Raw {
   const name = link.label ?? `…${link.hint ?? ""}`;
   return html`<tr>
-    <th scope="row">${link.label ?? html`<span class="muted">No label</span>`}</th>
+    <th scope="row">${linkIdentity(link, withConversation)}</th>
     <td><span class="state state-link-${link.state}">${STATE_NAMES[link.state]}</span></td>
-    ${withConversation && html`<td ${WIDE}>${link.conversationName}</td>`}
     <td ${WIDE}>${KIND_NAMES[link.name]}</td>
     <td ${WIDE}>${link.hint === null ? "" : html`<code>…${link.hint}</code>`}</td>
     <td>${link.views}</td>
@@ -344,9 +347,8 @@ export function linksTable(links: ConsoleLink[], withConversation: boolean): Raw
     </caption>
     <thead>
       <tr>
-        <th scope="col">Label</th>
+        <th scope="col">${withConversation ? "Conversation and label" : "Label"}</th>
         <th scope="col">State</th>
-        ${withConversation && html`<th scope="col" ${WIDE}>Conversation</th>`}
         <th scope="col" ${WIDE}>Kind</th>
         <th scope="col" ${WIDE}>Ends with</th>
         <th scope="col">Views</th>

@@ -11,6 +11,8 @@ export interface ConversationListItem {
   name: string;
   startTime: string;
   memberNames: string[];
+  /** Some of its lines name no speaker: the page shows them as "Unknown speaker", and so does the console. */
+  unnamedSpeaker: boolean;
   /** The latest job's state; null for a conversation without one. */
   jobState: JobState | null;
   /** Why the latest job failed; null unless it did. */
@@ -68,6 +70,8 @@ export interface ConversationOverview {
   name: string;
   startTime: string;
   memberNames: string[];
+  /** Some of its visible lines name no speaker. */
+  unnamedSpeaker: boolean;
   lineCount: number;
   jobState: JobState | null;
   /** Why the latest job failed; null unless it did. */
@@ -79,6 +83,20 @@ export interface ConversationOverview {
   insightCounts: { label: string; count: number }[];
   links: ConsoleLink[];
 }
+
+/**
+ * The import form's fields besides the file, as posted: a recording's options (the API's
+ * `enableSpeakerDiarization`, `diarizationSpeakerCount` and `channelMetadata`), every value as typed.
+ */
+export interface ImportForm {
+  name: string;
+  diarization: boolean;
+  speakerCount: string;
+  /** The speaker on channel 1 and on channel 2; empty: not named. */
+  channels: [string, string];
+}
+
+export type ImportField = keyof Omit<ImportForm, "channels"> | "file" | "channel1" | "channel2";
 
 /** The settings form as posted: frame ancestors one origin a line, an empty custom domain removes it. */
 export interface SettingsForm {
