@@ -3,15 +3,17 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, TestClock, waitForJob, type TestServer } from "../helpers/app.ts";
+import { apiClient } from "../helpers/api.ts";
+import { startMain, startTestServer, TestClock, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { ConsoleClient } from "../helpers/console.ts";
-import { dialects } from "../helpers/databases.ts";
+import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { MediaHost, MediaKit } from "../helpers/media.ts";
 import { writeRecording } from "../helpers/audio.ts";
 import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
-import { until } from "../helpers/wait.ts";
+import type { Child } from "../helpers/processes.ts";
+import { until, untilValue } from "../helpers/wait.ts";
 
 const SAID = [
   { text: "Welcome to the budget review", atSeconds: 0.3 },
@@ -350,4 +352,78 @@ describe.each(await dialects())("a language the local model does not recognise, 
     const job = (await (await server.api(token, `/v1/job/${jobId}`)).json()) as Body.Job;
     expect(job.message).toBe("the local model tone-ctc does not recognise de-DE");
   }, 60_000);
+});
+
+// The log is the server's own output, so this runs `src/main.ts` as a process (one dialect is enough: what is
+// logged does not depend on the database).
+describe("a failed media job in the server's log", () => {
+  const kit = new MediaKit();
+  let host: MediaHost;
+  let speech: SpeechServer;
+  let testDatabase: TestDatabase;
+  let helper: TestServer;
+  let server: Child | undefined;
+
+  beforeAll(async () => {
+    host = await new MediaHost().listen();
+    speech = await startSpeechServer("openai", nearest);
+    testDatabase = await createTestDatabase("sqlite");
+    helper = await startTestServer("sqlite", { runJobs: false, testDatabase });
+  });
+  afterAll(async () => {
+    server?.process.kill("SIGKILL");
+    await helper.close();
+    await testDatabase.drop();
+    await speech.close();
+    await host.close();
+    kit.close();
+  });
+
+  it("logs the submission's problem at info without a stack, and the server's own failure as an error with one", async () => {
+    const { token } = await helper.newApp();
+    server = startMain(testDatabase, 0, [], {
+      RECAP_ASR_URL: speech.url,
+      RECAP_MEDIA_ALLOW_HOSTS: "localhost",
+      RECAP_MEDIA_DIR: join(kit.dir, "store"),
+    });
+    const { output } = server;
+    const url = await untilValue(
+      () => /Recap listening on (http:\/\/[\d.]+:\d+)/.exec(output())?.[1],
+      60_000,
+    );
+    if (url === undefined) throw new Error(`the server did not start:\n${output()}`);
+    const failure = (jobId: string) =>
+      untilValue(
+        () =>
+          output()
+            .split("\n")
+            .filter((line) => line.startsWith("{"))
+            .map(
+              (line) =>
+                JSON.parse(line) as { level: number; msg: string; jobId?: string; [field: string]: unknown },
+            )
+            .find((line) => line.jobId === jobId && line.msg === "job failed"),
+        60_000,
+      );
+
+    const missing = await apiClient(url, token).post<Body.Accepted>("/v1/process/audio/url", {
+      url: host.url("/missing.wav", "localhost"),
+    });
+    const userFault = await failure(missing.body.jobId);
+    expect(userFault).toMatchObject({ level: 30, reason: "fetching the url answered HTTP 404" });
+    expect(userFault).not.toHaveProperty("err");
+
+    speech.failWith = { status: 400, body: '{"error":"unreadable"}' };
+    const uploaded = await fetch(`${url}/v1/process/audio`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+      body: readFileSync(await kit.speech(SAID, 7)),
+    });
+    expect(uploaded.status).toBe(201);
+    const serverFault = await failure(((await uploaded.json()) as Body.Accepted).jobId);
+    expect(serverFault?.level).toBe(50);
+    expect((serverFault?.err as { stack?: string } | undefined)?.stack).toContain(
+      "the speech server answered HTTP 400",
+    );
+  }, 90_000);
 });
