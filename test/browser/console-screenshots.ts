@@ -1,14 +1,20 @@
 /**
  * Writes the console's screenshots into docs/, each at 1280×860 and (`-phone`) 390×844, of an app with two
- * QMSum meetings (Bed015, 1,257 lines, and IS1006a) and a brand: console.png (the conversations),
+ * QMSum meetings (Bed015, 1,257 lines, and IS1006a), a voice memo transcribed without speaker names (espeak-ng,
+ * through the test's stand-in transcription server) and a brand: console.png (the conversations),
  * console-conversation.png (one conversation's page with its links), console-link.png (creating a link,
- * with its preview of the meeting's own lines), console-link-created.png, console-links.png and
- * console-settings.png (full page, the brand form included).
+ * with its preview of the meeting's own lines), console-link-created.png, console-links.png (links of three
+ * conversations, some unlabelled), console-import.png (a recording's options) and console-settings.png (full
+ * page, the brand form included).
  * Run with `npm run build:client && node --import tsx test/browser/console-screenshots.ts`.
  */
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { startTestServer } from "../helpers/app.ts";
+import { readFileSync } from "node:fs";
+import { startTestServer, waitForJob } from "../helpers/app.ts";
+import type * as Body from "../helpers/bodies.ts";
+import { MediaKit } from "../helpers/media.ts";
+import { startSpeechServer } from "../helpers/speech-server.ts";
 import { startFontCatalogue } from "../helpers/font-catalogue.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
 import { DOCS, launchChromium, signInToConsole } from "./browser.ts";
@@ -17,9 +23,20 @@ const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
 const catalogue = await startFontCatalogue();
+const MEMO = [
+  { text: "Site visit at the north entrance", atSeconds: 0.3 },
+  { text: "The ramp needs a handrail before the opening", atSeconds: 4 },
+];
+const speech = await startSpeechServer("openai", (seconds) => (seconds < 2 ? MEMO[0]!.text : MEMO[1]!.text));
+const kit = new MediaKit();
 // Links as a deployment shows them (nothing here opens one).
 const server = await startTestServer("sqlite", {
-  env: { ...catalogue.env, RECAP_PUBLIC_URL: "https://recap.example.com" },
+  env: {
+    ...catalogue.env,
+    RECAP_PUBLIC_URL: "https://recap.example.com",
+    RECAP_ASR_URL: speech.url,
+    RECAP_MEDIA_DIR: join(kit.dir, "store"),
+  },
 });
 const browser = await launchChromium();
 
@@ -48,8 +65,22 @@ try {
       font: { family: "Source Sans 3" },
     },
   });
-  await server.ingest(token, toProcessTextBody(loadMeeting("val", "IS1006a.json")));
+  const memo = await fetch(`${server.url}/v1/process/audio?name=Site%20visit%20voice%20memo`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+    body: readFileSync(await kit.speech(MEMO, 8)),
+  });
+  const recorded = (await memo.json()) as Body.Accepted;
+  if ((await waitForJob(server, token, recorded.jobId)) !== "completed") throw new Error("the memo failed");
+  const design = await server.ingest(token, toProcessTextBody(loadMeeting("val", "IS1006a.json")));
   const { conversationId } = await server.ingest(token, toProcessTextBody(loadMeeting("val", "Bed015.json")));
+  // Unlabelled links of the other two: on a phone each row still says which conversation it opens.
+  for (const other of [recorded.conversationId, design.conversationId, design.conversationId]) {
+    await server.api(token, `/v1/conversations/${other}/experiences`, {
+      method: "POST",
+      body: { name: other === recorded.conversationId ? "audio-summary" : "verbose-text-summary" },
+    });
+  }
   for (const label of ["Board review", "Team wiki"]) {
     await server.api(token, `/v1/conversations/${conversationId}/experiences`, {
       method: "POST",
@@ -76,10 +107,20 @@ try {
   await page.goto(`${server.url}/console/links`);
   await shoot(page, "console-links");
 
+  await page.goto(`${server.url}/console/import`);
+  await page.getByLabel("Speaker on channel 1").fill("Support agent");
+  await page.getByLabel("Speaker on channel 2").fill("Customer");
+  await shoot(page, "console-import", true);
+
+  await page.goto(`${server.url}/console/conversations/${recorded.conversationId}`);
+  await shoot(page, "console-recording");
+
   await page.goto(`${server.url}/console/settings`);
   await shoot(page, "console-settings", true);
 } finally {
   await browser.close();
   await server.close();
   await catalogue.close();
+  await speech.close();
+  kit.close();
 }

@@ -17,7 +17,9 @@ export function renderImport(
     body: html`<p>
         A WebVTT or SRT file (a speaker is read from <code>&lt;v Name&gt;</code> or a
         <code>Name:</code> prefix), a JSON body of <code>POST /v1/process/text</code>, or an audio or video
-        recording to transcribe (MP3, WAV, M4A, Ogg, WebM, FLAC, MP4, MOV…; the server needs a speech engine).
+        recording to transcribe (MP3, WAV, M4A, Ogg, WebM, FLAC, MP4, MOV, AMR…, whatever its file is called;
+        the server needs a speech engine). A recording is checked and transcribed as
+        <code>POST /v1/process/audio</code> does, with the options below.
       </p>
       <form method="post" action="/console/import" enctype="multipart/form-data" class="card">
         ${field({
@@ -61,7 +63,7 @@ export function renderImport(
           )}
         </fieldset>
         ${field({
-          label: "File (.vtt, .srt, .json, or audio or video)",
+          label: "File (.vtt, .srt, .json, or a recording)",
           name: "file",
           type: "file",
           error: errors.file,
