@@ -129,6 +129,26 @@ describe.each(await dialects())("why a media job failed, on %s", (dialect) => {
     expect(jobPage).toContain(`Failed: ${why}`);
   }, 60_000);
 
+  it("reports a fetched URL's job in progress once, through its fetch and its transcription", async () => {
+    host.files.set("/call.wav", recording);
+    const response = await server.api(app.token, "/v1/process/audio/url", {
+      method: "POST",
+      body: { url: host.url("/call.wav", "localhost"), webhookUrl: hooks.url },
+    });
+    expect(response.status).toBe(201);
+    const { jobId } = (await response.json()) as Body.Accepted;
+    expect(await waitForJob(server, app.token, jobId)).toBe("completed");
+    await until(
+      () => hooks.events.some((event) => event.jobId === jobId && event.status === "completed"),
+      "webhook",
+    );
+    expect(hooks.events.filter((event) => event.jobId === jobId).map((event) => event.status)).toEqual([
+      "scheduled",
+      "in_progress",
+      "completed",
+    ]);
+  }, 60_000);
+
   it("names only the job's id, not the server's internals, when the failure is the server's", async () => {
     speech.failWith = { status: 400, body: '{"error":"model file /srv/models/x.bin is corrupt"}' };
     try {
