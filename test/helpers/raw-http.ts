@@ -61,3 +61,62 @@ export function getBytes(
     req.end();
   });
 }
+
+/**
+ * Sends `head`, then `body` in `chunks` pieces, one every `everyMs` (all of it, or only `sendChunks` of
+ * them); resolves with the answer once it is whole (its declared length arrived) or the server closes.
+ */
+export function sendSlowly(
+  url: string,
+  head: string,
+  body: Buffer,
+  pace: { chunks: number; everyMs: number; sendChunks?: number },
+): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const size = Math.ceil(body.length / pace.chunks);
+  return new Promise((resolve) => {
+    let answer = "";
+    let sent = 0;
+    let drip: NodeJS.Timeout | undefined;
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head);
+      drip = setInterval(() => {
+        if (sent >= (pace.sendChunks ?? pace.chunks) || !socket.writable) return clearInterval(drip);
+        socket.write(body.subarray(sent * size, (sent + 1) * size));
+        sent += 1;
+      }, pace.everyMs);
+    });
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString("utf8");
+      if (isWhole(answer)) socket.destroy();
+    });
+    // The server may close while bytes are still on their way: a reset can follow its answer.
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearInterval(drip);
+      resolve(answer);
+    });
+  });
+}
+
+/** Whether `answer` holds a whole response (its headers, and as much body as they declare). */
+function isWhole(answer: string): boolean {
+  const end = answer.indexOf("\r\n\r\n");
+  const length = /\r\ncontent-length: (\d+)/i.exec(answer)?.[1];
+  return end !== -1 && length !== undefined && Buffer.byteLength(answer.slice(end + 4)) >= Number(length);
+}
+
+/** Sends only `head` and resolves with the first bytes answered, the body never sent. */
+export function answerToHeaders(url: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString("utf8");
+      if (isWhole(answer)) socket.destroy();
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(answer));
+  });
+}

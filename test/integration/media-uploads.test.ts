@@ -1,7 +1,6 @@
 // How uploads arrive: a file too large is refused from its headers, a slow one keeps a rate instead of the
 // request timeout, and what a cut, a refused or an interrupted upload leaves on disk.
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,66 +8,8 @@ import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { writeRecording } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { answerToHeaders, sendSlowly } from "../helpers/raw-http.ts";
 import { until } from "../helpers/wait.ts";
-
-/**
- * Sends `head`, then `body` in `chunks` pieces, one every `everyMs` (all of it, or only `sendChunks` of
- * them); resolves with the whole answer once the server closes the connection.
- */
-function sendSlowly(
-  url: string,
-  head: string,
-  body: Buffer,
-  pace: { chunks: number; everyMs: number; sendChunks?: number },
-): Promise<string> {
-  const { hostname, port } = new URL(url);
-  const size = Math.ceil(body.length / pace.chunks);
-  return new Promise((resolve) => {
-    let answer = "";
-    let sent = 0;
-    let drip: NodeJS.Timeout | undefined;
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(head);
-      drip = setInterval(() => {
-        if (sent >= (pace.sendChunks ?? pace.chunks) || !socket.writable) return clearInterval(drip);
-        socket.write(body.subarray(sent * size, (sent + 1) * size));
-        sent += 1;
-      }, pace.everyMs);
-    });
-    socket.on("data", (chunk: Buffer) => {
-      answer += chunk.toString("utf8");
-      if (isWhole(answer)) socket.destroy();
-    });
-    // The server may close while bytes are still on their way: a reset can follow its answer.
-    socket.on("error", () => undefined);
-    socket.on("close", () => {
-      clearInterval(drip);
-      resolve(answer);
-    });
-  });
-}
-
-/** Whether `answer` holds a whole response (its headers, and as much body as they declare). */
-function isWhole(answer: string): boolean {
-  const end = answer.indexOf("\r\n\r\n");
-  const length = /\r\ncontent-length: (\d+)/i.exec(answer)?.[1];
-  return end !== -1 && length !== undefined && Buffer.byteLength(answer.slice(end + 4)) >= Number(length);
-}
-
-/** Sends only `head` and resolves with the first bytes answered, the body never sent. */
-function answerToHeaders(url: string, head: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(head));
-    let answer = "";
-    socket.on("data", (chunk: Buffer) => {
-      answer += chunk.toString("utf8");
-      if (isWhole(answer)) socket.destroy();
-    });
-    socket.on("error", reject);
-    socket.on("close", () => resolve(answer));
-  });
-}
 
 const statusOf = (answer: string) => Number(answer.split(" ")[1]);
 const messageOf = (answer: string) =>
