@@ -269,6 +269,7 @@ export async function buildApp(deps: AppDeps) {
       console: new ConsoleService({ ...services, transcripts }),
       bodyLimitBytes: config.bodyLimitBytes,
       mediaMaxBytes: config.media.maxBytes,
+      mediaMinUploadBytesPerSecond: config.media.minUploadBytesPerSecond,
     }),
   );
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { writeRecording } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
+import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
 import { answerToHeaders, sendSlowly } from "../helpers/raw-http.ts";
 import { until } from "../helpers/wait.ts";
@@ -77,6 +78,25 @@ describe.each(await dialects())("uploads on %s", (dialect) => {
     });
     expect(statusOf(answer), answer).toBe(201);
     expect(await conversations()).toHaveLength(1);
+  });
+
+  it("holds a recording imported through the console to the same rate, not the request timeout", async () => {
+    const app = await server.newApp();
+    const client = new ConsoleClient(server);
+    expect((await client.signIn(app.appId, app.appSecret)).status).toBe(303);
+    const form = new FormData();
+    form.set("name", "Slow link");
+    form.set("file", new Blob([new Uint8Array(recording)], { type: "audio/wav" }), "memo.wav");
+    const encoded = new Request("http://recap.test/", { method: "POST", body: form });
+    const body = Buffer.from(await encoded.arrayBuffer());
+    const head =
+      `POST /console/import HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nOrigin: ${server.url}\r\n` +
+      `Cookie: ${client.cookie}\r\nContent-Type: ${encoded.headers.get("content-type")}\r\n` +
+      `Content-Length: ${body.length}\r\n\r\n`;
+    // About 35 kB a second for 5 s, against a 3 s request timeout.
+    const answer = await sendSlowly(server.url, head, body, { chunks: 20, everyMs: 250 });
+    expect(statusOf(answer), answer).toBe(303);
+    expect(answer).toMatch(/\r\nlocation: \/console\/jobs\//i);
   });
 
   it("cuts an upload that stalls with 408 naming the rate, keeping nothing", async () => {

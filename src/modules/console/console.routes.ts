@@ -3,6 +3,7 @@ import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { DomainError, forbidden } from "../../errors.ts";
+import { allowSlowUpload } from "../../http/request-time.ts";
 import { statusOf } from "../../http/errors.ts";
 import { setPageSecurityHeaders } from "../../http/security-headers.ts";
 import type { Server } from "../../http/types.ts";
@@ -68,6 +69,8 @@ export interface ConsoleRouteDeps {
   bodyLimitBytes: number;
   /** RECAP_MEDIA_MAX_BYTES: an audio or video import may be this large. */
   mediaMaxBytes: number;
+  /** RECAP_MEDIA_MIN_UPLOAD_BYTES_PER_SECOND: an import is held to this rate, as the API's uploads are. */
+  mediaMinUploadBytesPerSecond: number;
 }
 
 /** Routes reached without a session: everything else sends a visitor without one to sign in. */
@@ -243,7 +246,15 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
   app.get("/console/import", { schema: hidden }, (request, reply) =>
     sendPage(reply, renderImport(frameOf(request))),
   );
-  app.post("/console/import", { schema: hidden }, async (request, reply) => {
+  const importOptions = {
+    schema: hidden,
+    // A recording of gigabytes cannot arrive within the request timeout on every link (http/request-time.ts).
+    onRequest: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      allowSlowUpload(request.raw, deps.mediaMinUploadBytesPerSecond);
+      done();
+    },
+  };
+  app.post("/console/import", importOptions, async (request, reply) => {
     // The fields' bytes as sent (the parser reads them as Latin-1, one character a byte), so the import
     // decodes them by the input rules rather than the parser replacing what is not UTF-8.
     const fields: MediaImportFields = {
