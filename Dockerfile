@@ -38,6 +38,8 @@ COPY --from=build /app/node_modules/ node_modules/
 COPY --from=build /app/dist/ dist/
 COPY --from=build /app/public/ public/
 COPY bin/ bin/
+# The Silero VAD every engine uses unless one is pulled into /models (models/silero-vad/README.md).
+COPY models/silero-vad/ models/silero-vad/
 # `recap demo`'s meeting, with the data set's licence.
 COPY datasets/qmsum/LICENSE datasets/qmsum/README.md datasets/qmsum/
 COPY datasets/qmsum/val/ datasets/qmsum/val/

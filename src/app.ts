@@ -205,7 +205,7 @@ export async function buildApp(deps: AppDeps) {
   if (config.metrics.token !== null) metricsRoute(app, { metrics, token: config.metrics.token });
   app.get("/readyz", unlimited, async (_request, reply) => {
     const ready = await database.ping();
-    const { engine, diarization, reachability } = deps.speech.status();
+    const { engine, vad, diarization, reachability } = deps.speech.status();
     // Text needs no speech engine: without one, or with its server down, the process is ready for text; a
     // server known down makes it "degraded" (media waits and is retried), still 200 (docs/OPERATIONS.md).
     const degraded = reachability?.state === "unreachable";
@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps) {
       status: ready ? (degraded ? "degraded" : "ready") : "database unavailable",
       speech: {
         engine: engine ?? "none",
+        vad: vad ?? "none",
         diarization: diarization ?? "none",
         ...(reachability !== null && { server: reachability }),
       },

@@ -2,11 +2,8 @@
  * Where to cut a recording that goes to a speech server in parts (remote-engine.ts): in a pause near the part's
  * end, so no utterance is split between two requests (docs/MEDIA.md, Remote engines).
  */
-import { join } from "node:path";
 import { SAMPLE_RATE } from "./engine.ts";
 import { VadPool, type SpeechSegment } from "./local/segmenter.ts";
-import { ModelNotInstalled, readInstalledModel } from "./model-store.ts";
-import { DEFAULT_MODELS } from "./models.ts";
 
 /** A sample index in [from, to] of `samples` to cut at. */
 export type PauseFinder = (samples: Float32Array, from: number, to: number) => number;
@@ -55,21 +52,12 @@ export function quietestPause(samples: Float32Array, from: number, to: number): 
 }
 
 /**
- * With the Silero VAD installed in `modelsDir` (verified before sherpa-onnx loads it), a finder that cuts in the
- * middle of the longest pause the VAD hears in the window (of equals the latest), and where it hears speech
- * throughout, at the quietest stretch; null when the VAD is not installed.
+ * A finder on the Silero VAD file `vadModel` (verified by the caller, vad.ts, before sherpa-onnx loads it) that
+ * cuts in the middle of the longest pause the VAD hears in the window (of equals the latest), and where it
+ * hears speech throughout, at the quietest stretch.
  */
-export function vadPauseFinder(modelsDir: string): PauseFinder | null {
-  let vad;
-  try {
-    vad = readInstalledModel(modelsDir, DEFAULT_MODELS.vad, { verifyDigests: true });
-  } catch (error) {
-    if (error instanceof ModelNotInstalled) return null;
-    throw error;
-  }
-  const file = vad.files.model;
-  if (vad.kind !== "vad" || file === undefined) return null;
-  const pool = new VadPool({ vadModel: join(vad.dir, file) });
+export function vadPauseFinder(vadModel: string): PauseFinder {
+  const pool = new VadPool({ vadModel });
   return (samples, from, to) => {
     const segmenter = pool.segmenter();
     let speech: SpeechSegment[];

@@ -2,15 +2,21 @@ import type { MediaSettings } from "../config.ts";
 import type { Diarizer, SpeechEngine } from "./engine.ts";
 import { createLocalDiarizer } from "./local/diarizer.ts";
 import { createLocalEngine } from "./local/engine.ts";
-import { readInstalledModel } from "./model-store.ts";
+import { ModelNotInstalled, readInstalledModel } from "./model-store.ts";
 import { vadPauseFinder, type PauseFinder } from "./pauses.ts";
 import { catalogueEntry, DEFAULT_MODELS } from "./models.ts";
 import { createRemoteEngine, type Reachability } from "./remote-engine.ts";
+import { chooseVad } from "./vad.ts";
 
 /** What the start-up log, /readyz and a refused submission say of the speech engine. */
 export interface SpeechStatus {
   /** The engine media jobs use, or null when none is set up. */
   engine: string | null;
+  /**
+   * The VAD that cuts the local engine's utterances and finds a remote engine's pauses: the shipped one, or one
+   * installed in RECAP_MODELS_DIR; null when an installed one is damaged (the remote engine then cuts by energy).
+   */
+  vad: string | null;
   /** How speakers are told apart on one channel, or null when they cannot be. */
   diarization: string | null;
   /** Whether a remote engine's server answered its last request; null for the local engine, or none. */
@@ -34,14 +40,15 @@ export interface Speech {
 const REMOTE_DEFAULT_MODEL = "whisper-1";
 
 /**
- * What the local engine lacks in `modelsDir` and how to get it: a pull for each catalogue model that is not
- * installed, and for a recogniser the catalogue does not know (RECAP_ASR_MODEL set to one installed by hand), where
- * it must be; then the remote way.
+ * What the local engine lacks in `modelsDir` and how to get it: its recogniser (the VAD ships with Recap), pulled
+ * when the catalogue knows it, else where RECAP_ASR_MODEL's model installed by hand must be; an installed VAD
+ * that is damaged, pulled again; then the remote way.
  */
 function setupHint(modelsDir: string, model: string): string {
-  const pulls = [model, DEFAULT_MODELS.vad]
-    .filter((name) => catalogueEntry(name) !== undefined && !installed(modelsDir, name))
-    .map((name) => `\`bin/recap models pull ${name}\``);
+  const pulls = [
+    ...(catalogueEntry(model) !== undefined && !installed(modelsDir, model) ? [model] : []),
+    ...(vadOf(modelsDir) === null ? [`${DEFAULT_MODELS.vad} --force`] : []),
+  ].map((name) => `\`bin/recap models pull ${name}\``);
   const steps = [
     ...(pulls.length > 0 ? [`install the local engine's models with ${pulls.join(" and ")}`] : []),
     ...(catalogueEntry(model) === undefined && !installed(modelsDir, model)
@@ -63,6 +70,16 @@ const DIARIZATION_HINT =
   `(\`bin/recap models pull ${DEFAULT_MODELS.segmentation}\` and \`bin/recap models pull ${DEFAULT_MODELS.embedding}\`) ` +
   "or use a server that labels speakers (RECAP_ASR_RESPONSE_FORMAT=diarized_json). channelMetadata needs neither.";
 
+/** The VAD's description, or null when the one installed in `modelsDir` is damaged; read when asked. */
+function vadOf(modelsDir: string): string | null {
+  try {
+    return chooseVad(modelsDir).description;
+  } catch (error) {
+    if (error instanceof ModelNotInstalled) return null;
+    throw error;
+  }
+}
+
 /** Whether the models are installed (their files present at their recorded sizes), read when asked. */
 function installed(modelsDir: string, ...names: string[]): boolean {
   try {
@@ -75,7 +92,8 @@ function installed(modelsDir: string, ...names: string[]): boolean {
 
 /**
  * The speech setup the configuration describes: a remote server when RECAP_ASR_URL is set, else the local
- * engine when its recogniser (RECAP_ASR_MODEL, or the default) and VAD are installed in RECAP_MODELS_DIR.
+ * engine when its recogniser (RECAP_ASR_MODEL, or the default) is installed in RECAP_MODELS_DIR; both use the
+ * VAD vad.ts chooses (a pulled `silero-vad`, else the shipped one).
  * Local speaker diarization works when its two models are installed; a remote server's own labels when it
  * answers `diarized_json`. Models are looked for on every status, so a model pulled while the server runs
  * is used from the next submission; each engine is loaded once, when a job first needs it.
@@ -83,21 +101,36 @@ function installed(modelsDir: string, ...names: string[]): boolean {
 export function createSpeech(settings: MediaSettings): Speech {
   const remote = settings.asrRemote;
   const localModel = settings.asrModel ?? DEFAULT_MODELS.recogniser;
-  // A remote engine's parts end in pauses the VAD hears when it is installed (looked for again until it is).
-  let vadPauses: PauseFinder | null = null;
-  const pauses = () => (vadPauses ??= vadPauseFinder(settings.modelsDir));
+  // A remote engine's parts end in pauses the VAD hears; a VAD pulled while the server runs is used from the
+  // next recording, and a damaged one leaves the cut to energy alone (null).
+  let vadPauses: { file: string; find: PauseFinder } | null = null;
+  const pauses = () => {
+    try {
+      const { file } = chooseVad(settings.modelsDir);
+      if (vadPauses?.file !== file) {
+        const verified = chooseVad(settings.modelsDir, { verifyDigests: true });
+        vadPauses = { file: verified.file, find: vadPauseFinder(verified.file) };
+      }
+      return vadPauses.find;
+    } catch (error) {
+      if (error instanceof ModelNotInstalled) return null;
+      throw error;
+    }
+  };
   const remoteEngine = remote
     ? createRemoteEngine({ ...remote, model: settings.asrModel ?? REMOTE_DEFAULT_MODEL, pauses })
     : null;
   let local: Promise<SpeechEngine> | null = null;
   let diarizer: Diarizer | null = null;
-  const localReady = () => remote === null && installed(settings.modelsDir, localModel, DEFAULT_MODELS.vad);
+  const localReady = () =>
+    remote === null && installed(settings.modelsDir, localModel) && vadOf(settings.modelsDir) !== null;
   const diarizerReady = () =>
     installed(settings.modelsDir, DEFAULT_MODELS.segmentation, DEFAULT_MODELS.embedding);
   const serverLabels = remote?.responseFormat === "diarized_json";
   return {
     status: () => ({
       engine: remoteEngine?.description ?? (localReady() ? `local ${localModel}` : null),
+      vad: vadOf(settings.modelsDir),
       diarization: serverLabels
         ? "the speech server's own labels (diarized_json)"
         : diarizerReady()
@@ -136,10 +169,13 @@ export function createSpeech(settings: MediaSettings): Speech {
 
 /** The start-up log's line on speech: the engine media jobs use and how speakers are told apart, or what is missing. */
 export function speechStartupLine(status: SpeechStatus): { fields: object; message: string } {
-  const fields = { speech: { engine: status.engine, diarization: status.diarization } };
+  const fields = { speech: { engine: status.engine, vad: status.vad, diarization: status.diarization } };
   if (status.engine === null) {
     return { fields, message: `${status.setupHint} Until one is, media submissions are refused (503).` };
   }
   const speakers = status.diarization ?? `not set up (${status.diarizationHint})`;
-  return { fields, message: `Speech engine ready: ${status.engine}. Speaker diarization: ${speakers}` };
+  return {
+    fields,
+    message: `Speech engine ready: ${status.engine}. VAD: ${status.vad ?? "none (the installed one is damaged; parts are cut at their quietest stretch)"}. Speaker diarization: ${speakers}`,
+  };
 }

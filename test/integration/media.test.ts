@@ -725,9 +725,10 @@ describe.each(await dialects())("the local engine on %s", (dialect) => {
 
   it("transcribes and diarizes a recording with no network, naming speakers in order", async () => {
     const ready = (await (await fetch(`${server.url}/readyz`)).json()) as {
-      speech: { engine: string; diarization: string };
+      speech: { engine: string; vad: string; diarization: string };
     };
     expect(ready.speech.engine).toBe("local tone-ctc");
+    expect(ready.speech.vad).toMatch(/^silero-vad installed in /);
     expect(ready.speech.diarization).toMatch(/^local /);
     const { token } = await server.newApp();
     const flac = join(kit.dir, "voices.flac");
@@ -880,31 +881,32 @@ describe("the speech engine in the start-up log", () => {
     const remote = await speechLine({ RECAP_ASR_URL: "http://127.0.0.1:9/v1" });
     expect(remote.written).not.toMatch(/No speech engine/);
     expect(remote.msg).toMatch(
-      /^Speech engine ready: remote whisper-1 at http:\/\/127\.0\.0\.1:9\/v1\. Speaker diarization: not set up/,
+      /^Speech engine ready: remote whisper-1 at http:\/\/127\.0\.0\.1:9\/v1\. VAD: Silero VAD v4 shipped with Recap\. Speaker diarization: not set up/,
     );
 
     const models = join(kit.dir, "models");
     installEnergyVad(models);
     installToneRecogniser(models, "tone-ctc");
     const { msg: local } = await speechLine({ RECAP_MODELS_DIR: models, RECAP_ASR_MODEL: "tone-ctc" });
-    expect(local).toMatch(/^Speech engine ready: local tone-ctc\. Speaker diarization: not set up/);
+    expect(local).toContain(
+      `Speech engine ready: local tone-ctc. VAD: silero-vad installed in ${models}. Speaker diarization: not set up`,
+    );
 
     const { msg: none } = await speechLine({ RECAP_MODELS_DIR: join(kit.dir, "no-models") });
     expect(none).toBe(
       "No speech engine is set up. Either install " +
-        "the local engine's models with `bin/recap models pull moonshine-base-en` and `bin/recap models pull " +
-        "silero-vad`, or set RECAP_ASR_URL to an OpenAI-compatible transcription server (whisper.cpp's server, " +
+        "the local engine's models with `bin/recap models pull moonshine-base-en`, or set RECAP_ASR_URL to an " +
+        "OpenAI-compatible transcription server (whisper.cpp's server, " +
         "speaches, LocalAI, vLLM, OpenAI); docs/MEDIA.md says how. Until one is, media submissions are refused (503).",
     );
 
-    // A recogniser installed by hand, without the VAD: only the VAD can be pulled.
+    // A recogniser and no VAD installed: the local engine needs nothing more, it cuts with the shipped VAD.
     const byHand = join(kit.dir, "by-hand");
     installToneRecogniser(byHand, "tone-ctc");
     const { msg: noVad } = await speechLine({ RECAP_MODELS_DIR: byHand, RECAP_ASR_MODEL: "tone-ctc" });
     expect(noVad).toMatch(
-      /Either install the local engine's models with `bin\/recap models pull silero-vad`, or set RECAP_ASR_URL/,
+      /^Speech engine ready: local tone-ctc\. VAD: Silero VAD v4 shipped with Recap\. Speaker diarization: not set up/,
     );
-    expect(noVad).not.toMatch(/pull tone-ctc/);
 
     // A recogniser Recap's catalogue does not know, not installed: where it must go, never a pull.
     const { msg: unknown } = await speechLine({ RECAP_MODELS_DIR: byHand, RECAP_ASR_MODEL: "my-own-model" });

@@ -76,7 +76,10 @@ describe.skipIf(!available)("the container image", () => {
       expect(await (await fetch(healthz)).json()).toEqual({ status: "ok" });
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toMatchObject({ status: "ready", speech: { engine: "none" } });
+      expect(await ready.json()).toMatchObject({
+        status: "ready",
+        speech: { engine: "none", vad: "Silero VAD v4 shipped with Recap" },
+      });
       expect(output).toContain('"database":"/data/recap.db"');
 
       // The image's own HEALTHCHECK command, run in the container as Docker would.

@@ -8,12 +8,12 @@ import {
   type RecognizedSegment,
   type SpeechEngine,
 } from "../engine.ts";
-import { DEFAULT_MODELS } from "../models.ts";
 import { ModelNotInstalled, readInstalledModel, type InstalledModel } from "../model-store.ts";
 import { MediaProblem } from "../problems.ts";
 import { VadPool, type SegmenterOptions, type SpeechSegment, type SpeechSegmenter } from "./segmenter.ts";
 import { unlessAborted } from "./abortable.ts";
 import { sherpaOnnx } from "./sherpa.ts";
+import { chooseVad } from "../vad.ts";
 import { wordsFromTokens } from "./words.ts";
 
 export interface LocalEngineOptions {
@@ -21,7 +21,7 @@ export interface LocalEngineOptions {
   modelsDir: string;
   /** The installed recogniser's name (`parakeet-tdt-0.6b-v2`, …). */
   model: string;
-  /** The installed VAD's name; the catalogue's default otherwise. */
+  /** The installed VAD's name; otherwise the catalogue's `silero-vad` if installed, else the shipped one (vad.ts). */
   vad?: string;
   /** How the VAD cuts utterances (docs/MEDIA.md gives the defaults). */
   segmentation?: Omit<SegmenterOptions, "vadModel">;
@@ -77,18 +77,17 @@ function recognizerConfig(model: InstalledModel & { dir: string }, numThreads: n
  * The local speech engine: sherpa-onnx's Silero VAD cuts the audio into utterances as it arrives, and each
  * utterance is recognised by an offline recogniser on a libuv worker thread (`decodeAsync`), one at a time, so
  * the event loop stays free and memory holds one utterance however long the input. Loads the models now.
- * @throws ModelNotInstalled when the recogniser or the VAD is not installed, or a file of theirs is missing
+ * @throws ModelNotInstalled when the recogniser is not installed, a file of its or of the VAD's is missing or
+ * changed, or a VAD asked for by name is not installed
  */
 export async function createLocalEngine(options: LocalEngineOptions): Promise<SpeechEngine> {
   const model = readInstalledModel(options.modelsDir, options.model);
   if (model.kind !== "recogniser")
     throw new ModelNotInstalled(`model ${model.name} is a ${model.kind}, not a recogniser`);
-  const vad = readInstalledModel(options.modelsDir, options.vad ?? DEFAULT_MODELS.vad, {
+  const vad = chooseVad(options.modelsDir, {
+    ...(options.vad !== undefined && { name: options.vad }),
     verifyDigests: true,
   });
-  const vadFile = vad.files.model;
-  if (vad.kind !== "vad" || vadFile === undefined)
-    throw new ModelNotInstalled(`model ${vad.name} is not a VAD`);
   const numThreads = options.numThreads ?? Math.min(4, availableParallelism());
   const recognizer = await sherpaOnnx().sherpa.OfflineRecognizer.createAsync(
     recognizerConfig(model, numThreads),
@@ -123,7 +122,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
       throw new MediaProblem(`the local model ${model.name} does not recognise ${languageCode}`);
     }
   };
-  const vads = new VadPool({ ...options.segmentation, vadModel: join(vad.dir, vadFile) });
+  const vads = new VadPool({ ...options.segmentation, vadModel: vad.file });
 
   return {
     description: `local ${model.name}`,
