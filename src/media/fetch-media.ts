@@ -2,6 +2,7 @@ import { createWriteStream } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { pipeline } from "node:stream/promises";
+import { withDeadline } from "../deadline.ts";
 import type { WebhookTargets } from "../modules/jobs/webhook-targets.ts";
 import { MediaProblem } from "./problems.ts";
 
@@ -29,7 +30,21 @@ export async function fetchMedia(
   file: string,
   limits: FetchLimits,
 ): Promise<{ bytes: number; contentType: string | null }> {
-  const signal = AbortSignal.any([limits.signal, AbortSignal.timeout(limits.timeoutMs)]);
+  const deadline = withDeadline(limits.signal, limits.timeoutMs);
+  try {
+    return await fetchWithin(source, file, limits, deadline);
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function fetchWithin(
+  source: string,
+  file: string,
+  limits: FetchLimits,
+  deadline: ReturnType<typeof withDeadline>,
+): Promise<{ bytes: number; contentType: string | null }> {
+  const { signal } = deadline;
   let url = new URL(source);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (url.protocol !== "http:" && url.protocol !== "https:") {
@@ -44,7 +59,7 @@ export async function fetchMedia(
     try {
       response = await get(url, limits.guard.lookup, signal);
     } catch (error) {
-      throw fetchFailure(error, signal, limits);
+      throw fetchFailure(error, deadline, limits);
     }
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
@@ -73,7 +88,7 @@ export async function fetchMedia(
       await pipeline(response, createWriteStream(file), { signal });
     } catch (error) {
       if (error instanceof MediaProblem) throw error;
-      throw fetchFailure(error, signal, limits);
+      throw fetchFailure(error, deadline, limits);
     }
     const type = response.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
     return { bytes: received, contentType: type || null };
@@ -84,12 +99,21 @@ export async function fetchMedia(
 function get(url: URL, lookup: FetchLimits["guard"]["lookup"], signal: AbortSignal) {
   const client = url.protocol === "https:" ? https : http;
   return new Promise<http.IncomingMessage>((resolve, reject) => {
+    let answer: http.IncomingMessage | null = null;
     const request = client.get(
       url,
       { agent: false, lookup, signal, timeout: IDLE_MS, headers: { "user-agent": "Recap-Media/1" } },
-      resolve,
+      (response) => {
+        answer = response;
+        resolve(response);
+      },
     );
-    request.on("timeout", () => request.destroy(new MediaProblem("the url's server stopped sending")));
+    // Past the headers the answer's own stream carries the error (a socket destroyed under it reads as ECONNRESET).
+    request.on("timeout", () => {
+      const idle = new MediaProblem("the url's server stopped sending");
+      answer?.destroy(idle);
+      request.destroy(idle);
+    });
     request.on("error", reject);
   });
 }
@@ -99,9 +123,13 @@ function tooLarge(maxBytes: number): MediaProblem {
 }
 
 /** Why a fetch failed, for the job's error: the caller's own abort is passed on as it is. */
-function fetchFailure(error: unknown, signal: AbortSignal, limits: FetchLimits): unknown {
+function fetchFailure(
+  error: unknown,
+  deadline: ReturnType<typeof withDeadline>,
+  limits: FetchLimits,
+): unknown {
   if (limits.signal.aborted || error instanceof MediaProblem) return error;
-  if (signal.aborted) {
+  if (deadline.timedOut()) {
     return new MediaProblem(
       `fetching the url took longer than ${Math.round(limits.timeoutMs / 1000)} seconds`,
     );

@@ -1,4 +1,5 @@
 import type { RemoteEngineSettings } from "../config.ts";
+import { withDeadline } from "../deadline.ts";
 import {
   SAMPLE_RATE,
   type RecognitionOptions,
@@ -109,12 +110,13 @@ export function createRemoteEngine(
     if (options.vocabulary.length > 0) form.append("prompt", options.vocabulary.join(", "));
     let response: Response;
     let body: string;
+    const deadline = withDeadline(options.signal, settings.timeoutSeconds * 1000);
     try {
       response = await fetch(endpoint, {
         method: "POST",
         body: form,
         headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
-        signal: AbortSignal.any([options.signal, AbortSignal.timeout(settings.timeoutSeconds * 1000)]),
+        signal: deadline.signal,
       });
       body = await response.text();
     } catch (error) {
@@ -125,6 +127,8 @@ export function createRemoteEngine(
           : `could not be reached (${causeOf(error)})`,
         error,
       );
+    } finally {
+      deadline.clear();
     }
     if (response.status >= 500) throw unreachable(`answered HTTP ${response.status}`);
     reached();

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { Webhook } from "standardwebhooks";
 import type { Clock } from "../../clock.ts";
 import type { WebhookEventRow } from "../../db/schema.ts";
+import { withDeadline } from "../../deadline.ts";
 import type { WebhookMetrics } from "../../metrics/metrics.ts";
 import type { WebhookEventsRepository } from "./webhook-events.repository.ts";
 import type { WebhookTargets } from "./webhook-targets.ts";
@@ -162,7 +163,8 @@ export class WebhookSender {
       "webhook-signature": new Webhook(secret).sign(event.id, sentAt, event.payload),
     };
     const client = url.protocol === "https:" ? https : http;
-    return new Promise((resolve, reject) => {
+    const deadline = withDeadline(this.shutdown.signal, TIMEOUT_MS);
+    return new Promise<number>((resolve, reject) => {
       const request = client.request(
         url,
         {
@@ -170,7 +172,7 @@ export class WebhookSender {
           headers,
           agent: false,
           lookup: this.options.targets.lookup,
-          signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(TIMEOUT_MS)]),
+          signal: deadline.signal,
         },
         (response) => {
           response.resume();
@@ -180,6 +182,6 @@ export class WebhookSender {
       );
       request.on("error", reject);
       request.end(event.payload);
-    });
+    }).finally(deadline.clear);
   }
 }
