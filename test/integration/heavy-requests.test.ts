@@ -107,12 +107,13 @@ describe.each(await dialects())("heavy requests on %s", (dialect) => {
     expect(answeredFirst).toBe(true);
   }, 300_000);
 
-  it("answers /healthz while the intents and the analytics of 20,000 lines are worked out", async () => {
-    for (const part of ["intents", "analytics"]) {
-      const { answeredFirst, status } = await healthzBefore(`/v1/conversations/${conversationId}/${part}`);
-      expect([part, status]).toEqual([part, 200]);
-      expect([part, answeredFirst]).toEqual([part, true]);
-    }
+  // Speaker analytics go to the analysis thread too (pool.ts), but those of these lines take it a few
+  // milliseconds, less than a /healthz's round trip on a busy machine: a race between the two says nothing
+  // there (it went either way in CI), so only the intents, seconds of work, are raced.
+  it("answers /healthz while the intents of 20,000 lines are worked out", async () => {
+    const { answeredFirst, status } = await healthzBefore(`/v1/conversations/${conversationId}/intents`);
+    expect(status).toBe(200);
+    expect(answeredFirst).toBe(true);
   }, 120_000);
 });
 
