@@ -201,6 +201,20 @@ export function installToneRecogniser(modelsDir: string, name = "tone-ctc", toke
   });
 }
 
+/**
+ * Installs the local engine the tests run on in `modelsDir`, the energy VAD and a tone recogniser under `name`,
+ * and gives the settings that make a server use it.
+ */
+export function installToneEngine(
+  modelsDir: string,
+  name = "tone-ctc",
+  tokens = TONE_TOKENS,
+): { RECAP_MODELS_DIR: string; RECAP_ASR_MODEL: string } {
+  installEnergyVad(modelsDir);
+  installToneRecogniser(modelsDir, name, tokens);
+  return { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: name };
+}
+
 /** What the generated segmentation model's windows are: 2 s, read in 20 ms frames. */
 const SEGMENTATION_WINDOW = 2 * SAMPLE_RATE;
 const SEGMENTATION_FRAME = 320;

@@ -13,7 +13,7 @@ import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { connect, linear16, messageType, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
-import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
+import { installToneEngine, VOICES } from "../helpers/speech-models.ts";
 import { until, untilValue } from "../helpers/wait.ts";
 
 /** What this test uses of the SDK (it ships no types for `sdk`). */
@@ -35,12 +35,10 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
     // The local engine's real code on generated models: a 300 Hz tone is heard as "lo", a 2 kHz tone as "hi",
     // and an energy VAD cuts utterances at pauses (test/helpers/speech-models.ts).
     const modelsDir = join(kit.dir, "models");
-    installEnergyVad(modelsDir);
-    installToneRecogniser(modelsDir, "tone-ctc");
+    const engine = installToneEngine(modelsDir);
     server = await startTestServer(dialect, {
       env: {
-        RECAP_MODELS_DIR: modelsDir,
-        RECAP_ASR_MODEL: "tone-ctc",
+        ...engine,
         RECAP_LIVE_IDLE_SECONDS: "2",
         RECAP_LIVE_MAX_CONNECTIONS_PER_APP: "2",
       },
@@ -675,10 +673,9 @@ describe.each(await dialects())("live insights on %s", (dialect) => {
   it("sends the stream's insights and topics, found by its analysis, before the conversation completes", async () => {
     const kit = new MediaKit();
     const modelsDir = join(kit.dir, "models");
-    installEnergyVad(modelsDir);
-    installToneRecogniser(modelsDir, "words-ctc", WORD_TONES);
+    const engine = installToneEngine(modelsDir, "words-ctc", WORD_TONES);
     const server = await startTestServer(dialect, {
-      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "words-ctc" },
+      env: engine,
     });
     try {
       const { token } = await server.newApp();
@@ -732,10 +729,9 @@ describe.each(await dialects())("a live stream that never stops on %s", (dialect
   it("is ended at RECAP_MEDIA_MAX_SECONDS with an error event, keeping what was said", async () => {
     const kit = new MediaKit();
     const modelsDir = join(kit.dir, "models");
-    installEnergyVad(modelsDir);
-    installToneRecogniser(modelsDir, "tone-ctc");
+    const engine = installToneEngine(modelsDir);
     const server = await startTestServer(dialect, {
-      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc", RECAP_MEDIA_MAX_SECONDS: "2" },
+      env: { ...engine, RECAP_MEDIA_MAX_SECONDS: "2" },
     });
     try {
       const { token } = await server.newApp();
@@ -785,10 +781,9 @@ describe.each(await dialects())("the local engine's VADs under live streams on %
   it("are given back however a stream ends, so the engine makes no more than the streams open at once", async () => {
     const kit = new MediaKit();
     const modelsDir = join(kit.dir, "models");
-    installEnergyVad(modelsDir);
-    installToneRecogniser(modelsDir, "tone-ctc");
+    const engine = installToneEngine(modelsDir);
     const server = await startTestServer(dialect, {
-      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc", RECAP_LIVE_IDLE_SECONDS: "1" },
+      env: { ...engine, RECAP_LIVE_IDLE_SECONDS: "1" },
     });
     try {
       const { token } = await server.newApp();
@@ -908,13 +903,12 @@ describe.each(await dialects())("a live connection's pings and oversized frames 
 describe.each(await dialects())("a live stream's limits on %s", (dialect) => {
   const kit = new MediaKit();
   const modelsDir = join(kit.dir, "models");
-  installEnergyVad(modelsDir);
-  installToneRecogniser(modelsDir, "tone-ctc");
+  const engine = installToneEngine(modelsDir);
   afterAll(() => kit.close());
 
   it("leaves one app fewer live connections than the process serves, by default", async () => {
     const server = await startTestServer(dialect, {
-      env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc" },
+      env: engine,
     });
     try {
       const wsUrl = server.url.replace(/^http/, "ws");
@@ -942,8 +936,7 @@ describe.each(await dialects())("a live stream's limits on %s", (dialect) => {
   it("ends a stream that trickles bytes at RECAP_LIVE_MAX_CONNECTION_SECONDS, keeping its lines as a stop would", async () => {
     const server = await startTestServer(dialect, {
       env: {
-        RECAP_MODELS_DIR: modelsDir,
-        RECAP_ASR_MODEL: "tone-ctc",
+        ...engine,
         RECAP_LIVE_MAX_CONNECTION_SECONDS: "4",
       },
     });

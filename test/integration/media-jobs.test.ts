@@ -10,7 +10,7 @@ import { ConsoleClient } from "../helpers/console.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { MediaHost, MediaKit } from "../helpers/media.ts";
 import { writeRecording } from "../helpers/audio.ts";
-import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
+import { installToneEngine, VOICES } from "../helpers/speech-models.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
 import type { Child } from "../helpers/processes.ts";
 import { until, untilValue } from "../helpers/wait.ts";
@@ -342,12 +342,10 @@ describe.each(await dialects())("a language the local model does not recognise, 
   let server: TestServer;
   beforeAll(async () => {
     const modelsDir = join(kit.dir, "models");
-    installEnergyVad(modelsDir);
-    installToneRecogniser(modelsDir, "tone-ctc");
+    const engine = installToneEngine(modelsDir);
     server = await startTestServer(dialect, {
       env: {
-        RECAP_MODELS_DIR: modelsDir,
-        RECAP_ASR_MODEL: "tone-ctc",
+        ...engine,
         RECAP_MEDIA_DIR: join(kit.dir, "store"),
       },
     });

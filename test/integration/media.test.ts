@@ -15,6 +15,7 @@ import { MediaHost, MediaKit } from "../helpers/media.ts";
 import {
   installEnergyVad,
   installToneDiarization,
+  installToneEngine,
   installToneRecogniser,
   VOICES,
 } from "../helpers/speech-models.ts";
@@ -707,13 +708,11 @@ describe.each(await dialects())("the local engine on %s", (dialect) => {
     // a 300 Hz tone as "lo" and a 2 kHz tone as "hi", an energy VAD, and diarization models that tell the
     // two tones apart as two voices (test/helpers/speech-models.ts).
     const modelsDir = join(kit.dir, "models");
-    installEnergyVad(modelsDir);
-    installToneRecogniser(modelsDir, "tone-ctc");
+    const engine = installToneEngine(modelsDir);
     installToneDiarization(modelsDir);
     server = await startTestServer(dialect, {
       env: {
-        RECAP_MODELS_DIR: modelsDir,
-        RECAP_ASR_MODEL: "tone-ctc",
+        ...engine,
         RECAP_MEDIA_DIR: join(kit.dir, "store"),
       },
     });
