@@ -28,6 +28,11 @@ export interface RecognitionOptions {
   languageCode?: string;
   /** Words and phrases to favour, where the engine supports it. */
   vocabulary: string[];
+  /**
+   * The rate the audio was recorded at (Hz), before it was resampled to 16 kHz. Below 16 kHz the VAD hears it
+   * through a narrowband view (local/segmenter.ts), where Silero's 16 kHz model would miss speech.
+   */
+  sourceSampleRate?: number;
   /** Aborts the work (the job was abandoned or the process is stopping). */
   signal: AbortSignal;
   /** Called as audio is consumed, with the position reached so far. */

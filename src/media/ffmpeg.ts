@@ -16,6 +16,8 @@ export interface ProbedMedia {
   durationMs: number | null;
   /** Channels of the first audio stream; 0 when the file has no audio. */
   channels: number;
+  /** The first audio stream's sample rate (Hz); 0 when the file has no audio. */
+  sampleRate: number;
   hasVideo: boolean;
 }
 
@@ -115,6 +117,7 @@ export function probe(paths: FfmpegPaths, file: string, signal?: AbortSignal): P
           format,
           durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
           channels: audio?.channels ?? 0,
+          sampleRate: Number(audio?.sample_rate ?? 0),
           hasVideo: streams.some((stream) => stream.codec_type === "video"),
         });
       },

@@ -131,7 +131,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
       const { signal, onProgress } = recognition;
       checkLanguage(recognition.languageCode);
       signal.throwIfAborted();
-      const segmenter = vads.segmenter();
+      const segmenter = vads.segmenter({ sourceSampleRate: recognition.sourceSampleRate });
       const segments: RecognizedSegment[] = [];
       const take = async (finished: SpeechSegment[]) => {
         for (const segment of finished) {

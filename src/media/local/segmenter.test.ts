@@ -78,6 +78,26 @@ describe("SpeechSegmenter", () => {
     expect(segments.at(-1)!.startSample + segments.at(-1)!.samples.length).toBe(60 * 16_000);
   });
 
+  it("hears narrowband input through its view but hands back the samples pushed, in chunks of any size", () => {
+    const input = audio([
+      { seconds: 1 },
+      { tone: true, seconds: 2 },
+      { seconds: 1 },
+      { tone: true, seconds: 20 },
+      { seconds: 0.5 },
+    ]);
+    const pool = new VadPool({ vadModel, maxSegmentMs: 5000 });
+    const wideband = spans(run(pool.segmenter(), input, 4096));
+    for (const chunk of [160, 1000, 4096]) {
+      const segments = run(pool.segmenter({ sourceSampleRate: 8_000 }), input, chunk);
+      expect(spans(segments)).toEqual(wideband);
+      const pushed = segments.every(({ startSample, samples }) =>
+        samples.every((sample, i) => sample === input[startSample + i]),
+      );
+      expect(pushed).toBe(true);
+    }
+  });
+
   it("lends each VAD to one input at a time and reuses it once given back, with the same utterances as a new one", () => {
     const input = audio([
       { seconds: 0.5 },

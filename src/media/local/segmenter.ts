@@ -20,6 +20,15 @@ export interface SegmenterOptions {
   maxSegmentMs?: number;
 }
 
+/** What a segmenter is told of its input. */
+export interface SegmenterInput {
+  /**
+   * The rate the audio was recorded or sent at, before it was resampled to 16 kHz (a recording's probed rate, a
+   * live stream's declared one). Below 16 kHz the VAD is given the narrowband view of the audio (NarrowbandInput).
+   */
+  sourceSampleRate?: number;
+}
+
 /** Silero's window at 16 kHz: sherpa-onnx's VAD must be fed exactly this many samples at a time. */
 const WINDOW = 512;
 
@@ -37,11 +46,17 @@ export class VadPool {
   constructor(private readonly options: SegmenterOptions) {}
 
   /** A segmenter on an idle VAD, or on a new one when every VAD is lent; release it when its input is done. */
-  segmenter(): SpeechSegmenter {
-    return new SpeechSegmenter(this.options, this.idle.pop() ?? this.make(), (vad) => {
-      vad.reset();
-      this.idle.push(vad);
-    });
+  segmenter(input: SegmenterInput = {}): SpeechSegmenter {
+    const narrowband = (input.sourceSampleRate ?? SAMPLE_RATE) < SAMPLE_RATE;
+    return new SpeechSegmenter(
+      this.options,
+      this.idle.pop() ?? this.make(),
+      (vad) => {
+        vad.reset();
+        this.idle.push(vad);
+      },
+      narrowband ? new NarrowbandInput() : null,
+    );
   }
 
   /** The VADs made so far, and how many of them are not lent now. */
@@ -81,6 +96,7 @@ export class VadPool {
  * of any length, or a live stream, goes through in bounded memory. The VAD runs on the calling thread, one
  * 32 ms window at a time: Silero is a small LSTM, but its cost per window was not measured here on the real
  * model, only on the generated one. Made by a VadPool; `release` gives its VAD back once the input is done.
+ * On narrowband input the VAD hears NarrowbandInput's view, and the utterances are cut from the audio pushed.
  */
 export class SpeechSegmenter {
   private readonly maxSegmentSamples: number;
@@ -98,6 +114,7 @@ export class SpeechSegmenter {
     options: SegmenterOptions,
     private vad: Vad | null,
     private readonly giveBack: (vad: Vad) => void,
+    private readonly narrowband: NarrowbandInput | null = null,
   ) {
     const maxSegmentMs = options.maxSegmentMs ?? 30_000;
     const minSpeechMs = options.minSpeechMs ?? 250;
@@ -118,15 +135,19 @@ export class SpeechSegmenter {
   /** Takes the next samples; returns the utterances that ended within them, in order. */
   push(chunk: Float32Array): SpeechSegment[] {
     this.received += chunk.length;
-    const input = new Float32Array(this.remainder.length + chunk.length);
+    const heard = this.narrowband?.hear(chunk) ?? chunk;
+    const input = new Float32Array(this.remainder.length + heard.length);
     input.set(this.remainder);
-    input.set(chunk, this.remainder.length);
+    input.set(heard, this.remainder.length);
     const segments: SpeechSegment[] = [];
     let offset = 0;
     for (; offset + WINDOW <= input.length; offset += WINDOW) {
       this.feed(input.subarray(offset, offset + WINDOW), segments);
     }
     this.remainder = input.slice(offset);
+    // sherpa-onnx starts an utterance the pre-roll before the window that heard it, and with v5 up to 640 samples
+    // earlier (it runs a window behind the samples fed, on windows 64 samples longer): two windows cover it.
+    this.narrowband?.forget((this.openSince ?? this.fed) - this.preRollSamples - 2 * WINDOW);
     return segments;
   }
 
@@ -177,7 +198,60 @@ export class SpeechSegmenter {
       this.detector().pop();
       // The last window may be padding past the end of the input.
       const length = Math.min(samples.length, this.received - start);
-      if (length > 0) segments.push({ startSample: start, samples: samples.subarray(0, length) });
+      if (length <= 0) continue;
+      segments.push({
+        startSample: start,
+        samples: this.narrowband?.pushed(start, length) ?? samples.subarray(0, length),
+      });
+    }
+  }
+}
+
+/**
+ * Narrowband audio (recorded or sent below 16 kHz) as the VAD is given it. Resampled to 16 kHz by ffmpeg, such
+ * audio has nothing above half its own rate, and Silero's 16 kHz model barely hears it as speech (8 kHz JFK lost
+ * whole phrases); sherpa-onnx 1.13.8 runs Silero at 16 kHz only (any other rate exits the process). So the VAD
+ * hears the audio's even samples joined by straight lines, whose images above 4 kHz it hears as speech, as it
+ * hears a live LINEAR16 stream resampled by linear interpolation (docs/MEDIA.md, The VAD). The view is one sample
+ * late: an odd sample repeats the even sample before it, an even one is the mean of that sample and itself. The
+ * chunks pushed are kept as they are (not copied) from where an utterance could begin, and utterances cut from them.
+ */
+class NarrowbandInput {
+  private received = 0;
+  private lastEven = 0;
+  /** The audio pushed that an utterance could still take: chunks and the sample index each starts at. */
+  private kept: { start: number; samples: Float32Array }[] = [];
+
+  /** The VAD's view of the next chunk. */
+  hear(chunk: Float32Array): Float32Array {
+    this.kept.push({ start: this.received, samples: chunk });
+    const view = new Float32Array(chunk.length);
+    for (let i = 0; i < chunk.length; i++) {
+      if ((this.received + i) % 2 === 1) view[i] = this.lastEven;
+      else {
+        view[i] = (this.lastEven + chunk[i]!) / 2;
+        this.lastEven = chunk[i]!;
+      }
+    }
+    this.received += chunk.length;
+    return view;
+  }
+
+  /** `length` samples of the audio pushed, from the sample index `start`. */
+  pushed(start: number, length: number): Float32Array {
+    const out = new Float32Array(length);
+    for (const { start: at, samples } of this.kept) {
+      const from = Math.max(start, at);
+      const to = Math.min(start + length, at + samples.length);
+      if (from < to) out.set(samples.subarray(from - at, to - at), from - start);
+    }
+    return out;
+  }
+
+  /** Drops the chunks that end before the sample index `sample`. */
+  forget(sample: number): void {
+    while (this.kept.length > 0 && this.kept[0]!.start + this.kept[0]!.samples.length <= sample) {
+      this.kept.shift();
     }
   }
 }

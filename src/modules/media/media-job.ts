@@ -27,6 +27,12 @@ const PROGRESS = { fetched: 0.1, decoded: 0.15, recognised: 0.85, diarized: 0.95
 /** How often a job's progress is written at most. */
 const PROGRESS_EVERY_MS = 2000;
 
+/** A media file decoded: one 16 kHz WAV per channel transcribed, and the rate its audio was recorded at. */
+interface DecodedMedia {
+  wavs: string[];
+  sampleRate: number;
+}
+
 /**
  * The media part of a job (docs/MEDIA.md): fetch, probe and decode, recognise, diarise, align, then hand the
  * lines to the conversation as messages. Each step's result is kept with the media row, so a job taken up
@@ -115,12 +121,12 @@ export class MediaJobSteps {
     let keepWork = false;
     try {
       const options = JSON.parse(media.options) as MediaOptions;
-      let wavs: string[] | null = null;
-      const decoded = async () => (wavs ??= await this.decode(media, options, work, signal, progress));
+      let decoding: DecodedMedia | null = null;
+      const decoded = async () => (decoding ??= await this.decode(media, options, work, signal, progress));
       let channels = media.segments === null ? null : (JSON.parse(media.segments) as RecognizedSegment[][]);
       if (channels === null) {
         channels = await this.recognise(await decoded(), options, signal, progress);
-        const durationMs = await wavDurationMs((await decoded())[0] ?? "");
+        const durationMs = await wavDurationMs((await decoded()).wavs[0] ?? "");
         await this.deps.media.update(media.id, {
           segments: JSON.stringify(channels),
           duration_ms: durationMs,
@@ -129,7 +135,7 @@ export class MediaJobSteps {
       }
       let turns = media.turns === null ? null : (JSON.parse(media.turns) as SpeakerTurn[]);
       if (turns === null && options.diarization !== null && options.channels.length === 0) {
-        turns = await this.diarize(media, options, (await decoded())[0] ?? "", signal, progress);
+        turns = await this.diarize(media, options, (await decoded()).wavs[0] ?? "", signal, progress);
       }
       await this.addLines(job, media, options, channels, turns);
     } catch (error) {
@@ -168,7 +174,7 @@ export class MediaJobSteps {
     work: string,
     signal: AbortSignal,
     progress: { report(value: number): void },
-  ): Promise<string[]> {
+  ): Promise<DecodedMedia> {
     let input: string;
     if (media.stored_file !== null) input = join(this.settings.dir, "uploads", media.stored_file);
     else {
@@ -195,7 +201,7 @@ export class MediaJobSteps {
       throw this.logged(media, error);
     });
     progress.report(PROGRESS.decoded);
-    return wavs;
+    return { wavs, sampleRate: probed.sampleRate };
   }
 
   /** Logs what ffmpeg said of a file it refused, which the job's message leaves out; returns the error. */
@@ -207,7 +213,7 @@ export class MediaJobSteps {
   }
 
   private async recognise(
-    wavs: string[],
+    { wavs, sampleRate }: DecodedMedia,
     options: MediaOptions,
     signal: AbortSignal,
     progress: { report(value: number): void },
@@ -225,6 +231,7 @@ export class MediaJobSteps {
         await engine.transcribe(readWavSamples(wav), {
           ...(options.languageCode !== null && { languageCode: options.languageCode }),
           vocabulary: options.vocabulary,
+          sourceSampleRate: sampleRate,
           signal,
           onProgress: (ms) => progress.report(PROGRESS.decoded + (span * (done + ms)) / Math.max(total, 1)),
         }),
