@@ -11,7 +11,9 @@ import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { until, untilValue } from "../helpers/wait.ts";
 import { writeRecording } from "../helpers/audio.ts";
 import { ConsoleClient } from "../helpers/console.ts";
+import { JFK, JFK_PHRASES, VAD_TOLERANCE_SECONDS } from "../helpers/jfk.ts";
 import { MediaHost, MediaKit } from "../helpers/media.ts";
+import { installOneWordRecogniser } from "../helpers/one-word-recogniser.ts";
 import {
   installEnergyVad,
   installToneDiarization,
@@ -766,6 +768,68 @@ describe.each(await dialects())("the local engine on %s", (dialect) => {
       0.5, 3, 5.5,
     ]);
   }, 60_000);
+});
+
+describe.each(await dialects())("the local engine on a real voice on %s", (dialect) => {
+  const kit = new MediaKit();
+  let server: TestServer;
+  beforeAll(async () => {
+    // Only a recogniser is installed, so the engine cuts with the Silero VAD Recap ships; the recogniser says
+    // "speech" for every utterance it is given, so each message is where the VAD cut.
+    const modelsDir = join(kit.dir, "models");
+    installOneWordRecogniser(modelsDir, "one-word", "speech");
+    server = await startTestServer(dialect, {
+      env: {
+        RECAP_MODELS_DIR: modelsDir,
+        RECAP_ASR_MODEL: "one-word",
+        RECAP_MEDIA_DIR: join(kit.dir, "store"),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    kit.close();
+  });
+
+  it.each([16_000, 8_000] as const)(
+    "turns jfk.wav recorded at %i Hz into a message per phrase, where the phrase was said",
+    async (rate) => {
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { speech: { vad: string } };
+      expect(ready.speech.vad).toBe("Silero VAD v4 shipped with Recap");
+      const { token } = await server.newApp();
+      const file = join(kit.dir, `jfk-${rate}.wav`);
+      await promisify(execFile)("ffmpeg", ["-v", "error", "-y", "-i", JFK, "-ar", String(rate), file]);
+      const response = await fetch(`${server.url}/v1/process/audio`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
+        body: readFileSync(file),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const accepted = (await response.json()) as Body.Accepted;
+      expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
+      const messages = (
+        (await (await server.api(token, `/v1/conversations/${accepted.conversationId}/messages`)).json()) as {
+          messages: Message[];
+        }
+      ).messages;
+      const heard = messages.map(({ text, timeOffset, duration }) => ({
+        text,
+        start: timeOffset ?? -1,
+        end: (timeOffset ?? -1) + (duration ?? 0),
+      }));
+      expect(heard.map(({ text }) => text)).toEqual(JFK_PHRASES.map(() => "speech"));
+      heard.forEach(({ start, end }, index) => {
+        const said = JFK_PHRASES[index]!;
+        expect(Math.abs(start - said.start), `start of "${said.text}" at ${start}`).toBeLessThanOrEqual(
+          VAD_TOLERANCE_SECONDS[rate],
+        );
+        expect(Math.abs(end - said.end), `end of "${said.text}" at ${end}`).toBeLessThanOrEqual(
+          VAD_TOLERANCE_SECONDS[rate],
+        );
+      });
+    },
+    60_000,
+  );
 });
 
 describe.each(await dialects())("the size limit on %s", (dialect) => {

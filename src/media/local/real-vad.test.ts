@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeRecording } from "../../../test/helpers/audio.ts";
+import { JFK, JFK_PHRASES, VAD_TOLERANCE_SECONDS, type Speech } from "../../../test/helpers/jfk.ts";
 import { Linear16Resampler } from "../../live/protocol.ts";
 import { SAMPLE_RATE } from "../engine.ts";
 import { decodeToWav, probe } from "../ffmpeg.ts";
@@ -17,39 +18,12 @@ import { SHIPPED_VADS } from "../vad.ts";
 import { readWavSamples } from "../wav.ts";
 import { VadPool, type SpeechSegment } from "./segmenter.ts";
 
-const JFK = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "media", "jfk.wav");
-
-interface Speech {
-  text: string;
-  start: number;
-  end: number;
-}
-
-/**
- * Where the voice is in jfk.wav (seconds), read from its energy in 10 ms frames: each phrase from the frame
- * that rises above −30 dBFS out of the room's −40 dBFS to the one that falls back (test/fixtures/media/README.md).
- * The crowd's noise rises under "country" (10.2 s) and runs to the end of the file, which both VADs hear as
- * the speech going on, so the last utterance ends with the recording.
- */
-const JFK_PHRASES: Speech[] = [
-  { text: "And so, my fellow Americans,", start: 0.33, end: 2.11 },
-  { text: "ask not", start: 3.29, end: 4.29 },
-  { text: "what your country can do for you;", start: 5.41, end: 7.53 },
-  { text: "ask what you can do for your country.", start: 8.19, end: 11.0 },
-];
-
 const SENTENCES = [
   "The meeting starts at nine tomorrow morning.",
   "Please bring the budget report with you.",
   "We will decide on the new office then.",
 ];
 
-/**
- * How far an utterance's start and end may lie from its speech's. Measured (docs/MEDIA.md, The VAD): within
- * 170 ms at 16 and 48 kHz; at 8 kHz, telephone audio with nothing above 4 kHz, v4 ended "ask not" 330 ms after
- * it in the live stream and began "Please" 270 ms late in both.
- */
-const TOLERANCE = { 8_000: 0.35, 16_000: 0.2, 48_000: 0.2 } as const;
 const RATES = [8_000, 16_000, 48_000] as const;
 const FRAMES_MS = [20, 100, 250];
 
@@ -144,7 +118,7 @@ describe.each(["v4", "v5"] as const)("the real Silero VAD %s", (version) => {
             segments.push(...segmenter.push(resampler.push(pcm.subarray(at, at + frameBytes))));
           segments.push(...segmenter.flush());
           segmenter.release();
-          expectUtterancesAt(seconds(segments), speech[version], TOLERANCE[rate]);
+          expectUtterancesAt(seconds(segments), speech[version], VAD_TOLERANCE_SECONDS[rate]);
         }
       },
     );
@@ -184,7 +158,7 @@ describe.each(["v4", "v5"] as const)("the real Silero VAD %s", (version) => {
         for await (const chunk of readWavSamples(decoded!)) segments.push(...segmenter.push(chunk));
         segments.push(...segmenter.flush());
         segmenter.release();
-        expectUtterancesAt(seconds(segments), speech[version], TOLERANCE[rate]);
+        expectUtterancesAt(seconds(segments), speech[version], VAD_TOLERANCE_SECONDS[rate]);
       },
     );
   });
