@@ -50,6 +50,17 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads RECAP_LIVE_INTERIM_SECONDS to the millisecond, 0 turning interim results off", () => {
+    expect(loadConfig({}).media.liveInterimSeconds).toBe(0.5);
+    expect(loadConfig({ RECAP_LIVE_INTERIM_SECONDS: "0" }).media.liveInterimSeconds).toBe(0);
+    expect(loadConfig({ RECAP_LIVE_INTERIM_SECONDS: "1.25" }).media.liveInterimSeconds).toBe(1.25);
+    for (const bad of ["-1", "61", "0.0001", "soon", "1e3"]) {
+      expect(() => loadConfig({ RECAP_LIVE_INTERIM_SECONDS: bad })).toThrow(
+        `RECAP_LIVE_INTERIM_SECONDS must be a number of seconds from 0 to 60, to the millisecond (got "${bad}")`,
+      );
+    }
+  });
+
   it("keeps speech models under the data directory unless RECAP_MODELS_DIR says where", () => {
     expect(loadConfig({ RECAP_DATA_DIR: "/srv/recap" }).media.modelsDir).toBe("/srv/recap/models");
     expect(loadConfig({ RECAP_MODELS_DIR: "/var/lib/recap-models" }).media.modelsDir).toBe(

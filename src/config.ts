@@ -85,6 +85,8 @@ export interface MediaSettings {
   liveMaxConnectionsPerApp: number;
   /** How long a live connection may stay open, whatever it sends (docs/LIVE.md, Limits). */
   liveMaxConnectionSeconds: number;
+  /** How much new audio passes between two interim results of an utterance (docs/LIVE.md); 0: none. */
+  liveInterimSeconds: number;
 }
 
 export interface RemoteEngineSettings {
@@ -262,6 +264,19 @@ function mediaSettings(
   problems: string[],
 ): MediaSettings {
   const ffmpegPath = env.RECAP_FFMPEG_PATH || "ffmpeg";
+  /** A number of seconds from 0 to `max`, to the millisecond (`0.5`, `2`). */
+  const seconds = (name: string, fallback: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!/^\d+(\.\d{1,3})?$/.test(raw.trim()) || value > max) {
+      problems.push(
+        `${name} must be a number of seconds from 0 to ${max}, to the millisecond (got "${raw}")`,
+      );
+      return fallback;
+    }
+    return value;
+  };
   const maxSeconds = integer("RECAP_MEDIA_MAX_SECONDS", 4 * 3600, 1, 7 * 86_400);
   let asrRemote: RemoteEngineSettings | null = null;
   const partSeconds = integer("RECAP_ASR_PART_SECONDS", 600, 30, 86_400);
@@ -312,6 +327,7 @@ function mediaSettings(
     liveMaxConnectionsPerApp: integer("RECAP_LIVE_MAX_CONNECTIONS_PER_APP", 5, 0, 10_000),
     // A stream sent at real time reaches RECAP_MEDIA_MAX_SECONDS of audio first; this ends one that trickles.
     liveMaxConnectionSeconds: integer("RECAP_LIVE_MAX_CONNECTION_SECONDS", maxSeconds + 3600, 1, 8 * 86_400),
+    liveInterimSeconds: seconds("RECAP_LIVE_INTERIM_SECONDS", 0.5, 60),
   };
 }
 

@@ -215,6 +215,7 @@ export function createServices(deps: ServiceDeps) {
     speech,
     clock,
     leaseMs: config.jobLeaseSeconds * 1000,
+    interimEveryMs: Math.round(config.media.liveInterimSeconds * 1000),
   });
   const pageCache = new PageCache(PAGE_CACHE_BYTES, metrics.pageCache);
   metrics.readOnScrape({

@@ -43,11 +43,11 @@ export interface RecognitionOptions {
 export interface LiveRecognitionOptions {
   /** BCP-47 (`en-US`); engines that take a language use its primary subtag. */
   languageCode?: string;
-  /** The utterance under way as heard so far, decoded again after every `interimEveryMs` of new audio. */
+  /** The utterance under way as heard so far, recognised again after every `interimEveryMs` of new audio. */
   onInterim: (segment: RecognizedSegment) => void;
   /** An utterance that ended; awaited before the next is reported, so the caller stores each in order. */
   onFinal: (segment: RecognizedSegment) => Promise<void>;
-  /** How much new audio of an utterance under way passes between two interim decodes (default 500 ms). */
+  /** How much new audio of an utterance under way passes between two interim results (default 500 ms; 0: none). */
   interimEveryMs?: number;
 }
 
@@ -65,15 +65,15 @@ export interface SpeechEngine {
   /** Recognises all of `audio`; throws when the engine fails (the job then fails with that message). */
   transcribe(audio: AsyncIterable<Float32Array>, options: RecognitionOptions): Promise<RecognizedSegment[]>;
   /**
-   * Starts recognising a live stream, utterance by utterance with interim results; absent on an engine that
-   * cannot stream (a remote server answers whole files only). Throws when it cannot take the language.
+   * Starts recognising a live stream, utterance by utterance with interim results (live-recognition.ts).
+   * @throws MediaProblem when it cannot take the language; Error when it cannot stream now (no VAD)
    */
-  listen?(options: LiveRecognitionOptions): LiveRecognition;
+  listen(options: LiveRecognitionOptions): LiveRecognition;
   /**
-   * The local engine's VADs: how many it made (each holds native memory until the process ends, so this is
-   * the most inputs it segmented at once) and how many are idle now. Absent on an engine without one.
+   * The engine's VADs: how many it made (each holds native memory until the process ends, so this is the most
+   * inputs it segmented at once) and how many are idle now.
    */
-  vads?(): { made: number; idle: number };
+  vads(): { made: number; idle: number };
   close(): Promise<void>;
 }
 

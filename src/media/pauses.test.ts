@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeEnergyVad } from "../../test/helpers/speech-models.ts";
 import { SAMPLE_RATE } from "./engine.ts";
+import { VadPool } from "./local/segmenter.ts";
 import { quietestPause, vadPauseFinder, type PauseFinder } from "./pauses.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "recap-pauses-"));
@@ -32,7 +33,7 @@ const seconds = (sample: number) => sample / SAMPLE_RATE;
 
 describe.each([
   ["the quietest stretch by energy", () => quietestPause],
-  ["a VAD", () => vadPauseFinder(energyVad())],
+  ["a VAD", () => vadPauseFinder(new VadPool({ vadModel: energyVad() }))],
 ])("a cut found by %s", (_name, finder: () => PauseFinder) => {
   const find = (samples: Float32Array, from: number, to: number) =>
     finder()(samples, from * SAMPLE_RATE, to * SAMPLE_RATE);

@@ -52,12 +52,10 @@ export function quietestPause(samples: Float32Array, from: number, to: number): 
 }
 
 /**
- * A finder on the Silero VAD file `vadModel` (verified by the caller, vad.ts, before sherpa-onnx loads it) that
- * cuts in the middle of the longest pause the VAD hears in the window (of equals the latest), and where it
- * hears speech throughout, at the quietest stretch.
+ * A finder on the VADs of `pool` that cuts in the middle of the longest pause the VAD hears in the window (of
+ * equals the latest), and where it hears speech throughout, at the quietest stretch.
  */
-export function vadPauseFinder(vadModel: string): PauseFinder {
-  const pool = new VadPool({ vadModel });
+export function vadPauseFinder(pool: VadPool): PauseFinder {
   return (samples, from, to) => {
     const segmenter = pool.segmenter();
     let speech: SpeechSegment[];

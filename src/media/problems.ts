@@ -23,3 +23,17 @@ export class EngineUnreachable extends Error {
     this.name = "EngineUnreachable";
   }
 }
+
+/**
+ * The speech engine's server answered, but not with a transcription (a 4xx, or a body that is not JSON). The
+ * message says so without the body, which goes in `detail`, for the server's log only.
+ */
+export class EngineFailed extends Error {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+    this.name = "EngineFailed";
+  }
+}

@@ -7,8 +7,12 @@ import {
   type RecognizedWord,
   type SpeechEngine,
 } from "./engine.ts";
-import { EngineUnreachable } from "./problems.ts";
-import { quietestPause, type PauseFinder } from "./pauses.ts";
+import { EngineFailed, EngineUnreachable } from "./problems.ts";
+import { setTimeout } from "node:timers/promises";
+import { UtteranceLiveRecognition, type UtteranceRecognizer } from "./live-recognition.ts";
+import type { VadPool } from "./local/segmenter.ts";
+import { DEFAULT_MODELS } from "./models.ts";
+import { quietestPause, vadPauseFinder } from "./pauses.ts";
 import { encodeWav } from "./wav.ts";
 
 /** A number as servers send it: vLLM sends strings ("1.5"). */
@@ -62,6 +66,15 @@ function causeOf(error: unknown): string {
 /** How far before a part's end its cut is looked for, at most: a tenth of the part where that is less. */
 const PAUSE_SEARCH_SECONDS = 30;
 
+/**
+ * A live utterance's request: its time limit (RECAP_ASR_TIMEOUT_SECONDS where that is less), and a final's
+ * retries when the server did not answer, after 0.5 s and 1 s. An utterance is at most 30 s of audio, and the
+ * frames that arrive meanwhile wait within the connection's backlog (docs/LIVE.md).
+ */
+const LIVE_TIMEOUT_SECONDS = 30;
+const LIVE_RETRIES = 2;
+const LIVE_RETRY_MS = 500;
+
 const seconds = (value: Loose): number | null => {
   const number = typeof value === "string" ? Number(value) : value;
   return typeof number === "number" && Number.isFinite(number) ? number : null;
@@ -75,9 +88,10 @@ const seconds = (value: Loose): number | null => {
  * utterance whole, as one segment, instead of two halves mangled at a fixed cut.
  */
 export function createRemoteEngine(
-  settings: RemoteEngineSettings & { model: string; pauses?: () => PauseFinder | null },
+  settings: RemoteEngineSettings & { model: string; vads?: () => VadPool | null },
 ): SpeechEngine & { reachability(): Reachability } {
   const endpoint = `${settings.url}/audio/transcriptions`;
+  const liveTimeoutSeconds = Math.min(settings.timeoutSeconds, LIVE_TIMEOUT_SECONDS);
   const partSamples = settings.partSeconds * SAMPLE_RATE;
   const searchSamples = Math.min(PAUSE_SEARCH_SECONDS * SAMPLE_RATE, Math.floor(partSamples / 10));
   let reachability: Reachability = { state: "unknown", since: null, lastReachableAt: null, reason: null };
@@ -95,7 +109,8 @@ export function createRemoteEngine(
   async function transcribePart(
     samples: Float32Array,
     offsetMs: number,
-    options: RecognitionOptions,
+    options: Omit<RecognitionOptions, "onProgress">,
+    timeoutSeconds = settings.timeoutSeconds,
   ): Promise<RecognizedSegment[]> {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(encodeWav(samples))], { type: "audio/wav" }), "audio.wav");
@@ -110,7 +125,7 @@ export function createRemoteEngine(
     if (options.vocabulary.length > 0) form.append("prompt", options.vocabulary.join(", "));
     let response: Response;
     let body: string;
-    const deadline = withDeadline(options.signal, settings.timeoutSeconds * 1000);
+    const deadline = withDeadline(options.signal, timeoutSeconds * 1000);
     try {
       response = await fetch(endpoint, {
         method: "POST",
@@ -123,7 +138,7 @@ export function createRemoteEngine(
       if (options.signal.aborted) throw error;
       throw unreachable(
         error instanceof Error && error.name === "TimeoutError"
-          ? `did not answer within ${settings.timeoutSeconds} seconds`
+          ? `did not answer within ${timeoutSeconds} seconds`
           : `could not be reached (${causeOf(error)})`,
         error,
       );
@@ -133,13 +148,13 @@ export function createRemoteEngine(
     if (response.status >= 500) throw unreachable(`answered HTTP ${response.status}`);
     reached();
     if (!response.ok) {
-      throw new Error(`the speech server answered HTTP ${response.status}: ${body.slice(0, 300)}`);
+      throw new EngineFailed(`the speech server answered HTTP ${response.status}`, body.slice(0, 300));
     }
     let answer: TranscriptionAnswer;
     try {
       answer = JSON.parse(body) as TranscriptionAnswer;
     } catch {
-      throw new Error(`the speech server's answer is not JSON: ${body.slice(0, 300)}`);
+      throw new EngineFailed("the speech server's answer is not JSON", body.slice(0, 300));
     }
     const durationMs = Math.round((samples.length / SAMPLE_RATE) * 1000);
     return segmentsOf(answer, durationMs).map((segment) => ({
@@ -171,7 +186,8 @@ export function createRemoteEngine(
         part.copyWithin(0, length, filled);
         filled -= length;
       };
-      const findPause = settings.pauses?.() ?? quietestPause;
+      const vads = settings.vads?.() ?? null;
+      const findPause = vads === null ? quietestPause : vadPauseFinder(vads);
       for await (const chunk of audio) {
         options.signal.throwIfAborted();
         let at = 0;
@@ -189,7 +205,46 @@ export function createRemoteEngine(
       if (filled > 0) await send(filled);
       return segments;
     },
+    listen(live) {
+      const vads = settings.vads?.() ?? null;
+      if (vads === null) {
+        throw new Error(
+          `live recognition needs a VAD, and the one installed is damaged: \`bin/recap models pull ${DEFAULT_MODELS.vad} --force\``,
+        );
+      }
+      const recognise: UtteranceRecognizer = async (segment, signal, purpose) => {
+        const offsetMs = Math.round((segment.startSample * 1000) / SAMPLE_RATE);
+        const request = {
+          vocabulary: [],
+          signal,
+          ...(live.languageCode !== undefined && { languageCode: live.languageCode }),
+        };
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const said = await transcribePart(segment.samples, offsetMs, request, liveTimeoutSeconds);
+            return said.length === 0 ? null : oneSegment(said);
+          } catch (error) {
+            const retry = purpose === "final" && error instanceof EngineUnreachable && attempt < LIVE_RETRIES;
+            if (!retry || signal.aborted) throw error;
+            await setTimeout(LIVE_RETRY_MS * 2 ** attempt, undefined, { signal });
+          }
+        }
+      };
+      return new UtteranceLiveRecognition(vads.segmenter(), recognise, live);
+    },
+    vads: () => settings.vads?.()?.counts() ?? { made: 0, idle: 0 },
     close: () => Promise.resolve(),
+  };
+}
+
+/** The segments a server heard in one live utterance, as the one line the utterance is. */
+function oneSegment(said: RecognizedSegment[]): RecognizedSegment {
+  const words = said.flatMap((segment) => segment.words);
+  return {
+    text: said.map((segment) => segment.text).join(" "),
+    startMs: said[0]!.startMs,
+    endMs: said[said.length - 1]!.endMs,
+    words,
   };
 }
 

@@ -3,7 +3,7 @@ import type { Diarizer, SpeechEngine } from "./engine.ts";
 import { createLocalDiarizer } from "./local/diarizer.ts";
 import { createLocalEngine } from "./local/engine.ts";
 import { ModelNotInstalled, readInstalledModel } from "./model-store.ts";
-import { vadPauseFinder, type PauseFinder } from "./pauses.ts";
+import { VadPool } from "./local/segmenter.ts";
 import { catalogueEntry, DEFAULT_MODELS } from "./models.ts";
 import { createRemoteEngine, type Reachability } from "./remote-engine.ts";
 import { chooseVad } from "./vad.ts";
@@ -101,24 +101,25 @@ function installed(modelsDir: string, ...names: string[]): boolean {
 export function createSpeech(settings: MediaSettings): Speech {
   const remote = settings.asrRemote;
   const localModel = settings.asrModel ?? DEFAULT_MODELS.recogniser;
-  // A remote engine's parts end in pauses the VAD hears; a VAD pulled while the server runs is used from the
-  // next recording, and a damaged one leaves the cut to energy alone (null).
-  let vadPauses: { file: string; find: PauseFinder } | null = null;
-  const pauses = () => {
+  // A remote engine's parts end in pauses the VAD hears, and its live streams are cut into utterances by it; a
+  // VAD pulled while the server runs is used from the next recording or stream, and a damaged one leaves the cut
+  // to energy alone (null) and refuses streams.
+  let remoteVads: { file: string; pool: VadPool } | null = null;
+  const vads = () => {
     try {
       const { file } = chooseVad(settings.modelsDir);
-      if (vadPauses?.file !== file) {
+      if (remoteVads?.file !== file) {
         const verified = chooseVad(settings.modelsDir, { verifyDigests: true });
-        vadPauses = { file: verified.file, find: vadPauseFinder(verified.file) };
+        remoteVads = { file: verified.file, pool: new VadPool({ vadModel: verified.file }) };
       }
-      return vadPauses.find;
+      return remoteVads.pool;
     } catch (error) {
       if (error instanceof ModelNotInstalled) return null;
       throw error;
     }
   };
   const remoteEngine = remote
-    ? createRemoteEngine({ ...remote, model: settings.asrModel ?? REMOTE_DEFAULT_MODEL, pauses })
+    ? createRemoteEngine({ ...remote, model: settings.asrModel ?? REMOTE_DEFAULT_MODEL, vads })
     : null;
   let local: Promise<SpeechEngine> | null = null;
   let diarizer: Diarizer | null = null;

@@ -4,6 +4,9 @@ import type { AddressInfo } from "node:net";
 /** The answer shapes real servers give (docs/MEDIA.md, Remote engines). */
 export type Dialect = "openai" | "whisper.cpp" | "vllm" | "localai" | "diarized";
 
+/** A way for an answer to go wrong. */
+export type Fault = { status: number; body: string } | "close mid-answer";
+
 /** A transcription request as the server received it. */
 export interface TranscriptionRequest {
   headers: IncomingHttpHeaders;
@@ -19,10 +22,15 @@ export interface SpeechServer {
   url: string;
   requests: TranscriptionRequest[];
   dialect: Dialect;
-  /** The text of speech heard from `startSeconds` of a request's audio; the test knows what it placed there. */
-  textAt: (startSeconds: number) => string;
-  /** Replaces the answer: an HTTP status and body. */
-  failWith: { status: number; body: string } | null;
+  /**
+   * The text of speech heard from `startSeconds` of a request's audio; the test knows what it placed there (or,
+   * for a live utterance, which always starts near 0, what audio of that length is).
+   */
+  textAt: (startSeconds: number, request: TranscriptionRequest) => string;
+  /** Replaces every answer: an HTTP status and body, or the connection closed halfway through a good answer. */
+  failWith: Fault | null;
+  /** Replaces the next answers, one each, before `failWith` (null: answers that one as it should). */
+  faults: (Fault | null)[];
   /** Holds each answer this long (a slow engine), so a test can stop Recap mid-transcription. */
   delayMs: number;
   /** Requests whose client went away before the answer: Recap abandoned the work. */
@@ -56,9 +64,9 @@ export function voicedRegions(wav: Buffer): { seconds: number; voiced: [number, 
 const round = (seconds: number) => Math.round(seconds * 100) / 100;
 
 /** One answer in the dialect: segments at the voiced regions, their words spread evenly over each. */
-function answerOf(server: SpeechServer, voiced: [number, number][]): unknown {
-  const segments = voiced.map(([start, end], index) => {
-    const text = server.textAt(start);
+function answerOf(server: SpeechServer, request: TranscriptionRequest): unknown {
+  const segments = request.voiced.map(([start, end], index) => {
+    const text = server.textAt(start, request);
     const words = text.split(/\s+/);
     const step = (end - start) / words.length;
     return {
@@ -134,7 +142,7 @@ function answerOf(server: SpeechServer, voiced: [number, number][]): unknown {
  */
 export async function startSpeechServer(
   dialect: Dialect,
-  textAt: (startSeconds: number) => string,
+  textAt: SpeechServer["textAt"],
 ): Promise<SpeechServer> {
   const server: SpeechServer = {
     url: "",
@@ -142,6 +150,7 @@ export async function startSpeechServer(
     dialect,
     textAt,
     failWith: null,
+    faults: [],
     delayMs: 0,
     abandoned: 0,
     stop: () => Promise.resolve(),
@@ -171,8 +180,8 @@ export async function startSpeechServer(
           response.end(JSON.stringify({ error: { message: "file is required" } }));
           return;
         }
-        const { seconds, voiced } = voicedRegions(wav);
-        server.requests.push({ headers: request.headers, fields, seconds, voiced });
+        const received = { headers: request.headers, fields, ...voicedRegions(wav) };
+        server.requests.push(received);
         if (server.delayMs > 0) {
           const gone = await new Promise<boolean>((resolve) => {
             const timer = setTimeout(() => resolve(false), server.delayMs);
@@ -186,13 +195,18 @@ export async function startSpeechServer(
             return;
           }
         }
-        if (server.failWith) {
-          response.writeHead(server.failWith.status, { "content-type": "application/json" });
-          response.end(server.failWith.body);
-          return;
+        const answer = JSON.stringify(answerOf(server, received));
+        const fault = server.faults.length > 0 ? (server.faults.shift() ?? null) : server.failWith;
+        if (fault === "close mid-answer") {
+          response.writeHead(200, { "content-type": "application/json", "content-length": answer.length });
+          response.write(answer.slice(0, answer.length >> 1), () => response.destroy());
+        } else if (fault !== null) {
+          response.writeHead(fault.status, { "content-type": "application/json" });
+          response.end(fault.body);
+        } else {
+          response.writeHead(200, { "content-type": "application/json" });
+          response.end(answer);
         }
-        response.writeHead(200, { "content-type": "application/json" });
-        response.end(JSON.stringify(answerOf(server, voiced)));
       })();
     });
   });

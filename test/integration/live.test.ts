@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sdk as untypedSdk } from "@symblai/symbl-js";
@@ -13,7 +13,7 @@ import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { connect, linear16, messageType, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
-import { installToneEngine, VOICES } from "../helpers/speech-models.ts";
+import { installEnergyVad, installToneEngine, VOICES } from "../helpers/speech-models.ts";
 import { until, untilValue } from "../helpers/wait.ts";
 
 /** What this test uses of the SDK (it ships no types for `sdk`). */
@@ -632,12 +632,19 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
   });
 });
 
-describe.each(await dialects())("live streaming without a local engine on %s", (dialect) => {
-  it("refuses the start_request with an error event saying why, when no engine or only a remote one is set up", async () => {
+describe.each(await dialects())("live streaming without an engine that can stream on %s", (dialect) => {
+  it("refuses the start_request with an error event saying why, when no engine is set up or the VAD is damaged", async () => {
     const kit = new MediaKit();
+    // A silero-vad pulled into the models directory and damaged since: it is refused, not replaced by the shipped one.
+    const damaged = join(kit.dir, "damaged");
+    installEnergyVad(damaged);
+    writeFileSync(join(damaged, "silero-vad", "silero_vad.onnx"), "not a model");
     const cases: [Record<string, string>, RegExp][] = [
       [{ RECAP_MODELS_DIR: join(kit.dir, "none") }, /No speech engine is set up/],
-      [{ RECAP_ASR_URL: "http://127.0.0.1:9/v1" }, /cannot stream: live recognition needs the local engine/],
+      [
+        { RECAP_ASR_URL: "http://127.0.0.1:9/v1", RECAP_MODELS_DIR: damaged },
+        /live recognition needs a VAD, and the one installed is damaged: `bin\/recap models pull silero-vad --force`/,
+      ],
     ];
     for (const [env, details] of cases) {
       const server = await startTestServer(dialect, { env });

@@ -10,8 +10,10 @@ import {
 } from "../engine.ts";
 import { ModelNotInstalled, readInstalledModel, type InstalledModel } from "../model-store.ts";
 import { MediaProblem } from "../problems.ts";
-import { VadPool, type SegmenterOptions, type SpeechSegment, type SpeechSegmenter } from "./segmenter.ts";
+import { UtteranceLiveRecognition } from "../live-recognition.ts";
+import { VadPool, type SegmenterOptions, type SpeechSegment } from "./segmenter.ts";
 import { unlessAborted } from "./abortable.ts";
+import { checkRecogniserLayout } from "./model-layout.ts";
 import { sherpaOnnx } from "./sherpa.ts";
 import { chooseVad } from "../vad.ts";
 import { wordsFromTokens } from "./words.ts";
@@ -78,12 +80,13 @@ function recognizerConfig(model: InstalledModel & { dir: string }, numThreads: n
  * utterance is recognised by an offline recogniser on a libuv worker thread (`decodeAsync`), one at a time, so
  * the event loop stays free and memory holds one utterance however long the input. Loads the models now.
  * @throws ModelNotInstalled when the recogniser is not installed, a file of its or of the VAD's is missing or
- * changed, or a VAD asked for by name is not installed
+ * changed, a file of its does not fit its role in the family's layout, or a VAD asked for by name is not installed
  */
 export async function createLocalEngine(options: LocalEngineOptions): Promise<SpeechEngine> {
   const model = readInstalledModel(options.modelsDir, options.model);
   if (model.kind !== "recogniser")
     throw new ModelNotInstalled(`model ${model.name} is a ${model.kind}, not a recogniser`);
+  checkRecogniserLayout(model);
   const vad = chooseVad(options.modelsDir, {
     ...(options.vad !== undefined && { name: options.vad }),
     verifyDigests: true,
@@ -156,7 +159,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
 
     listen(live: LiveRecognitionOptions): LiveRecognition {
       checkLanguage(live.languageCode);
-      return new LocalLiveRecognition(vads.segmenter(), recognise, live);
+      return new UtteranceLiveRecognition(vads.segmenter(), recognise, live);
     },
 
     vads: () => vads.counts(),
@@ -166,98 +169,4 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
       await Promise.allSettled([...decodes]);
     },
   };
-}
-
-/**
- * A live stream on the local engine: the segmenter cuts utterances as frames arrive and each is recognised as
- * a final, in order; while an utterance is open its samples so far are decoded again after every
- * `interimEveryMs` of new audio, one such decode at a time, for the interim results. It keeps the samples of
- * the utterance under way (at most the segmenter's longest utterance) and a second before it.
- */
-class LocalLiveRecognition implements LiveRecognition {
-  private readonly interimEvery: number;
-  private readonly never = new AbortController().signal;
-  /** Recent input as received: chunks and the sample index each starts at. */
-  private recent: { start: number; samples: Float32Array }[] = [];
-  private received = 0;
-  private lastInterimAt = 0;
-  private interimDecoding = false;
-  /** Counts finals, so an interim decoded before its utterance ended is not reported after the final. */
-  private finals = 0;
-
-  constructor(
-    private readonly segmenter: SpeechSegmenter,
-    private readonly recognise: (
-      segment: SpeechSegment,
-      signal: AbortSignal,
-    ) => Promise<RecognizedSegment | null>,
-    private readonly options: LiveRecognitionOptions,
-  ) {
-    this.interimEvery = Math.round(((options.interimEveryMs ?? 500) * SAMPLE_RATE) / 1000);
-  }
-
-  async push(chunk: Float32Array): Promise<void> {
-    this.recent.push({ start: this.received, samples: chunk });
-    this.received += chunk.length;
-    await this.report(this.segmenter.push(chunk));
-    const open = this.segmenter.openSinceSample;
-    this.forget(open ?? this.received - SAMPLE_RATE);
-    if (open !== null && !this.interimDecoding && this.received - this.lastInterimAt >= this.interimEvery) {
-      this.lastInterimAt = this.received;
-      this.decodeInterim(open);
-    }
-  }
-
-  async end(): Promise<void> {
-    try {
-      await this.report(this.segmenter.flush());
-    } finally {
-      this.recent = [];
-      this.segmenter.release();
-    }
-  }
-
-  private async report(finished: SpeechSegment[]): Promise<void> {
-    for (const segment of finished) {
-      this.finals += 1;
-      const recognised = await this.recognise(segment, this.never);
-      if (recognised !== null) await this.options.onFinal(recognised);
-    }
-  }
-
-  private decodeInterim(since: number): void {
-    const samples = this.samplesSince(since);
-    if (samples.length === 0) return;
-    const finalsBefore = this.finals;
-    this.interimDecoding = true;
-    this.recognise({ startSample: since, samples }, this.never)
-      .then((recognised) => {
-        if (recognised !== null && this.finals === finalsBefore) this.options.onInterim(recognised);
-      })
-      // An interim that fails is only not shown: the same samples are decoded again for the final, whose
-      // failure ends the stream with its error.
-      .catch(() => undefined)
-      .finally(() => {
-        this.interimDecoding = false;
-      });
-  }
-
-  /** Drops the chunks that end before `sample`. */
-  private forget(sample: number): void {
-    while (this.recent.length > 0) {
-      const first = this.recent[0]!;
-      if (first.start + first.samples.length > sample) break;
-      this.recent.shift();
-    }
-  }
-
-  private samplesSince(sample: number): Float32Array {
-    const from = Math.max(sample, this.recent[0]?.start ?? sample);
-    const out = new Float32Array(Math.max(0, this.received - from));
-    for (const { start, samples } of this.recent) {
-      const skip = Math.max(0, from - start);
-      if (skip < samples.length) out.set(samples.subarray(skip), start + skip - from);
-    }
-    return out;
-  }
 }

@@ -5,7 +5,7 @@ import { statusOf } from "../../http/errors.ts";
 import { events, Linear16Resampler, parseRequest, type StartRequest } from "../../live/protocol.ts";
 import { SAMPLE_RATE, type LiveRecognition, type RecognizedSegment } from "../../media/engine.ts";
 import { StreamDecoder, type FfmpegPaths } from "../../media/ffmpeg.ts";
-import type { MediaProblem } from "../../media/problems.ts";
+import { EngineFailed, EngineUnreachable, type MediaProblem } from "../../media/problems.ts";
 import type { LiveConversation, LiveService } from "./live.service.ts";
 
 export interface ConnectionLimits {
@@ -245,23 +245,31 @@ export class LiveConnection {
     clearTimeout(this.deadline);
     const live = this.live;
     let jobId: string | null = null;
-    /** The compressed stream's bytes that ffmpeg could not decode: said, and the close says 4400. */
-    let undecodable: DomainError | null = null;
+    /**
+     * What went wrong as the stream ended (bytes ffmpeg could not decode, 4400; the engine failing on the last
+     * utterance, 4503): said, and the close gives its code; the lines stored so far are analysed all the same.
+     */
+    let failure: DomainError | null = null;
     try {
       if (live !== null && this.recognition !== null) {
         try {
           if (this.decoder !== null) {
             // What ffmpeg still holds is decoded and recognised before the stream's last utterance is closed.
-            undecodable = await this.decoder.end().then(
+            failure = await this.decoder.end().then(
               () => null,
               (problem: unknown) => this.undecodable(problem as MediaProblem),
             );
-            if (undecodable !== null) this.send(events.error(undecodable.code, undecodable.message));
+            if (failure !== null) this.send(events.error(failure.code, failure.message));
             await this.drainDecoded();
           }
         } finally {
           // However the stream ends, its recognition ends too: that frees what it holds (the engine's VAD).
-          await this.recognition.end();
+          await this.recognition.end().catch((error: unknown) => {
+            const engine = this.engineFailure(error);
+            if (engine === null) throw error;
+            failure ??= engine;
+            this.send(events.error(engine.code, engine.message));
+          });
         }
         jobId = await this.service.finish(live);
       }
@@ -281,8 +289,24 @@ export class LiveConnection {
       this.send(events.conversationCompleted(live.conversationId, null));
       this.send(events.recognitionStopped(live.conversationId));
     }
-    if (undecodable === null) this.socket.close(1000);
-    else this.socket.close(closeCodeOf(undecodable), undecodable.code);
+    if (failure === null) this.socket.close(1000);
+    else this.socket.close(closeCodeOf(failure), failure.code);
+  }
+
+  /**
+   * The client's error for a speech engine that failed on an utterance (did not answer, or not with a
+   * transcription), naming the cause; what its server said goes to the log. Null for any other error.
+   */
+  private engineFailure(error: unknown): DomainError | null {
+    if (!(error instanceof EngineUnreachable || error instanceof EngineFailed)) return null;
+    this.logger.warn(
+      { err: error, ...(error instanceof EngineFailed && { answer: error.detail }) },
+      "live recognition failed",
+    );
+    return new DomainError(
+      "unavailable",
+      `${error.message}: the stream was ended, and the lines recognised so far are kept`,
+    );
   }
 
   /** The client's error for a stream ffmpeg could not decode; what ffmpeg said goes to the log, at debug. */
@@ -293,9 +317,9 @@ export class LiveConnection {
 
   /** Sends Symbl's error event and closes with the error's code; an unexpected error is logged, not shown. */
   fail(error: unknown): void {
-    const known = error instanceof DomainError;
-    if (!known) this.logger.error({ err: error }, "live connection failed");
-    const domain = known ? error : new DomainError("unavailable", "the stream could not be processed");
+    const known = error instanceof DomainError ? error : this.engineFailure(error);
+    if (known === null) this.logger.error({ err: error }, "live connection failed");
+    const domain = known ?? new DomainError("unavailable", "the stream could not be processed");
     this.send(events.error(domain.code, domain.message));
     this.socket.close(closeCodeOf(domain), domain.code);
     this.decoder?.kill();

@@ -6,6 +6,7 @@ import type { Speaker, StartRequest } from "../../live/protocol.ts";
 import type { LiveRecognition, LiveRecognitionOptions, RecognizedSegment } from "../../media/engine.ts";
 import { storedWords } from "../../media/align.ts";
 import type { Speech } from "../../media/speech.ts";
+import { MediaProblem } from "../../media/problems.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
@@ -70,6 +71,8 @@ export class LiveService {
       conversations: Pick<ConversationsService, "getInsights" | "getTopics">;
       trackers: Pick<TrackersService, "list" | "matchLines">;
       speech: Speech;
+      /** RECAP_LIVE_INTERIM_SECONDS: how much new audio passes between two interim results; 0 for none. */
+      interimEveryMs: number;
       clock: Clock;
       /** How long a hold lasts unrenewed (RECAP_JOB_LEASE_SECONDS): a stream's process that dies is found after it. */
       leaseMs: number;
@@ -78,28 +81,25 @@ export class LiveService {
 
   /**
    * Starts recognising a stream on the process's engine. Throws service_unavailable when no engine is set
-   * up or the engine cannot stream (a remote server), invalid when it cannot take the language.
+   * up or it cannot stream now (a remote engine's VAD is damaged), invalid when it cannot take the language.
    */
   async listen(
     start: StartRequest,
-    options: Omit<LiveRecognitionOptions, "languageCode">,
+    options: Omit<LiveRecognitionOptions, "languageCode" | "interimEveryMs">,
   ): Promise<LiveRecognition> {
     const status = this.deps.speech.status();
     if (status.engine === null) throw new DomainError("unavailable", status.setupHint);
     const engine = await this.deps.speech.engine();
-    if (!engine.listen) {
-      throw new DomainError(
-        "unavailable",
-        `the speech engine (${engine.description}) cannot stream: live recognition needs the local engine (docs/LIVE.md)`,
-      );
-    }
     try {
       return engine.listen({
         ...options,
+        interimEveryMs: this.deps.interimEveryMs,
         ...(start.languageCode !== null && { languageCode: start.languageCode }),
       });
     } catch (error) {
-      throw new DomainError("invalid", `config.languageCode: ${(error as Error).message}`);
+      if (error instanceof MediaProblem)
+        throw new DomainError("invalid", `config.languageCode: ${error.message}`);
+      throw new DomainError("unavailable", (error as Error).message);
     }
   }
 
