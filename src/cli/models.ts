@@ -11,6 +11,7 @@ import { createLocalEngine } from "../media/local/engine.ts";
 import {
   listInstalledModels,
   ModelDownloadFailed,
+  ModelNotInstalled,
   pullModel,
   type InstalledModel,
 } from "../media/model-store.ts";
@@ -21,12 +22,18 @@ import {
   downloadUrl,
   type CatalogueEntry,
 } from "../media/models.ts";
+import { chooseVad, SHIPPED_VAD } from "../media/vad.ts";
 
 export interface ModelListing {
   name: string;
   kind: string;
   installed: boolean;
   default: boolean;
+  /**
+   * The catalogue's VAD only: the VAD the engines use, as the start-up log names it (vad.ts): this one once
+   * pulled, else the one Recap ships; or why none can be used.
+   */
+  inUse?: string;
   /** Absent for a model installed by hand that the catalogue does not know. */
   catalogue?: Pick<CatalogueEntry, "licence" | "languages" | "streaming" | "wordTimings" | "note"> & {
     url: string;
@@ -44,6 +51,7 @@ export function listModels(modelsDir: string): ModelListing[] {
     kind: entry.kind,
     installed: installed.has(entry.name),
     default: defaults.has(entry.name),
+    ...(entry.name === DEFAULT_MODELS.vad && { inUse: vadInUse(modelsDir) }),
     catalogue: {
       licence: entry.licence,
       languages: entry.languages,
@@ -61,15 +69,26 @@ export function listModels(modelsDir: string): ModelListing[] {
   return [...known, ...others];
 }
 
+/** The VAD the engines use, as the start-up log names it, or why none can be used. */
+function vadInUse(modelsDir: string): string {
+  try {
+    return chooseVad(modelsDir).description;
+  } catch (error) {
+    if (error instanceof ModelNotInstalled) return `none (${error.message})`;
+    throw error;
+  }
+}
+
 export function printModelList(listing: ModelListing[], modelsDir: string): void {
   console.log(`Models in ${modelsDir} (* the default of its kind):\n`);
   const width = Math.max(...listing.map((model) => model.name.length)) + 2;
   for (const model of listing) {
     const mark = model.default ? "*" : " ";
-    const state = model.installed ? "installed" : "-";
+    const state = model.installed ? "installed" : model.inUse === SHIPPED_VAD.description ? "shipped" : "-";
     const size = model.catalogue ? `${Math.round(model.catalogue.bytes / 1e6)} MB` : "";
+    const use = model.inUse === undefined ? "" : `in use: ${model.inUse}. `;
     console.log(
-      `${mark} ${model.name.padEnd(width)}${model.kind.padEnd(14)}${state.padEnd(11)}${size.padStart(7)}  ${
+      `${mark} ${model.name.padEnd(width)}${model.kind.padEnd(14)}${state.padEnd(11)}${size.padStart(7)}  ${use}${
         model.catalogue ? `${model.catalogue.licence}: ${model.catalogue.note}` : "installed by hand"
       }`,
     );

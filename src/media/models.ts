@@ -197,7 +197,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     languages: [],
     streaming: true,
     wordTimings: false,
-    note: "Silero VAD v4 as exported by k2-fsa: cuts audio into utterances for every recogniser",
+    note: "Silero VAD v4 as exported by k2-fsa, used in place of the VAD Recap ships once pulled",
   },
   {
     name: "pyannote-segmentation-3.0",

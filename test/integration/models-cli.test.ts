@@ -1,6 +1,6 @@
 // `bin/recap models list | pull | bench` as a user runs them: a process, the real catalogue, a local release server.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -92,7 +92,12 @@ describe("bin/recap models", { timeout: 90_000 }, () => {
     const listing = JSON.parse(stdout) as ModelListing[];
 
     const byName = new Map(listing.map((model) => [model.name, model]));
-    expect(byName.get("silero-vad")).toMatchObject({ kind: "vad", installed: true, default: true });
+    expect(byName.get("silero-vad")).toMatchObject({
+      kind: "vad",
+      installed: true,
+      default: true,
+      inUse: `silero-vad installed in ${modelsDir}`,
+    });
     expect(byName.get("moonshine-base-en")).toMatchObject({
       kind: "recogniser",
       installed: false,
@@ -109,7 +114,30 @@ describe("bin/recap models", { timeout: 90_000 }, () => {
       default: false,
     });
     const text = await recap(["list"], modelsDir);
-    expect(text.stdout).toMatch(/^\* silero-vad +vad +installed/m);
+    expect(text.stdout).toContain(
+      `* silero-vad                 vad           installed     1 MB  in use: silero-vad installed in ${modelsDir}. `,
+    );
+  });
+
+  it("lists the VAD in use: the one Recap ships while none is pulled, none while the pulled one is damaged", async () => {
+    const modelsDir = join(work, "nothing-pulled");
+
+    const { stdout } = await recap(["list", "--json"], modelsDir);
+    const vad = (JSON.parse(stdout) as ModelListing[]).find((model) => model.name === "silero-vad");
+    expect(vad).toMatchObject({ installed: false, default: true, inUse: "Silero VAD v4 shipped with Recap" });
+    const text = await recap(["list"], modelsDir);
+    expect(text.stdout).toContain(
+      "* silero-vad                 vad           shipped       1 MB  in use: Silero VAD v4 shipped with Recap. " +
+        "MIT: Silero VAD v4 as exported by k2-fsa, used in place of the VAD Recap ships once pulled\n",
+    );
+
+    const damaged = join(work, "damaged-vad");
+    installEnergyVad(damaged);
+    truncateSync(join(damaged, "silero-vad", "silero_vad.onnx"), 10);
+    expect((await recap(["list"], damaged)).stdout).toContain(
+      "* silero-vad                 vad           -             1 MB  in use: none (model silero-vad: " +
+        "silero_vad.onnx is missing or changed since it was installed (pull it again with --force)). ",
+    );
   });
 
   it("measures an installed recogniser on a given file and on generated speech", async () => {
