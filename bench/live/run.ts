@@ -13,7 +13,10 @@
  * take a fraction of a real model's time, so the latencies here are Recap's and the VAD's; a real model's decode
  * time adds to both sides alike (`bin/recap models bench` measures it where one is installed).
  *
- * Usage: npm run bench:live [-- --utterances 6 --rounds 2]   (writes bench/results/live.txt)
+ * The remote engine (RECAP_ASR_URL) is measured the same way on a stand-in OpenAI-compatible server that answers
+ * every request after a fixed delay, beside that server alone (one request of the utterance's audio, straight).
+ *
+ * Usage: npm run bench:live [-- --utterances 6 --rounds 2 --delay 200]   (writes bench/results/live.txt)
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -21,10 +24,12 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { SAMPLE_RATE } from "../../src/media/engine.ts";
+import { encodeWav } from "../../src/media/wav.ts";
 import { startTestServer, type TestServer } from "../../test/helpers/app.ts";
 import { connect, linear16, type Received } from "../../test/helpers/live.ts";
 import { MediaKit } from "../../test/helpers/media.ts";
 import { installEnergyVad, installToneRecogniser, VOICES } from "../../test/helpers/speech-models.ts";
+import { startSpeechServer, type SpeechServer } from "../../test/helpers/speech-server.ts";
 import { median } from "../timing.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -33,8 +38,11 @@ const { values } = parseArgs({
     utterances: { type: "string", default: "6" },
     rounds: { type: "string", default: "2" },
     streams: { type: "string", default: "1000" },
+    delay: { type: "string", default: "200" },
   },
 });
+/** How long the stand-in server takes to answer each request. */
+const SERVER_DELAY_MS = Number(values.delay);
 const UTTERANCES = Number(values.utterances);
 const ROUNDS = Number(values.rounds);
 const CHUNK_MS = 100;
@@ -88,7 +96,6 @@ function latencies(interims: number[], finals: number[], sentAt: (ms: number) =>
 
 async function engineAlone(server: TestServer, audio16k: Buffer): Promise<Latencies> {
   const engine = await server.services.speech.engine();
-  if (!engine.listen) throw new Error("the local engine cannot stream");
   const interims: number[] = [];
   const finals: number[] = [];
   const recognition = engine.listen({
@@ -106,6 +113,26 @@ async function engineAlone(server: TestServer, audio16k: Buffer): Promise<Latenc
   const sentAt = await paced((chunk) => recognition.push(samples(chunk)), (SAMPLE_RATE / 1000) * 2, audio16k);
   await recognition.end();
   return latencies(interims, finals, sentAt);
+}
+
+/** The stand-in server alone: how long one request of `seconds` of a tone takes, straight, in ms (each try). */
+async function serverAlone(speech: SpeechServer, seconds: number, tries: number): Promise<number[]> {
+  const samples = new Float32Array(Math.round(seconds * SAMPLE_RATE));
+  for (let i = 0; i < samples.length; i++)
+    samples[i] = 0.3 * Math.sin((2 * Math.PI * VOICES[0] * i) / SAMPLE_RATE);
+  const wav = new Blob([new Uint8Array(encodeWav(samples))], { type: "audio/wav" });
+  const times: number[] = [];
+  for (let i = 0; i < tries; i++) {
+    const form = new FormData();
+    form.append("file", wav, "audio.wav");
+    form.append("model", "whisper-1");
+    form.append("response_format", "verbose_json");
+    const began = performance.now();
+    const answer = await fetch(`${speech.url}/audio/transcriptions`, { method: "POST", body: form });
+    await answer.json();
+    times.push(performance.now() - began);
+  }
+  return times;
 }
 
 /** One connection streaming `audio` (LINEAR16 at `rate`) through Recap; its latencies, or its refusal. */
@@ -177,41 +204,45 @@ const kit = new MediaKit();
 const modelsDir = join(kit.dir, "models");
 installEnergyVad(modelsDir);
 installToneRecogniser(modelsDir, "tone-ctc");
+const limits = {
+  RECAP_LIVE_MAX_CONNECTIONS: String(CONNECTIONS),
+  RECAP_LIVE_MAX_CONNECTIONS_PER_APP: String(CONNECTIONS),
+  RECAP_RATE_LIMIT_PER_MINUTE: "0",
+};
 const server = await startTestServer("sqlite", {
-  env: {
-    RECAP_MODELS_DIR: modelsDir,
-    RECAP_ASR_MODEL: "tone-ctc",
-    RECAP_LIVE_MAX_CONNECTIONS: String(CONNECTIONS),
-    RECAP_LIVE_MAX_CONNECTIONS_PER_APP: String(CONNECTIONS),
-    RECAP_RATE_LIMIT_PER_MINUTE: "0",
-  },
+  env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_MODEL: "tone-ctc", ...limits },
 });
-const wsUrl = server.url.replace(/^http/, "ws");
+// The remote engine on the same VAD (the energy one installed above), asking the stand-in server.
+const speech = await startSpeechServer("openai", () => "hello");
+speech.delayMs = SERVER_DELAY_MS;
+const remote = await startTestServer("sqlite", {
+  env: { RECAP_MODELS_DIR: modelsDir, RECAP_ASR_URL: speech.url, ...limits },
+});
 const lines: string[] = [];
-try {
-  const parts = utterances.flatMap((_, i) => [
-    ...(i === 0 ? [{ silence: 0.5 }] : []),
-    { tone: VOICES[i % 2] ?? 300, seconds: SPEECH_S },
-    { silence: PAUSE_S },
-  ]);
-  const rate = 48_000;
-  const audio = linear16(kit, "live", parts, rate);
-  const audio16k = linear16(kit, "live-16k", parts, SAMPLE_RATE);
-  const { token } = await server.newApp();
+const parts = utterances.flatMap((_, i) => [
+  ...(i === 0 ? [{ silence: 0.5 }] : []),
+  { tone: VOICES[i % 2] ?? 300, seconds: SPEECH_S },
+  { silence: PAUSE_S },
+]);
+const rate = 48_000;
+const audio = linear16(kit, "live", parts, rate);
+const audio16k = linear16(kit, "live-16k", parts, SAMPLE_RATE);
 
+/** One connection beside the engine alone (interleaved rounds), then ten at once and an eleventh past the limit. */
+async function latencyOf(recap: TestServer) {
+  const wsUrl = recap.url.replace(/^http/, "ws");
+  const { token } = await recap.newApp();
   const alone: Latencies = { interim: [], final: [] };
-  const recap: Latencies = { interim: [], final: [] };
+  const one: Latencies = { interim: [], final: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    const engine = await engineAlone(server, audio16k);
-    const one = await throughRecap(wsUrl, token, `one-${round}`, audio, rate);
-    if (one.latencies === null) throw new Error(`the connection was refused (${one.refused})`);
+    const engine = await engineAlone(recap, audio16k);
+    const through = await throughRecap(wsUrl, token, `one-${round}`, audio, rate);
+    if (through.latencies === null) throw new Error(`the connection was refused (${through.refused})`);
     alone.interim.push(...engine.interim);
     alone.final.push(...engine.final);
-    recap.interim.push(...one.latencies.interim);
-    recap.final.push(...one.latencies.final);
+    one.interim.push(...through.latencies.interim);
+    one.final.push(...through.latencies.final);
   }
-
-  // Ten at once, and an eleventh past the process's limit.
   const many = await Promise.all(
     Array.from({ length: CONNECTIONS + 1 }, (_, i) =>
       sleep(i === CONNECTIONS ? 1000 : i * 50).then(() =>
@@ -224,8 +255,24 @@ try {
     together.interim.push(...(result.latencies?.interim ?? []));
     together.final.push(...(result.latencies?.final ?? []));
   }
-  const refused = many.filter((result) => result.refused !== null).map((result) => result.refused);
-  const heard = many.filter((result) => result.latencies?.final.length === UTTERANCES).length;
+  return {
+    alone,
+    one,
+    together,
+    refused: many.filter((result) => result.refused !== null).map((result) => result.refused),
+    heard: many.filter((result) => result.latencies?.final.length === UTTERANCES).length,
+  };
+}
+
+const lastTen = (latency: Awaited<ReturnType<typeof latencyOf>>) => [
+  `${CONNECTIONS} connections at once — first interim: ${fmt(latency.together.interim)}; final: ${fmt(latency.together.final)}; ÷ one connection's final: ${ratio(latency.together.final, latency.one.final)}; ${latency.heard} of ${CONNECTIONS} heard every utterance`,
+  `connection ${CONNECTIONS + 1} (past RECAP_LIVE_MAX_CONNECTIONS=${CONNECTIONS}): ${latency.refused.length === 1 ? `refused with close code ${latency.refused[0]}` : `refusals: ${JSON.stringify(latency.refused)}`}`,
+];
+
+try {
+  const local = await latencyOf(server);
+  const { token } = await server.newApp();
+  const wsUrl = server.url.replace(/^http/, "ws");
 
   // 1,000 sockets that connect and send nothing: ten are admitted (and ended after 10 s), the rest refused.
   global.gc?.();
@@ -255,24 +302,36 @@ try {
   await sleep(1000);
   global.gc?.();
   const residentAfter = residentMiB();
-  const vads = (await server.services.speech.engine()).vads?.();
+  const vads = (await server.services.speech.engine()).vads();
+
+  // The remote engine: the stand-in server alone on an utterance's audio so far (an interim) and whole (a final).
+  const remoteLatency = await latencyOf(remote);
+  const interimAlone = await serverAlone(speech, 0.5, 5 * ROUNDS);
+  const finalAlone = await serverAlone(speech, SPEECH_S + 0.6, 5 * ROUNDS);
 
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   lines.push(
     `# bench:live — ${new Date().toISOString()} — ${cpus().length} × ${cpu}`,
     `audio: ${UTTERANCES} utterances of ${SPEECH_S} s, each followed by ${PAUSE_S} s of silence, at real-time pace in ${CHUNK_MS} ms frames; ${ROUNDS} interleaved rounds; medians over utterances`,
-    `engine: the local engine's code (sherpa-onnx VAD and recogniser) on the tests' generated models, not a real model`,
     "",
-    `first interim after speech starts — engine alone: ${fmt(alone.interim)}; through Recap: ${fmt(recap.interim)}; Recap ÷ engine: ${ratio(recap.interim, alone.interim)}`,
-    `final after speech stops — engine alone: ${fmt(alone.final)}; through Recap (message_response, stored): ${fmt(recap.final)}; Recap ÷ engine: ${ratio(recap.final, alone.final)}`,
-    `${CONNECTIONS} connections at once — first interim: ${fmt(together.interim)}; final: ${fmt(together.final)}; ÷ one connection's final: ${ratio(together.final, recap.final)}; ${heard} of ${CONNECTIONS} heard every utterance`,
-    `connection ${CONNECTIONS + 1} (past RECAP_LIVE_MAX_CONNECTIONS=${CONNECTIONS}): ${refused.length === 1 ? `refused with close code ${refused[0]}` : `refusals: ${JSON.stringify(refused)}`}`,
-    `${SHORT_STREAMS} short streams (${SHORT_AT_ONCE} at once; start, 0.8 s of LINEAR16, stop; closes ${JSON.stringify(Object.fromEntries(closes))}): resident memory (VmRSS) ${residentBefore.toFixed(0)} MiB before, ${residentAfter.toFixed(0)} MiB after (÷ before: ${(residentAfter / residentBefore).toFixed(2)}); VADs made: ${vads?.made ?? "not counted"}`,
+    `## local engine: the local engine's code (sherpa-onnx VAD and recogniser) on the tests' generated models, not a real model`,
+    `first interim after speech starts — engine alone: ${fmt(local.alone.interim)}; through Recap: ${fmt(local.one.interim)}; Recap ÷ engine: ${ratio(local.one.interim, local.alone.interim)}`,
+    `final after speech stops — engine alone: ${fmt(local.alone.final)}; through Recap (message_response, stored): ${fmt(local.one.final)}; Recap ÷ engine: ${ratio(local.one.final, local.alone.final)}`,
+    ...lastTen(local),
+    `${SHORT_STREAMS} short streams (${SHORT_AT_ONCE} at once; start, 0.8 s of LINEAR16, stop; closes ${JSON.stringify(Object.fromEntries(closes))}): resident memory (VmRSS) ${residentBefore.toFixed(0)} MiB before, ${residentAfter.toFixed(0)} MiB after (÷ before: ${(residentAfter / residentBefore).toFixed(2)}); VADs made: ${vads.made}`,
     `1,000 idle sockets: ${refusedIdle} refused with 4429; heap ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, ${(heapDuring / 2 ** 20).toFixed(1)} MiB with them open (÷ before: ${(heapDuring / heapBefore).toFixed(2)})`,
+    "",
+    `## remote engine: a stand-in OpenAI-compatible server answering each request after ${SERVER_DELAY_MS} ms, the same VAD`,
+    `first interim after speech starts — server alone (0.5 s of audio): ${fmt(interimAlone)}; engine alone: ${fmt(remoteLatency.alone.interim)}; through Recap: ${fmt(remoteLatency.one.interim)}; Recap ÷ engine: ${ratio(remoteLatency.one.interim, remoteLatency.alone.interim)}`,
+    `final after speech stops — server alone (the utterance, ${SPEECH_S + 0.6} s): ${fmt(finalAlone)}; engine alone: ${fmt(remoteLatency.alone.final)}; through Recap (message_response, stored): ${fmt(remoteLatency.one.final)}; Recap ÷ engine: ${ratio(remoteLatency.one.final, remoteLatency.alone.final)}`,
+    ...lastTen(remoteLatency),
+    `requests the server answered: ${speech.requests.length}`,
   );
   console.log(lines.join("\n"));
   writeFileSync(join(ROOT, "bench/results/live.txt"), lines.join("\n") + "\n");
 } finally {
   await server.close();
+  await remote.close();
+  await speech.close();
   kit.close();
 }
