@@ -43,6 +43,8 @@ export interface RecognitionOptions {
 export interface LiveRecognitionOptions {
   /** BCP-47 (`en-US`); engines that take a language use its primary subtag. */
   languageCode?: string;
+  /** The rate the client sends (Hz), before it is resampled to 16 kHz: as RecognitionOptions.sourceSampleRate. */
+  sourceSampleRate?: number;
   /** The utterance under way as heard so far, recognised again after every `interimEveryMs` of new audio. */
   onInterim: (segment: RecognizedSegment) => void;
   /** An utterance that ended; awaited before the next is reported, so the caller stores each in order. */

@@ -3,7 +3,7 @@
  * end, so no utterance is split between two requests (docs/MEDIA.md, Remote engines).
  */
 import { SAMPLE_RATE } from "./engine.ts";
-import { VadPool, type SpeechSegment } from "./local/segmenter.ts";
+import type { SegmenterInput, SpeechSegment, VadPool } from "./local/segmenter.ts";
 
 /** A sample index in [from, to] of `samples` to cut at. */
 export type PauseFinder = (samples: Float32Array, from: number, to: number) => number;
@@ -52,12 +52,12 @@ export function quietestPause(samples: Float32Array, from: number, to: number): 
 }
 
 /**
- * A finder on the VADs of `pool` that cuts in the middle of the longest pause the VAD hears in the window (of
+ * A finder on the VADs of `pool` (told of the input's source rate, for narrowband audio) that cuts in the middle of the longest pause the VAD hears in the window (of
  * equals the latest), and where it hears speech throughout, at the quietest stretch.
  */
-export function vadPauseFinder(pool: VadPool): PauseFinder {
+export function vadPauseFinder(pool: VadPool, input: SegmenterInput = {}): PauseFinder {
   return (samples, from, to) => {
-    const segmenter = pool.segmenter();
+    const segmenter = pool.segmenter(input);
     let speech: SpeechSegment[];
     try {
       speech = [...segmenter.push(samples.subarray(from, to)), ...segmenter.flush()];

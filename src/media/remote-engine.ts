@@ -187,7 +187,8 @@ export function createRemoteEngine(
         filled -= length;
       };
       const vads = settings.vads?.() ?? null;
-      const findPause = vads === null ? quietestPause : vadPauseFinder(vads);
+      const findPause =
+        vads === null ? quietestPause : vadPauseFinder(vads, { sourceSampleRate: options.sourceSampleRate });
       for await (const chunk of audio) {
         options.signal.throwIfAborted();
         let at = 0;
@@ -230,7 +231,11 @@ export function createRemoteEngine(
           }
         }
       };
-      return new UtteranceLiveRecognition(vads.segmenter(), recognise, live);
+      return new UtteranceLiveRecognition(
+        vads.segmenter({ sourceSampleRate: live.sourceSampleRate }),
+        recognise,
+        live,
+      );
     },
     vads: () => settings.vads?.()?.counts() ?? { made: 0, idle: 0 },
     close: () => Promise.resolve(),

@@ -159,7 +159,11 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<Sp
 
     listen(live: LiveRecognitionOptions): LiveRecognition {
       checkLanguage(live.languageCode);
-      return new UtteranceLiveRecognition(vads.segmenter(), recognise, live);
+      return new UtteranceLiveRecognition(
+        vads.segmenter({ sourceSampleRate: live.sourceSampleRate }),
+        recognise,
+        live,
+      );
     },
 
     vads: () => vads.counts(),

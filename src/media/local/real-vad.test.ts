@@ -111,7 +111,7 @@ describe.each(["v4", "v5"] as const)("the real Silero VAD %s", (version) => {
         const pcm = linear16(file, rate);
         for (const frameMs of FRAMES_MS) {
           const resampler = new Linear16Resampler(rate);
-          const segmenter = pool.segmenter();
+          const segmenter = pool.segmenter({ sourceSampleRate: rate });
           const frameBytes = (rate * frameMs * 2) / 1000;
           const segments: SpeechSegment[] = [];
           for (let at = 0; at < pcm.length; at += frameBytes)

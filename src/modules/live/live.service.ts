@@ -94,6 +94,7 @@ export class LiveService {
       return engine.listen({
         ...options,
         interimEveryMs: this.deps.interimEveryMs,
+        sourceSampleRate: start.sampleRateHertz,
         ...(start.languageCode !== null && { languageCode: start.languageCode }),
       });
     } catch (error) {
