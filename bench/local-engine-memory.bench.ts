@@ -1,9 +1,10 @@
 /**
  * Whether the local speech engine's memory stays bounded however long the recording: the engine on the generated
- * models (test/helpers/speech-models.ts) transcribes a stream of 20 s of tone and 2 s of silence, repeated, made
- * a second at a time and never held whole, for 15 minutes and for 4 hours, each in a process of its own. The
- * report is each process's peak resident memory and the ratio of the long to the short. The generated models
- * say nothing of a real model's speed or size (docs/MEDIA.md): `bin/recap models bench` measures those.
+ * models (scripts/speech-models/models.ts, as `npm run models:generate` writes them; the zipformer2 CTC tone
+ * recogniser) transcribes a stream of 20 s of tone and 2 s of silence, repeated, made a second at a time and
+ * never held whole, for 15 minutes and for 4 hours, each in a process of its own. The report is each process's
+ * peak resident memory and the ratio of the long to the short. The generated models say nothing of a real
+ * model's speed or size (docs/MEDIA.md): `bin/recap models bench` measures those.
  *
  * Usage: node --import tsx bench/local-engine-memory.bench.ts   (writes bench/results/local-engine-memory.txt)
  */
@@ -12,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createLocalEngine } from "../src/media/local/engine.ts";
-import { installEnergyVad, installToneRecogniser } from "../test/helpers/speech-models.ts";
+import { installGeneratedModels } from "../scripts/speech-models/models.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const SECONDS = { short: 15 * 60, long: 4 * 3600 };
@@ -28,8 +29,7 @@ interface Run {
 async function measure(seconds: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "recap-bench-engine-"));
   try {
-    installEnergyVad(dir);
-    installToneRecogniser(dir);
+    installGeneratedModels(dir);
     async function* stream() {
       for (let second = 0; second < seconds; second++) {
         const chunk = new Float32Array(16_000);

@@ -9,7 +9,7 @@
  *   memory (VmRSS: native allocations included, which the heap does not show) before and after 1,000 short
  *   streams, 5 at a time, each a start_request, under a second of LINEAR16 and a stop_request.
  * The engine is the local engine's real code (sherpa-onnx: the VAD, the recogniser) on the tests' generated
- * models (test/helpers/speech-models.ts): an energy VAD, and a recogniser that hears a tone as a word. They
+ * models (scripts/speech-models/models.ts): an energy VAD, and a recogniser that hears a tone as a word. They
  * take a fraction of a real model's time, so the latencies here are Recap's and the VAD's; a real model's decode
  * time adds to both sides alike (`bin/recap models bench` measures it where one is installed).
  *
@@ -28,7 +28,7 @@ import { encodeWav } from "../../src/media/wav.ts";
 import { startTestServer, type TestServer } from "../../test/helpers/app.ts";
 import { connect, linear16, type Received } from "../../test/helpers/live.ts";
 import { MediaKit } from "../../test/helpers/media.ts";
-import { installEnergyVad, installToneRecogniser, VOICES } from "../../test/helpers/speech-models.ts";
+import { installGeneratedModels, VOICES } from "../../scripts/speech-models/models.ts";
 import { startSpeechServer, type SpeechServer } from "../../test/helpers/speech-server.ts";
 import { median } from "../timing.ts";
 
@@ -202,8 +202,7 @@ const ratio = (a: number[], b: number[]) => (median(a) / Math.max(1, median(b)))
 
 const kit = new MediaKit();
 const modelsDir = join(kit.dir, "models");
-installEnergyVad(modelsDir);
-installToneRecogniser(modelsDir, "tone-ctc");
+installGeneratedModels(modelsDir);
 const limits = {
   RECAP_LIVE_MAX_CONNECTIONS: String(CONNECTIONS),
   RECAP_LIVE_MAX_CONNECTIONS_PER_APP: String(CONNECTIONS),

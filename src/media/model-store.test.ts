@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startReleaseServer, type ReleaseServer } from "../../test/helpers/release-server.ts";
-import { TONE_TOKENS, writeEnergyVad, writeToneCtcRecogniser } from "../../test/helpers/speech-models.ts";
+import { TONE_TOKENS, writeEnergyVad, writeToneCtcRecogniser } from "../../scripts/speech-models/models.ts";
 import { createLocalEngine } from "./local/engine.ts";
 import { listInstalledModels, pullModel, readInstalledModel } from "./model-store.ts";
 import type { CatalogueEntry } from "./models.ts";

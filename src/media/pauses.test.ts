@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { writeEnergyVad } from "../../test/helpers/speech-models.ts";
+import { writeEnergyVad } from "../../scripts/speech-models/models.ts";
 import { SAMPLE_RATE } from "./engine.ts";
 import { VadPool } from "./local/segmenter.ts";
 import { quietestPause, vadPauseFinder, type PauseFinder } from "./pauses.ts";

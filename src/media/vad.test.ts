@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { installEnergyVad } from "../../test/helpers/speech-models.ts";
+import { installEnergyVad } from "../../scripts/speech-models/models.ts";
 import { chooseVad, SHIPPED_VADS } from "./vad.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "recap-vad-"));

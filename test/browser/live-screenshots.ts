@@ -9,7 +9,7 @@ import { startTestServer } from "../helpers/app.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { linear16, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
-import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
+import { installEnergyVad, installToneRecogniser, VOICES } from "../../scripts/speech-models/models.ts";
 import { until } from "../helpers/wait.ts";
 import { launchChromium, saveScreenshot } from "./browser.ts";
 

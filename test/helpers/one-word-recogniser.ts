@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeManifest } from "../../src/media/model-store.ts";
-import { encodeOnnxModel } from "./onnx.ts";
+import { encodeOnnxModel } from "../../scripts/speech-models/onnx.ts";
 
 const FEATURE_DIM = 80;
 

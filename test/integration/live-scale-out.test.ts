@@ -11,7 +11,7 @@ import { connect, linear16, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
 import type { Child } from "../helpers/processes.ts";
 import { connectRedis, testRedisUrl } from "../helpers/redis.ts";
-import { installEnergyVad, installToneRecogniser, VOICES } from "../helpers/speech-models.ts";
+import { installEnergyVad, installToneRecogniser, VOICES } from "../../scripts/speech-models/models.ts";
 import { until, untilValue } from "../helpers/wait.ts";
 
 /** A stream's hold lapses this long after its process dies; short, so the test waits it out. */

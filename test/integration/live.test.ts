@@ -13,7 +13,7 @@ import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
 import { connect, linear16, messageType, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
-import { installEnergyVad, installToneEngine, VOICES } from "../helpers/speech-models.ts";
+import { installEnergyVad, installToneEngine, VOICES } from "../../scripts/speech-models/models.ts";
 import { until, untilValue } from "../helpers/wait.ts";
 
 /** What this test uses of the SDK (it ships no types for `sdk`). */
@@ -33,7 +33,7 @@ describe.each(await dialects())("live streaming on the local engine on %s", (dia
   let wsUrl: string;
   beforeAll(async () => {
     // The local engine's real code on generated models: a 300 Hz tone is heard as "lo", a 2 kHz tone as "hi",
-    // and an energy VAD cuts utterances at pauses (test/helpers/speech-models.ts).
+    // and an energy VAD cuts utterances at pauses (scripts/speech-models/models.ts).
     const modelsDir = join(kit.dir, "models");
     const engine = installToneEngine(modelsDir);
     server = await startTestServer(dialect, {

@@ -10,7 +10,7 @@ import { ConsoleClient } from "../helpers/console.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
 import { MediaHost, MediaKit } from "../helpers/media.ts";
 import { writeRecording } from "../helpers/audio.ts";
-import { installToneEngine, VOICES } from "../helpers/speech-models.ts";
+import { installToneEngine, VOICES } from "../../scripts/speech-models/models.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
 import type { Child } from "../helpers/processes.ts";
 import { until, untilValue } from "../helpers/wait.ts";

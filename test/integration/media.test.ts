@@ -20,7 +20,7 @@ import {
   installToneEngine,
   installToneRecogniser,
   VOICES,
-} from "../helpers/speech-models.ts";
+} from "../../scripts/speech-models/models.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
 
 /** What the recordings say, and where (seconds into their channel). */
@@ -708,7 +708,7 @@ describe.each(await dialects())("the local engine on %s", (dialect) => {
   beforeAll(async () => {
     // The local engine's real code (sherpa-onnx) on models the tests generate: a CTC recogniser that hears
     // a 300 Hz tone as "lo" and a 2 kHz tone as "hi", an energy VAD, and diarization models that tell the
-    // two tones apart as two voices (test/helpers/speech-models.ts).
+    // two tones apart as two voices (scripts/speech-models/models.ts).
     const modelsDir = join(kit.dir, "models");
     const engine = installToneEngine(modelsDir);
     installToneDiarization(modelsDir);

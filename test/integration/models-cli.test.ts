@@ -10,7 +10,7 @@ import type { BenchResult, ModelListing } from "../../src/cli/models.ts";
 import { durationMs, writeRecording } from "../helpers/audio.ts";
 import { ROOT } from "../helpers/processes.ts";
 import { startReleaseServer, type ReleaseServer } from "../helpers/release-server.ts";
-import { installEnergyVad, installToneRecogniser } from "../helpers/speech-models.ts";
+import { installEnergyVad, installToneRecogniser } from "../../scripts/speech-models/models.ts";
 import { freePort } from "../helpers/wait.ts";
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeRecording, writeWav16k, type Part } from "../../../test/helpers/audio.ts";
-import { installToneDiarization, VOICES } from "../../../test/helpers/speech-models.ts";
+import { installToneDiarization, VOICES } from "../../../scripts/speech-models/models.ts";
 import type { Diarizer } from "../engine.ts";
 import { createLocalDiarizer } from "./diarizer.ts";
 
@@ -104,10 +104,10 @@ describe("the local diarizer on generated models", () => {
     const other = mkdtempSync(join(tmpdir(), "recap-diarizer-damaged-"));
     try {
       const models = installToneDiarization(other);
-      const file = join(other, models.embedding, "embedding.onnx");
+      const file = join(other, models.embedding, "3dspeaker_speech_campplus_sv_en_voxceleb_16k.onnx");
       writeFileSync(file, Buffer.alloc(readFileSync(file).length, 1));
       expect(() => createLocalDiarizer({ modelsDir: other, ...models })).toThrow(
-        "model campplus-en-voxceleb: embedding.onnx is missing or changed since it was installed (pull it again with --force)",
+        "model campplus-en-voxceleb: 3dspeaker_speech_campplus_sv_en_voxceleb_16k.onnx is missing or changed since it was installed (pull it again with --force)",
       );
     } finally {
       rmSync(other, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { durationMs, spokenMs, writeRecording, type Part } from "../../../test/helpers/audio.ts";
 import { decodeAudio, type FfmpegPaths } from "../ffmpeg.ts";
-import { installEnergyVad, installToneRecogniser } from "../../../test/helpers/speech-models.ts";
+import { installEnergyVad, installToneRecogniser } from "../../../scripts/speech-models/models.ts";
 import type { SpeechEngine } from "../engine.ts";
 import { ModelNotInstalled } from "../model-store.ts";
 import { createLocalEngine } from "./engine.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { writeEnergyVad } from "../../../test/helpers/speech-models.ts";
+import { writeEnergyVad } from "../../../scripts/speech-models/models.ts";
 import { VadPool, type SpeechSegmenter, type SpeechSegment } from "./segmenter.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "recap-segmenter-"));

@@ -1,10 +1,10 @@
 /**
- * A writer for the part of the ONNX format the generated test models use (onnx.proto: ModelProto, GraphProto,
+ * A writer for the part of the ONNX format the generated speech models use (onnx.proto: ModelProto, GraphProto,
  * NodeProto, AttributeProto, TensorProto, ValueInfoProto, metadata_props), encoded straight to the protobuf
  * wire format. It writes what onnxruntime reads; it is no general ONNX library.
  */
 
-type Attribute =
+export type Attribute =
   { int: number } | { ints: number[] } | { float: number } | { floats: number[] } | { string: string };
 
 export interface OnnxNode {
@@ -14,17 +14,17 @@ export interface OnnxNode {
   attributes?: Record<string, Attribute>;
 }
 
-/** A tensor of 32-bit floats or 64-bit integers, held as an initializer. */
+/** A tensor of 32-bit floats or of 32- or 64-bit integers, held as an initializer. */
 export interface OnnxTensor {
   name: string;
   dims: number[];
-  data: Float32Array | BigInt64Array;
+  data: Float32Array | Int32Array | BigInt64Array;
 }
 
 /** A graph input or output; a string dimension is symbolic (`N`, `T`). */
 export interface OnnxValue {
   name: string;
-  type: "float" | "int64";
+  type: "float" | "int32" | "int64";
   shape: (number | string)[];
 }
 
@@ -38,8 +38,7 @@ export interface OnnxModel {
   opset?: number;
 }
 
-const FLOAT = 1;
-const INT64 = 7;
+const ELEMENT_TYPE = { float: 1, int32: 6, int64: 7 } as const;
 const ATTRIBUTE_TYPE = { float: 1, int: 2, string: 3, floats: 6, ints: 7 } as const;
 
 /** Protobuf's wire format, appended to one growing byte list. */
@@ -95,7 +94,9 @@ class Writer {
 
 function writeTensor(w: Writer, tensor: OnnxTensor): void {
   for (const dim of tensor.dims) w.int(1, dim);
-  w.int(2, tensor.data instanceof Float32Array ? FLOAT : INT64);
+  const type =
+    tensor.data instanceof Float32Array ? "float" : tensor.data instanceof Int32Array ? "int32" : "int64";
+  w.int(2, ELEMENT_TYPE[type]);
   w.string(8, tensor.name);
   w.bytesField(9, new Uint8Array(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength));
 }
@@ -118,7 +119,7 @@ function writeValue(w: Writer, value: OnnxValue): void {
   w.string(1, value.name);
   w.message(2, (type) =>
     type.message(1, (tensor) => {
-      tensor.int(1, value.type === "float" ? FLOAT : INT64);
+      tensor.int(1, ELEMENT_TYPE[value.type]);
       tensor.message(2, (shape) => {
         for (const dim of value.shape)
           shape.message(1, (d) => (typeof dim === "number" ? d.int(1, dim) : d.string(2, dim)));
@@ -131,7 +132,7 @@ function writeValue(w: Writer, value: OnnxValue): void {
 export function encodeOnnxModel(model: OnnxModel): Uint8Array {
   const w = new Writer();
   w.int(1, 8); // ir_version 8: what onnxruntime 1.x reads for opsets up to 18
-  w.string(2, "recap-test");
+  w.string(2, "recap-generated");
   w.message(7, (graph) => {
     model.nodes.forEach((node, index) =>
       graph.message(1, (n) => {
@@ -143,7 +144,7 @@ export function encodeOnnxModel(model: OnnxModel): Uint8Array {
           n.message(5, (a) => writeAttribute(a, name, attribute));
       }),
     );
-    graph.string(2, "recap_test_graph");
+    graph.string(2, "recap_generated_graph");
     for (const tensor of model.initializers ?? []) graph.message(5, (t) => writeTensor(t, tensor));
     for (const input of model.inputs) graph.message(11, (v) => writeValue(v, input));
     for (const output of model.outputs) graph.message(12, (v) => writeValue(v, output));
@@ -152,4 +153,33 @@ export function encodeOnnxModel(model: OnnxModel): Uint8Array {
   for (const [key, value] of Object.entries(model.metadata ?? {}))
     w.message(14, (entry) => entry.string(1, key).string(2, String(value)));
   return w.finish();
+}
+
+/**
+ * Builds a graph a node at a time: each `op` names its output after the operator and hands the name back, so
+ * a model reads as the computation it is. `constant` adds an initializer the same way.
+ */
+export class GraphBuilder {
+  readonly nodes: OnnxNode[] = [];
+  readonly initializers: OnnxTensor[] = [];
+  private count = 0;
+
+  /** Adds a node with one output, named `output` (a graph output) or after the operator. */
+  op(op: string, inputs: string[], attributes?: Record<string, Attribute>, output?: string): string {
+    const name = output ?? `${op.toLowerCase()}_${this.count++}`;
+    this.nodes.push({ op, inputs, outputs: [name], ...(attributes && { attributes }) });
+    return name;
+  }
+
+  /** An initializer of floats, or of 64-bit integers from a BigInt64Array. */
+  constant(data: Float32Array | BigInt64Array | number[], dims: number[] = [data.length]): string {
+    const name = `constant_${this.count++}`;
+    this.initializers.push({ name, dims, data: Array.isArray(data) ? Float32Array.from(data) : data });
+    return name;
+  }
+
+  /** A constant of 64-bit integers: the shapes, axes and indices operators take as inputs. */
+  ints(values: number[], dims: number[] = [values.length]): string {
+    return this.constant(BigInt64Array.from(values.map(BigInt)), dims);
+  }
 }

@@ -1,63 +1,34 @@
 /**
- * Tiny speech models generated for the tests, in the shapes sherpa-onnx's loaders expect of the real ones
- * (the input and output names, state shapes and metadata its C++ reads), with weights chosen so that what
- * they hear is known: speech follows frame energy, and each token or speaker is a pure tone.
+ * Tiny speech models generated for the tests, the benches and `npm run models:generate`, in the shapes
+ * sherpa-onnx's loaders expect of the real ones (the input and output names, state shapes and metadata its C++
+ * reads), with weights chosen so that what they hear is known: speech follows frame energy, and each token or
+ * speaker is a pure tone. The catalogue's recogniser families are in recognisers.ts.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeManifest } from "../../src/media/model-store.ts";
+import { CATALOGUE, catalogueEntry } from "../../src/media/models.ts";
 import { encodeOnnxModel, type OnnxNode, type OnnxTensor } from "./onnx.ts";
+import { installToneModel } from "./recognisers.ts";
+import {
+  KALDI_FBANK,
+  SAMPLE_RATE,
+  TONE_TOKENS,
+  VOICES,
+  toneDetector,
+  weightMatrix,
+  type ToneToken,
+} from "./tones.ts";
 
-const FEATURE_DIM = 80;
-const SAMPLE_RATE = 16_000;
+export { TONE_TOKENS, VOICES, type ToneToken } from "./tones.ts";
+
+const FEATURE_DIM = KALDI_FBANK.bins;
 
 const scalar = (name: string, value: number): OnnxTensor => ({
   name,
   dims: [],
   data: Float32Array.of(value),
 });
-
-/**
- * The centre frequency of each of the 80 mel bins of sherpa-onnx's default fbank (kaldi's mel scale,
- * 20 Hz to 7600 Hz), so a generated model can listen to the bins a tone lands in.
- */
-function melBinCentres(): number[] {
-  const mel = (hz: number) => 1127 * Math.log(1 + hz / 700);
-  const low = mel(20);
-  const high = mel(SAMPLE_RATE / 2 - 400);
-  const step = (high - low) / (FEATURE_DIM + 1);
-  return Array.from(
-    { length: FEATURE_DIM },
-    (_, bin) => 700 * (Math.exp((low + (bin + 1) * step) / 1127) - 1),
-  );
-}
-
-/** The three mel bins nearest to `hz`. */
-function binsNear(hz: number): number[] {
-  return melBinCentres()
-    .map((centre, bin) => ({ bin, distance: Math.abs(Math.log(centre / hz)) }))
-    .sort((a, b) => a.distance - b.distance)
-    .slice(0, 3)
-    .map(({ bin }) => bin);
-}
-
-/**
- * A column of weights over the 80 log-mel features that reads how far the bins around `hz` stand above the
- * frame's mean: near zero in silence or broadband noise, large while a tone at `hz` sounds.
- */
-function toneDetector(hz: number): Float32Array {
-  const column = new Float32Array(FEATURE_DIM).fill(-1 / FEATURE_DIM);
-  const bins = binsNear(hz);
-  for (const bin of bins) column[bin] = (column[bin] ?? 0) + 1 / bins.length;
-  return column;
-}
-
-/** Weights [80, columns.length], row-major, from per-column detectors. */
-function weightMatrix(columns: Float32Array[]): Float32Array {
-  const weights = new Float32Array(FEATURE_DIM * columns.length);
-  columns.forEach((column, j) => column.forEach((w, i) => (weights[i * columns.length + j] = w)));
-  return weights;
-}
 
 /**
  * Silero VAD as k2-fsa exports it (the `silero_vad.onnx` of sherpa-onnx's asr-models release): inputs x [1, 512],
@@ -98,12 +69,6 @@ export function writeEnergyVad(path: string, thresholdDb = -40): void {
       metadata: { model_type: "silero-vad-v4", sample_rate: SAMPLE_RATE, version: 4 },
     }),
   );
-}
-
-/** One token of the tone recogniser: the SentencePiece piece it emits while a tone at `hz` sounds. */
-export interface ToneToken {
-  piece: string;
-  hz: number;
 }
 
 /**
@@ -165,13 +130,6 @@ export function writeToneCtcRecogniser(dir: string, tokens: ToneToken[]): void {
     ["<blk> 0", ...tokens.map(({ piece }, index) => `${piece} ${index + 1}`)].join("\n") + "\n",
   );
 }
-
-/** The tones of the generated recogniser: "▁lo" + "w" make the word "low". */
-export const TONE_TOKENS: ToneToken[] = [
-  { piece: "\u2581lo", hz: 300 },
-  { piece: "w", hz: 1000 },
-  { piece: "\u2581hi", hz: 2000 },
-];
 
 /** Installs the energy VAD in `modelsDir` as `recap models pull` installs silero-vad. */
 export function installEnergyVad(modelsDir: string, name = "silero-vad"): void {
@@ -321,7 +279,7 @@ export function writeToneEmbedding(path: string, voices: number[]): void {
         {
           name: "detectors",
           dims: [FEATURE_DIM, voices.length],
-          data: weightMatrix(voices.map(toneDetector)),
+          data: weightMatrix(voices.map((hz) => toneDetector(hz))),
         },
       ],
       metadata: {
@@ -335,30 +293,51 @@ export function writeToneEmbedding(path: string, voices: number[]): void {
   );
 }
 
-/** The two synthetic voices the generated diarization models tell apart. */
-export const VOICES: [number, number] = [300, 2000];
+/**
+ * Writes a generated model in `modelsDir` as `bin/recap models pull` installs the catalogue's `name`: its one
+ * file under the entry's name for its `model` role, and the manifest of its kind.
+ */
+function installAsCatalogue(modelsDir: string, name: string, write: (path: string) => void): string {
+  const entry = catalogueEntry(name);
+  const file = entry?.files.model;
+  if (entry === undefined || file === undefined)
+    throw new Error(`the catalogue has no one-file model ${name}`);
+  const dir = join(modelsDir, name);
+  mkdirSync(dir, { recursive: true });
+  write(join(dir, file));
+  writeManifest(dir, { name, kind: entry.kind, files: entry.files, languages: [], wordTimings: false });
+  return name;
+}
 
 /** Installs the tone segmentation and embedding models as the catalogue's diarization models. */
 export function installToneDiarization(modelsDir: string): { segmentation: string; embedding: string } {
-  const segmentation = join(modelsDir, "pyannote-segmentation-3.0");
-  mkdirSync(segmentation, { recursive: true });
-  writeToneSegmentation(join(segmentation, "model.onnx"), VOICES);
-  writeManifest(segmentation, {
-    name: "pyannote-segmentation-3.0",
-    kind: "segmentation",
-    files: { model: "model.onnx" },
-    languages: [],
-    wordTimings: false,
-  });
-  const embedding = join(modelsDir, "campplus-en-voxceleb");
-  mkdirSync(embedding, { recursive: true });
-  writeToneEmbedding(join(embedding, "embedding.onnx"), VOICES);
-  writeManifest(embedding, {
-    name: "campplus-en-voxceleb",
-    kind: "embedding",
-    files: { model: "embedding.onnx" },
-    languages: [],
-    wordTimings: false,
-  });
-  return { segmentation: "pyannote-segmentation-3.0", embedding: "campplus-en-voxceleb" };
+  return {
+    segmentation: installAsCatalogue(modelsDir, "pyannote-segmentation-3.0", (path) =>
+      writeToneSegmentation(path, VOICES),
+    ),
+    embedding: installAsCatalogue(modelsDir, "campplus-en-voxceleb", (path) =>
+      writeToneEmbedding(path, VOICES),
+    ),
+  };
+}
+
+/** The models installGeneratedModels writes, by name: the catalogue's (all but its real Silero VAD) and tone-ctc. */
+export const GENERATED_MODELS = [
+  "silero-vad",
+  "tone-ctc",
+  ...CATALOGUE.filter((entry) => entry.kind === "recogniser").map((entry) => entry.name),
+  "pyannote-segmentation-3.0",
+  "campplus-en-voxceleb",
+];
+
+/**
+ * Installs every generated model in `modelsDir` (RECAP_MODELS_DIR): the energy VAD as silero-vad, the zipformer2
+ * CTC tone recogniser as tone-ctc, each of the catalogue's recognisers in its family's layout under its own name,
+ * and the diarization models, so the local engine runs end to end, recorded and live, without weights.
+ */
+export function installGeneratedModels(modelsDir: string): void {
+  installEnergyVad(modelsDir);
+  installToneRecogniser(modelsDir);
+  for (const entry of CATALOGUE) if (entry.kind === "recogniser") installToneModel(modelsDir, entry.name);
+  installToneDiarization(modelsDir);
 }
