@@ -38,7 +38,7 @@ export type GeneratedFiles = Record<string, Uint8Array | string>;
 const encode = (graph: GraphBuilder, signature: Signature) =>
   encodeOnnxModel({ ...signature, nodes: graph.nodes, initializers: graph.initializers, opset: 13 });
 
-/** Rows `by` … T−1 of a [T, V] tensor, then `by` rows of zeros (by > 0), or zeros then rows 0 … T−1+by (by < 0). */
+/** A [T, V] tensor's rows moved by `by` frames: row t is row t + by of `x`, or zeros where there is none. */
 function shifted(g: GraphBuilder, x: string, by: number): string {
   const padded = g.op("Pad", [x, g.ints(by > 0 ? [0, 0, by, 0] : [-by, 0, 0, 0])]);
   return by > 0
@@ -102,9 +102,12 @@ export interface ToneRecogniserOptions {
   metadata?: Record<string, string | number>;
 }
 
-/** Moonshine reads 384 samples a frame (its preprocessor's strides); it starts with token 1 and ends at 2. */
+/**
+ * Moonshine reads 384 samples a frame (its preprocessor's strides). sherpa-onnx starts its decoding with token 1
+ * and ends it at token 2; the text tokens come after them.
+ */
 const MOONSHINE_FRAME = 384;
-const MOONSHINE_IDS = { sos: 1, eos: 2, first: 3 };
+const MOONSHINE_IDS = { eos: 2, first: 3 };
 
 /**
  * Moonshine (v1) as k2-fsa's archives hold it, by role: `preprocessor` (samples [1, N] → features [1, T, D]),
@@ -112,9 +115,9 @@ const MOONSHINE_IDS = { sos: 1, eos: 2, first: 3 };
  * encoder's output, the sequence length int32 [1] → logits [1, 1, vocab] and four caches), `cachedDecoder` (the
  * same and the caches → logits and the caches grown) and `tokens` (`piece<TAB>id`). sherpa-onnx reads no metadata
  * of Moonshine and takes each model's inputs and outputs by position.
- * Here the preprocessor measures each tone's energy per frame (a Hann-windowed Fourier coefficient) against that
- * of a tone of amplitude 0.01, the encoder marks onsets, and the decoders answer the onset whose index is the
- * sequence length so far (the start token counted).
+ * Here the preprocessor measures each tone per frame (a Hann-windowed Fourier coefficient): loud enough, and
+ * holding enough of the frame's energy, to be heard; the encoder marks onsets, and the decoders answer the onset
+ * whose index is the sequence length so far (the start token counted).
  */
 export function toneMoonshine({ tokens = TONE_TOKENS }: ToneRecogniserOptions = {}): GeneratedFiles {
   const v = tokens.length;
@@ -415,9 +418,9 @@ export function nemoMetadata(tokens = TONE_TOKENS.length): Record<string, string
  * target_length int32 [1], two LSTM states [layers, 1, hidden] → outputs [1, hidden, 1], prednet_lengths and the
  * states), `joiner` (encoder_outputs [1, D, 1], decoder_outputs [1, hidden, 1] → outputs [1, 1, 1, vocab + 5]:
  * the tokens' logits, blank's last, then the durations') and `tokens` (`piece id`, `<blk>` last).
- * Here the encoder reads each tone's mel bins in NeMo's features (log-mel, each bin normalised over the
- * utterance), averages them over 8 frames and marks onsets, with how many frames each tone lasts (at most 4);
- * the joiner answers a token at an onset's frame, blank elsewhere, and that many frames as the duration.
+ * Here the encoder reads each tone's mel bins in NeMo's log-mel features (not normalised: see nemoMetadata),
+ * averages them over 8 frames and marks onsets, with how many frames each tone lasts (at most 4); the joiner
+ * answers a token at an onset's frame, blank elsewhere, and that many frames as the duration.
  */
 export function toneNemoTransducer({
   tokens = TONE_TOKENS,
