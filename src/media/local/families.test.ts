@@ -111,7 +111,7 @@ const swapRoles = (name: string, first: string, second: string) =>
   rewriteManifest(name, (files) => ({ ...files, [first]: files[second]!, [second]: files[first]! }));
 
 describe("a recogniser whose files do not fit its family's layout is refused before sherpa-onnx loads it", () => {
-  it("Moonshine: models in each other's roles (sherpa-onnx would answer empty text), a tokens file that is not one (it would end the process)", async () => {
+  it("Moonshine: models in each other's roles (sherpa-onnx would answer empty text), a model as the tokens file (it would end the process)", async () => {
     installToneModel(dir, "moonshine-base-en", { name: "moonshine-swapped" });
     swapRoles("moonshine-swapped", "preprocessor", "encoder");
     await expect(createLocalEngine({ modelsDir: dir, model: "moonshine-swapped" })).rejects.toThrow(
@@ -123,10 +123,15 @@ describe("a recogniser whose files do not fit its family's layout is refused bef
       "model moonshine-swapped: cached_decode.int8.onnx (its uncachedDecoder) is not a Moonshine uncached decoder, which takes (int32, float, int32); it takes (int32, float, int32, float, float, float, float)",
     );
 
-    installToneModel(dir, "moonshine-base-en", { name: "moonshine-tokens" });
-    swapRoles("moonshine-tokens", "tokens", "encoder");
-    await expect(createLocalEngine({ modelsDir: dir, model: "moonshine-tokens" })).rejects.toThrow(
-      "model moonshine-tokens: tokens.txt (its encoder) is not an ONNX model",
+    swapRoles("moonshine-swapped", "uncachedDecoder", "cachedDecoder");
+    swapRoles("moonshine-swapped", "tokens", "encoder");
+    await expect(createLocalEngine({ modelsDir: dir, model: "moonshine-swapped" })).rejects.toThrow(
+      /^model moonshine-swapped: tokens.txt \(its encoder\) is not an ONNX model \(.*\)$/,
+    );
+    swapRoles("moonshine-swapped", "tokens", "encoder");
+    rewriteManifest("moonshine-swapped", (files) => ({ ...files, tokens: files.preprocessor! }));
+    await expect(createLocalEngine({ modelsDir: dir, model: "moonshine-swapped" })).rejects.toThrow(
+      /^model moonshine-swapped: preprocess.onnx is not a tokens file sherpa-onnx reads: line \d+ is not a token and its id$/,
     );
   });
 
