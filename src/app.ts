@@ -35,6 +35,7 @@ import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { conversationIntelligenceRoutes } from "./modules/conversations/conversation-intelligence.routes.ts";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { trackerRoutes } from "./modules/trackers/trackers.routes.ts";
+import { voiceRoutes } from "./modules/voices/voices.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
 import { summaryPageRoutes } from "./modules/summary-page/summary-page.routes.ts";
 import { consoleRoutes } from "./modules/console/console.routes.ts";
@@ -260,6 +261,7 @@ export async function buildApp(deps: AppDeps) {
     conversationRoutes(v1, services);
     conversationIntelligenceRoutes(v1, services);
     trackerRoutes(v1, services);
+    voiceRoutes(v1, services);
     appRoutes(v1, services);
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));

@@ -40,6 +40,8 @@ import { SummaryPageService } from "./modules/summary-page/summary-page.service.
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
 import { TrackersRepository } from "./modules/trackers/trackers.repository.ts";
 import { TrackersService } from "./modules/trackers/trackers.service.ts";
+import { VoicesRepository } from "./modules/voices/voices.repository.ts";
+import { VoicesService } from "./modules/voices/voices.service.ts";
 import { canonicalHost, hostOf } from "./urls.ts";
 
 export interface ServiceDeps {
@@ -73,6 +75,7 @@ export function repositoriesOf(db: Kysely<Database>) {
     webhookEvents: new WebhookEventsRepository(db),
     trackers: new TrackersRepository(db),
     media: new MediaRepository(db),
+    voices: new VoicesRepository(db),
   };
 }
 
@@ -240,6 +243,15 @@ export function createServices(deps: ServiceDeps) {
     webFonts,
     ingestion,
     media,
+    voices: new VoicesService({
+      voices: repositories.voices,
+      transaction,
+      apps,
+      conversations,
+      media,
+      speech,
+      clock,
+    }),
     live,
     speech,
     jobs,

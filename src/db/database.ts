@@ -31,6 +31,7 @@ import * as decisions from "./migrations/016_decisions.ts";
 import * as liveStreams from "./migrations/018_live_streams.ts";
 import * as decisionsEngine from "./migrations/019_decisions_engine.ts";
 import * as jobStages from "./migrations/020_job_stages.ts";
+import * as voiceProfiles from "./migrations/021_voice_profiles.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -86,6 +87,7 @@ export const migrations: Record<string, Migration> = {
   "018_live_streams": liveStreams,
   "019_decisions_engine": decisionsEngine,
   "020_job_stages": jobStages,
+  "021_voice_profiles": voiceProfiles,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

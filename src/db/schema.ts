@@ -18,6 +18,8 @@ export interface AppsTable {
   brand: string;
   created_at: string;
   updated_at: string;
+  /** 1 when the app keeps voice profiles (docs/VOICES.md); 0, the default, when it does not. */
+  voice_profiles: ColumnType<number, number | undefined, number>;
 }
 
 /** A console session: the SHA-256 of its cookie's token, the app, the secret generation it began under, its end. */
@@ -247,6 +249,31 @@ export interface TrackersTable {
   updated_at: string;
 }
 
+/** A named voice of one app (docs/VOICES.md): `email_key` is the e-mail in lower case, unique in the app. */
+export interface VoiceProfilesTable {
+  id: string;
+  app_id: string;
+  name: string;
+  email: string | null;
+  email_key: string | null;
+  /** The embedding model its references were computed with, and their length. */
+  model: string;
+  dimension: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One enrolment's speaker embedding: float32 values, little-endian, as a blob; no audio. */
+export interface VoiceReferencesTable {
+  id: string;
+  profile_id: string;
+  conversation_id: string;
+  member_id: string;
+  vector: Uint8Array;
+  speech_seconds: number;
+  created_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   console_sessions: ConsoleSessionsTable;
@@ -264,6 +291,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   trackers: TrackersTable;
   media: MediaTable;
+  voice_profiles: VoiceProfilesTable;
+  voice_references: VoiceReferencesTable;
 }
 
 export type AppRow = Selectable<AppsTable>;
@@ -288,4 +317,6 @@ export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type NewJob = Insertable<JobsTable>;
 export type MediaRow = Selectable<MediaTable>;
+export type VoiceProfileRow = Selectable<VoiceProfilesTable>;
+export type VoiceReferenceRow = Selectable<VoiceReferencesTable>;
 export type ConversationUpdate = Updateable<ConversationsTable>;

@@ -2,6 +2,7 @@ import type { MediaSettings } from "../config.ts";
 import type { Diarizer, SpeechEngine } from "./engine.ts";
 import { createLocalDiarizer } from "./local/diarizer.ts";
 import { createLocalEngine } from "./local/engine.ts";
+import { createVoiceEmbedder, type VoiceEmbedder } from "./local/voice-embedding.ts";
 import { ModelNotInstalled, readInstalledModel } from "./model-store.ts";
 import { VadPool } from "./local/segmenter.ts";
 import { catalogueEntry, DEFAULT_MODELS } from "./models.ts";
@@ -33,6 +34,11 @@ export interface Speech {
   engine(): Promise<SpeechEngine>;
   /** Null when speakers come from the engine's own labels, or cannot be told apart. */
   diarizer(): Promise<Diarizer | null>;
+  /**
+   * The local speaker-embedding model voice profiles are computed with, whatever the engine (a remote one
+   * included: nothing about voices leaves the machine); null when it is not installed (VOICE_MODEL_HINT).
+   */
+  voiceEmbedder(): VoiceEmbedder | null;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,11 @@ const DIARIZATION_HINT =
   "enableSpeakerDiarization needs a way to tell speakers apart: install the local speaker models " +
   `(\`bin/recap models pull ${DEFAULT_MODELS.segmentation}\` and \`bin/recap models pull ${DEFAULT_MODELS.embedding}\`) ` +
   "or use a server that labels speakers (RECAP_ASR_RESPONSE_FORMAT=diarized_json). channelMetadata needs neither.";
+
+/** What an operator does when voice profiles are asked for and the local embedding model is not installed. */
+export const VOICE_MODEL_HINT =
+  "voice profiles need the local speaker-embedding model, which is not installed: run " +
+  `\`bin/recap models pull ${DEFAULT_MODELS.embedding}\``;
 
 /** The VAD's description, or null when the one installed in `modelsDir` is damaged; read when asked. */
 function vadOf(modelsDir: string): string | null {
@@ -123,6 +134,7 @@ export function createSpeech(settings: MediaSettings): Speech {
     : null;
   let local: Promise<SpeechEngine> | null = null;
   let diarizer: Diarizer | null = null;
+  let voiceEmbedder: VoiceEmbedder | null = null;
   const localReady = () =>
     remote === null && installed(settings.modelsDir, localModel) && vadOf(settings.modelsDir) !== null;
   const diarizerReady = () =>
@@ -159,6 +171,11 @@ export function createSpeech(settings: MediaSettings): Speech {
       if (serverLabels || !diarizerReady()) return Promise.resolve(null);
       diarizer ??= createLocalDiarizer({ modelsDir: settings.modelsDir });
       return Promise.resolve(diarizer);
+    },
+    voiceEmbedder: () => {
+      if (!installed(settings.modelsDir, DEFAULT_MODELS.embedding)) return null;
+      voiceEmbedder ??= createVoiceEmbedder({ modelsDir: settings.modelsDir });
+      return voiceEmbedder;
     },
     close: async () => {
       await remoteEngine?.close();

@@ -46,6 +46,36 @@ export async function* readWavSamples(file: string, chunkSeconds = 10): AsyncGen
   }
 }
 
+/**
+ * The samples of a 16 kHz mono 16-bit WAV file within `spans` (milliseconds from its start, in time order, not
+ * overlapping), joined, at most `maxSamples` of them: the file is read once, in chunks.
+ */
+export async function readWavSpans(
+  file: string,
+  spans: readonly { startMs: number; endMs: number }[],
+  maxSamples: number,
+): Promise<Float32Array> {
+  const ranges = spans.map((span) => [
+    Math.round((span.startMs * SAMPLE_RATE) / 1000),
+    Math.round((span.endMs * SAMPLE_RATE) / 1000),
+  ]);
+  const out = new Float32Array(maxSamples);
+  let written = 0;
+  let at = 0;
+  for await (const chunk of readWavSamples(file)) {
+    for (const [start = 0, end = 0] of ranges) {
+      const from = Math.max(start, at);
+      const to = Math.min(end, at + chunk.length, from + maxSamples - written);
+      if (to <= from) continue;
+      out.set(chunk.subarray(from - at, to - at), written);
+      written += to - from;
+    }
+    at += chunk.length;
+    if (written >= maxSamples || at >= (ranges.at(-1)?.[1] ?? 0)) break;
+  }
+  return out.slice(0, written);
+}
+
 /** The length of a 16 kHz mono 16-bit WAV file in milliseconds. */
 export async function wavDurationMs(file: string): Promise<number> {
   const { length } = await dataChunkOf(file);

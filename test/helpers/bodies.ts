@@ -11,6 +11,7 @@ import type * as experiences from "../../src/modules/experiences/experiences.sch
 import type * as ingestion from "../../src/modules/ingestion/ingestion.schemas.ts";
 import type { MessageSaved as MessageSavedSchema } from "../../src/modules/summary-page/page-edits.schemas.ts";
 import type * as trackers from "../../src/modules/trackers/trackers.schemas.ts";
+import type * as voices from "../../src/modules/voices/voices.schemas.ts";
 
 export type Token = Static<typeof TokenResponse>;
 export type Accepted = Static<typeof ingestion.ProcessResponse>;
@@ -44,6 +45,8 @@ export type ExperienceLink = Static<typeof experiences.ExperienceLink>;
 export type ExperienceLinkList = Static<typeof experiences.ExperienceLinkList>;
 export type MessageSaved = Static<typeof MessageSavedSchema>;
 export type AppSettings = Static<typeof AppSettingsResponse>;
+export type Voice = Static<typeof voices.Voice>;
+export type VoiceList = Static<typeof voices.VoiceList>;
 /** The one error shape (src/http/errors.ts). */
 export interface ErrorBody {
   message: string;

@@ -24,6 +24,7 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
       frameAncestors: [],
       brand: {},
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+      voiceProfiles: false,
     });
     expect(answer.text).not.toMatch(/whsec_|secret/i);
     expect((await apiClient(suite.server.url).get("/v1/app")).status).toBe(401);
@@ -56,10 +57,10 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
     const { api } = await owner({ customDomain: "before.example.com" });
     const before = (await api.get<Body.AppSettings>("/v1/app")).body;
     const cases: [unknown, string][] = [
-      [{}, "body must set name, customDomain, frameAncestors, brand or rotateWebhookSecret"],
+      [{}, "body must set name, customDomain, frameAncestors, brand, voiceProfiles or rotateWebhookSecret"],
       [
         { rotateWebhookSecret: false },
-        "body must set name, customDomain, frameAncestors, brand or rotateWebhookSecret",
+        "body must set name, customDomain, frameAncestors, brand, voiceProfiles or rotateWebhookSecret",
       ],
       [{ name: "   " }, "name must be 1 to 200 characters"],
       [{ name: "x".repeat(201) }, "name must be 1 to 200 characters"],

@@ -328,3 +328,17 @@ testMigration(
     expect(rows).toEqual([{ id: "job-waiting", stage: null, retries: 0 }]);
   },
 );
+
+testMigration(
+  "021_voice_profiles",
+  "020_job_stages",
+  "leaves every app with voice profiles off",
+  async ({ db, handle, migrate }) => {
+    await insertApp(db);
+
+    await migrate();
+
+    const rows = await handle.db.selectFrom("apps").select(["id", "voice_profiles"]).execute();
+    expect(rows).toEqual([{ id: "app", voice_profiles: 0 }]);
+  },
+);

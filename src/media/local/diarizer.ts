@@ -19,7 +19,11 @@ export interface LocalDiarizerOptions {
   numThreads?: number;
 }
 
-function modelFile(modelsDir: string, name: string, kind: "segmentation" | "embedding"): string {
+/**
+ * The file of an installed segmentation or embedding model, its digests verified (sherpa-onnx's synchronous
+ * loaders abort the process on a file that is not a model). Throws ModelNotInstalled.
+ */
+export function modelFile(modelsDir: string, name: string, kind: "segmentation" | "embedding"): string {
   const model = readInstalledModel(modelsDir, name, { verifyDigests: true });
   const file = model.files.model;
   if (model.kind !== kind || file === undefined)

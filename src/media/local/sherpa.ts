@@ -63,10 +63,27 @@ export interface OfflineSpeakerDiarization {
   setConfig(config: { clustering: { numClusters: number; threshold: number } }): void;
 }
 
+/** A stream of samples whose speaker embedding is computed once the input is finished. */
+export interface EmbeddingStream {
+  acceptWaveform(wave: { samples: Float32Array; sampleRate: number }): void;
+  inputFinished(): void;
+}
+
+export interface SpeakerEmbeddingExtractor {
+  /** The length of the embeddings it computes (the model's `output_dim`). */
+  readonly dim: number;
+  createStream(): EmbeddingStream;
+  /** Whether the stream holds enough samples for an embedding. */
+  isReady(stream: EmbeddingStream): boolean;
+  /** Computes on the calling thread; `enableExternalBuffer` false copies the result into a JavaScript buffer. */
+  compute(stream: EmbeddingStream, enableExternalBuffer?: boolean): Float32Array;
+}
+
 interface SherpaOnnx {
   OfflineRecognizer: { createAsync(config: object): Promise<OfflineRecognizer> };
   Vad: new (config: object, bufferSizeInSeconds: number) => Vad;
   OfflineSpeakerDiarization: new (config: OfflineSpeakerDiarizationConfig) => OfflineSpeakerDiarization;
+  SpeakerEmbeddingExtractor: new (config: { model: string; numThreads: number }) => SpeakerEmbeddingExtractor;
   readWaveFromBinary(
     data: Uint8Array,
     enableExternalBuffer?: boolean,

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely, Updateable } from "kysely";
 import { precompile } from "../../db/precompiled.ts";
 import type { AppRow, AppsTable, Database } from "../../db/schema.ts";
 
@@ -12,7 +12,7 @@ export class AppsRepository {
     );
   }
 
-  async insert(row: AppsTable): Promise<void> {
+  async insert(row: Insertable<AppsTable>): Promise<void> {
     await this.db.insertInto("apps").values(row).execute();
   }
 
@@ -47,7 +47,7 @@ export class AppsRepository {
     return rows[0]?.secret_generation;
   }
 
-  async update(id: string, changes: Partial<Omit<AppsTable, "id">>): Promise<boolean> {
+  async update(id: string, changes: Omit<Updateable<AppsTable>, "id">): Promise<boolean> {
     const result = await this.db.updateTable("apps").set(changes).where("id", "=", id).executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }

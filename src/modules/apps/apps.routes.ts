@@ -14,6 +14,7 @@ function presentApp(app: App): AppSettingsResponse {
     frameAncestors: app.frameAncestors,
     brand: app.brand,
     createdAt: app.createdAt,
+    voiceProfiles: app.voiceProfiles,
   };
 }
 
@@ -39,7 +40,7 @@ export function appRoutes(app: Server, deps: { apps: AppsService }): void {
       schema: {
         tags,
         summary:
-          "Change the app's name, custom domain, frame ancestors or brand, or rotate its webhook secret",
+          "Change the app's name, custom domain, frame ancestors, brand or voice profiles switch, or rotate its webhook secret",
         description:
           "The same rules as `bin/recap apps update` and `apps webhook-secret --rotate`; a bad setting is a " +
           "400 naming it and changes nothing, a custom domain another app holds a 409.",

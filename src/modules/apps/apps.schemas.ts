@@ -5,6 +5,10 @@ const BRAND_DESCRIPTION =
   "the logo, favicon, colours and font a summary page takes when its link does not set them (the link's own " +
   "win), on every link of the app, earlier ones included; a PATCH replaces it, {} removes it";
 
+const VOICE_PROFILES_DESCRIPTION =
+  "whether the app keeps voice profiles (Recap's extension, docs/VOICES.md: POST /v1/voices); false, the " +
+  "default, refuses enrolment; turning it off keeps the profiles already made";
+
 /**
  * PATCH /v1/app. The schema checks only types (and bounds what a body may hold): the rules of each setting
  * are AppsService's, the same for the CLI and the API, so they are written once.
@@ -23,6 +27,7 @@ export const UpdateAppBody = Type.Object({
     }),
   ),
   brand: Type.Optional(Type.Object(Brand.properties, { description: BRAND_DESCRIPTION })),
+  voiceProfiles: Type.Optional(Type.Boolean({ description: VOICE_PROFILES_DESCRIPTION })),
   rotateWebhookSecret: Type.Optional(
     Type.Boolean({
       description: "true: replace the secret that signs webhooks; the answer shows the new one, once",
@@ -39,6 +44,7 @@ export const AppSettingsResponse = Type.Object({
   frameAncestors: Type.Array(Type.String()),
   brand: Type.Object(Brand.properties, { description: BRAND_DESCRIPTION }),
   createdAt: Type.String(),
+  voiceProfiles: Type.Boolean({ description: VOICE_PROFILES_DESCRIPTION }),
   webhookSecret: Type.Optional(Type.String()),
 });
 export type AppSettingsResponse = Static<typeof AppSettingsResponse>;

@@ -16,6 +16,8 @@ export interface App {
   /** What a summary page takes for the logo, favicon, colours and font its link does not set. */
   brand: Brand;
   createdAt: string;
+  /** Whether the app keeps voice profiles (docs/VOICES.md); off until it is turned on. */
+  voiceProfiles: boolean;
   /** Counts secret rotations; tokens carry it, so a rotation ends every earlier token. */
   secretGeneration: number;
 }
@@ -26,6 +28,7 @@ export interface AppSettings {
   frameAncestors?: string[];
   /** Schema-checked (Brand); replaces the app's brand. */
   brand?: Brand;
+  voiceProfiles?: boolean;
 }
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -62,6 +65,7 @@ function toApp(row: AppRow): App {
     frameAncestors: JSON.parse(row.frame_ancestors) as string[],
     brand: JSON.parse(row.brand) as Brand,
     createdAt: row.created_at,
+    voiceProfiles: row.voice_profiles === 1,
     secretGeneration: row.secret_generation,
   };
 }
@@ -111,6 +115,7 @@ function normaliseSettings(settings: AppSettings): AppSettings {
     });
   }
   if (settings.brand !== undefined) out.brand = normalBrand(settings.brand);
+  if (settings.voiceProfiles !== undefined) out.voiceProfiles = settings.voiceProfiles;
   return out;
 }
 
@@ -168,6 +173,7 @@ export class AppsService {
       custom_domain: clean.customDomain ?? null,
       frame_ancestors: JSON.stringify(clean.frameAncestors ?? []),
       brand: JSON.stringify(clean.brand ?? {}),
+      voice_profiles: clean.voiceProfiles === true ? 1 : 0,
       created_at: now,
       updated_at: now,
     };
@@ -204,6 +210,7 @@ export class AppsService {
       ...(clean.customDomain !== undefined && { custom_domain: clean.customDomain }),
       ...(clean.frameAncestors !== undefined && { frame_ancestors: JSON.stringify(clean.frameAncestors) }),
       ...(clean.brand !== undefined && { brand: JSON.stringify(clean.brand) }),
+      ...(clean.voiceProfiles !== undefined && { voice_profiles: clean.voiceProfiles ? 1 : 0 }),
       updated_at: this.clock.now().toISOString(),
     };
     if (!(await this.writeHolding(clean.customDomain, () => this.apps.update(appId, changes)))) {
@@ -223,7 +230,9 @@ export class AppsService {
   ): Promise<{ app: App; webhookSecret?: string }> {
     const changes = Object.values(settings).some((value) => value !== undefined);
     if (!changes && !rotateWebhookSecret) {
-      throw invalid("body must set name, customDomain, frameAncestors, brand or rotateWebhookSecret");
+      throw invalid(
+        "body must set name, customDomain, frameAncestors, brand, voiceProfiles or rotateWebhookSecret",
+      );
     }
     const app = changes ? await this.updateApp(appId, settings) : await this.getApp(appId);
     if (!rotateWebhookSecret) return { app };

@@ -225,7 +225,23 @@ export class ConversationsRepository {
       .execute();
   }
 
-  /** The ids of the conversation's lines, in order. */
+  /** The times of a member's visible, timed lines, earliest first. */
+  listTimesOfMember(
+    conversationId: string,
+    memberId: string,
+  ): Promise<{ start_time: string | null; end_time: string | null }[]> {
+    return this.db
+      .selectFrom("messages")
+      .select(["start_time", "end_time"])
+      .where("conversation_id", "=", conversationId)
+      .where("member_id", "=", memberId)
+      .where("hidden", "=", 0)
+      .where("start_time", "is not", null)
+      .where("end_time", "is not", null)
+      .orderBy("start_time")
+      .execute();
+  }
+
   /** The position in the conversation of each of these messages that is in it. */
   async messagePositions(
     conversationId: string,

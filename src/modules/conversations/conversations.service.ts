@@ -144,6 +144,32 @@ export class ConversationsService {
     return this.conversations.contentVersion(appId, conversationId);
   }
 
+  /**
+   * A member and where it speaks: its visible lines' spans in media time (milliseconds from the conversation's
+   * start), in order, overlapping ones joined. Throws not_found when the app cannot see the conversation or it has
+   * no such member.
+   */
+  async speakerOf(
+    appId: string,
+    conversationId: string,
+    memberId: string,
+  ): Promise<{ member: MemberRow; spans: { startMs: number; endMs: number }[] }> {
+    const conversation = await this.require(appId, conversationId);
+    const member = await this.conversations.findMember(conversationId, memberId);
+    if (!member) throw notFound("member");
+    const start = Date.parse(conversation.start_time);
+    const spans: { startMs: number; endMs: number }[] = [];
+    for (const line of await this.conversations.listTimesOfMember(conversationId, memberId)) {
+      const startMs = Date.parse(line.start_time ?? "") - start;
+      const endMs = Date.parse(line.end_time ?? "") - start;
+      const last = spans.at(-1);
+      if (!(endMs > startMs)) continue;
+      if (last !== undefined && startMs <= last.endMs) last.endMs = Math.max(last.endMs, endMs);
+      else spans.push({ startMs, endMs });
+    }
+    return { member, spans };
+  }
+
   /** Throws not_found when the app cannot see the conversation under that secret generation. */
   async listMembers(appId: string, generation: number, conversationId: string) {
     const members = await this.conversations.listMembersOfApp(appId, generation, conversationId);

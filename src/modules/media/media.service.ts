@@ -6,18 +6,26 @@ import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { MediaSettings } from "../../config.ts";
-import { DomainError, invalid } from "../../errors.ts";
-import { probe, type ProbedMedia } from "../../media/ffmpeg.ts";
+import { DomainError, invalid, unprocessable } from "../../errors.ts";
+import { SAMPLE_RATE } from "../../media/engine.ts";
+import { decodeToWav, probe, type ProbedMedia } from "../../media/ffmpeg.ts";
 import { MediaProblem } from "../../media/problems.ts";
 import type { Speech } from "../../media/speech.ts";
+import { readWavSpans } from "../../media/wav.ts";
 import type { Accepted, IngestionService } from "../ingestion/ingestion.service.ts";
 import type { JobsRepository } from "../jobs/jobs.repository.ts";
 import type { WebhookTargets } from "../jobs/webhook-targets.ts";
 import type { MediaRepository } from "./media.repository.ts";
-import { checkChannels, optionsOf, optionsOfQuery } from "./media-options.ts";
+import { checkChannels, optionsOf, optionsOfQuery, type MediaOptions } from "./media-options.ts";
 import type { MediaFileQuery, MediaUrlBody } from "./media.schemas.ts";
 
 export type MediaKind = "audio" | "video";
+
+/** A stretch of a conversation's media time, in milliseconds from its start. */
+export interface MediaSpan {
+  startMs: number;
+  endMs: number;
+}
 
 /** One of a conversation's recordings as a page plays it: a stored upload or a URL, placed in media time. */
 export type PlayableRecording = ({ file: string; contentType: string | null } | { url: string }) & {
@@ -267,6 +275,89 @@ export class MediaService {
   }
 
   /**
+   * One speaker's speech: the samples (16 kHz mono) of the conversation's stored uploads within `spans` (media
+   * time, in order), at most `maxSeconds` of them, decoded into a working folder removed before it answers; of a
+   * recording whose channelMetadata named the speaker, that channel alone. Throws unprocessable when the
+   * conversation has no recording (made from text) or the recording holding the spans was a URL (not kept) or is
+   * gone, conflict while one of its media jobs has not finished.
+   */
+  async speechOf(
+    conversationId: string,
+    spans: readonly MediaSpan[],
+    speaker: { name: string; email: string | null },
+    maxSeconds: number,
+  ): Promise<Float32Array> {
+    const rows = await this.deps.media.listOfConversation(conversationId);
+    if (rows.length === 0) {
+      throw unprocessable(
+        `conversation ${conversationId} has no recording (it was made from text): a voice is enrolled from a ` +
+          "conversation made from audio or video",
+      );
+    }
+    if ((await this.deps.jobs.unfinishedAmong(rows.map((row) => row.job_id))).size > 0) {
+      throw new DomainError(
+        "conflict",
+        `conversation ${conversationId} is still being transcribed: enrol the voice once its job has completed`,
+      );
+    }
+    const maxSamples = Math.round(maxSeconds * SAMPLE_RATE);
+    const parts: Float32Array[] = [];
+    let total = 0;
+    for (const row of rows) {
+      const end = row.offset_ms + (row.duration_ms ?? Number.POSITIVE_INFINITY);
+      const within = spans
+        .filter((span) => span.endMs > row.offset_ms && span.startMs < end)
+        .map((span) => ({
+          startMs: Math.max(span.startMs, row.offset_ms) - row.offset_ms,
+          endMs: Math.min(span.endMs, end) - row.offset_ms,
+        }));
+      if (within.length === 0 || total >= maxSamples) continue;
+      const file = row.stored_file === null ? null : join(this.settings.dir, "uploads", row.stored_file);
+      if (file === null || !(await stat(file).catch(() => null))) {
+        throw unprocessable(
+          `conversation ${conversationId}'s recording ${row.stored_file === null ? "was fetched from a URL, which Recap does not keep" : "is no longer stored"}: ` +
+            "a voice is enrolled from an uploaded recording",
+        );
+      }
+      const samples = await this.decodeSpans(file, within, {
+        channel: channelOf(JSON.parse(row.options) as MediaOptions, speaker),
+        maxSamples: maxSamples - total,
+      });
+      parts.push(samples);
+      total += samples.length;
+    }
+    const speech = new Float32Array(total);
+    let at = 0;
+    for (const part of parts) {
+      speech.set(part, at);
+      at += part.length;
+    }
+    return speech;
+  }
+
+  /** Decodes a stored upload (one channel, or the mix) into a working folder of its own and cuts the spans. */
+  private async decodeSpans(
+    file: string,
+    spans: MediaSpan[],
+    options: { channel: number | null; maxSamples: number },
+  ): Promise<Float32Array> {
+    const work = join(this.settings.dir, "work", `voice-${randomUUID()}`);
+    await mkdir(work, { recursive: true });
+    try {
+      const probed = await probe(this.settings, file);
+      const [wav = ""] = await decodeToWav(this.settings, file, work, {
+        format: probed.format,
+        channels: options.channel === null ? null : [options.channel],
+        maxSeconds: this.settings.maxSeconds,
+        signal: new AbortController().signal,
+      });
+      return await readWavSpans(wav, spans, options.maxSamples);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  /**
    * The conversation's recordings in media time, first to last: each one's stored upload (path and type) or URL,
    * where it starts in the conversation and how long it is. An append is listed once its job has placed it
    * (given it an offset, with its lines); a stored file that is gone is left out.
@@ -292,6 +383,15 @@ export class MediaService {
     );
     return recordings.filter((recording) => recording !== null);
   }
+}
+
+/** The channel channelMetadata gave the speaker (0-based), matched by e-mail, else by name; null for the mix. */
+function channelOf(options: MediaOptions, speaker: { name: string; email: string | null }): number | null {
+  const email = speaker.email?.toLowerCase();
+  const entry =
+    options.channels.find((channel) => email !== undefined && channel.email?.toLowerCase() === email) ??
+    options.channels.find((channel) => channel.name === speaker.name);
+  return entry === undefined ? null : entry.channel - 1;
 }
 
 /** How much of a refused upload is read and discarded, so its client can read the answer before the connection closes. */

@@ -1,0 +1,18 @@
+import type { VoiceProfileRow } from "../../db/schema.ts";
+import type { ReferenceSummary } from "./voices.repository.ts";
+import type { Voice } from "./voices.schemas.ts";
+
+/** A profile as the API shows it: never its vectors. `references` are its own, oldest first. */
+export function presentVoice(profile: VoiceProfileRow, references: readonly ReferenceSummary[]): Voice {
+  const seconds = references.reduce((sum, reference) => sum + reference.speech_seconds, 0);
+  return {
+    id: profile.id,
+    name: profile.name,
+    email: profile.email,
+    speechSeconds: Math.round(seconds * 10) / 10,
+    model: profile.model,
+    createdAt: profile.created_at,
+    updatedAt: profile.updated_at,
+    conversations: [...new Set(references.map((reference) => reference.conversation_id))],
+  };
+}

@@ -1,0 +1,127 @@
+import type { Insertable, Kysely, Updateable } from "kysely";
+import type {
+  Database,
+  VoiceProfileRow,
+  VoiceProfilesTable,
+  VoiceReferenceRow,
+  VoiceReferencesTable,
+} from "../../db/schema.ts";
+
+/** What a profile's answer says of a reference: where it was heard and how much speech; not the vector. */
+export type ReferenceSummary = Pick<
+  VoiceReferenceRow,
+  "profile_id" | "conversation_id" | "member_id" | "speech_seconds" | "created_at"
+>;
+
+/** An app's voice profiles and their reference embeddings; every read of profiles is scoped to the app. */
+export class VoicesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insertProfile(row: Insertable<VoiceProfilesTable>): Promise<void> {
+    await this.db.insertInto("voice_profiles").values(row).execute();
+  }
+
+  find(appId: string, id: string): Promise<VoiceProfileRow | undefined> {
+    return this.db
+      .selectFrom("voice_profiles")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
+  list(appId: string): Promise<VoiceProfileRow[]> {
+    return this.db
+      .selectFrom("voice_profiles")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+  }
+
+  /** The app's profile with this e-mail (`emailKey`: in lower case), if any. */
+  findByEmail(appId: string, emailKey: string): Promise<VoiceProfileRow | undefined> {
+    return this.db
+      .selectFrom("voice_profiles")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .where("email_key", "=", emailKey)
+      .executeTakeFirst();
+  }
+
+  /** The app's earliest profile without an e-mail whose name is `name`, whatever its case. */
+  findByNameWithoutEmail(appId: string, name: string): Promise<VoiceProfileRow | undefined> {
+    return this.db
+      .selectFrom("voice_profiles")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .where("email_key", "is", null)
+      .where((eb) => eb(eb.fn("lower", ["name"]), "=", name.toLowerCase()))
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async update(id: string, changes: Omit<Updateable<VoiceProfilesTable>, "id" | "app_id">): Promise<void> {
+    await this.db.updateTable("voice_profiles").set(changes).where("id", "=", id).execute();
+  }
+
+  /** Deletes the profile and, by the foreign key's cascade, its references; false when the app has no such one. */
+  async delete(appId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("voice_profiles")
+      .where("app_id", "=", appId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async insertReference(row: VoiceReferencesTable): Promise<void> {
+    await this.db.insertInto("voice_references").values(row).execute();
+  }
+
+  /** The references of the profiles, oldest first, without their vectors. */
+  listReferences(profileIds: readonly string[]): Promise<ReferenceSummary[]> {
+    if (profileIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom("voice_references")
+      .select(["profile_id", "conversation_id", "member_id", "speech_seconds", "created_at"])
+      .where("profile_id", "in", [...profileIds])
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+  }
+
+  /** Deletes every reference of the profile (those of another embedding model, replaced by a new one). */
+  async deleteReferencesOf(profileId: string): Promise<void> {
+    await this.db.deleteFrom("voice_references").where("profile_id", "=", profileId).execute();
+  }
+
+  /** Deletes the profile's reference from this member of this conversation, which a new enrolment replaces. */
+  async deleteReferenceFrom(profileId: string, conversationId: string, memberId: string): Promise<void> {
+    await this.db
+      .deleteFrom("voice_references")
+      .where("profile_id", "=", profileId)
+      .where("conversation_id", "=", conversationId)
+      .where("member_id", "=", memberId)
+      .execute();
+  }
+
+  /** Deletes all but the profile's `keep` latest references. */
+  async keepLatestReferences(profileId: string, keep: number): Promise<void> {
+    const latest = this.db
+      .selectFrom("voice_references")
+      .select("id")
+      .where("profile_id", "=", profileId)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(keep);
+    await this.db
+      .deleteFrom("voice_references")
+      .where("profile_id", "=", profileId)
+      .where("id", "not in", latest)
+      .execute();
+  }
+}

@@ -1,0 +1,195 @@
+import type { Clock } from "../../clock.ts";
+import type { VoiceProfileRow } from "../../db/schema.ts";
+import type { Transaction } from "../../db/transaction.ts";
+import { DomainError, forbidden, invalid, notFound, unprocessable } from "../../errors.ts";
+import { uuid } from "../../ids.ts";
+import { SAMPLE_RATE } from "../../media/engine.ts";
+import { VOICE_MODEL_HINT, type Speech } from "../../media/speech.ts";
+import type { AppsService } from "../apps/apps.service.ts";
+import type { ConversationsService } from "../conversations/conversations.service.ts";
+import type { MediaService } from "../media/media.service.ts";
+import { presentVoice } from "./voices.presenter.ts";
+import type { VoicesRepository } from "./voices.repository.ts";
+import type { EnrolVoiceBody, UpdateVoiceBody, Voice } from "./voices.schemas.ts";
+
+/** The least of a member's speech a voice is enrolled from (docs/VOICES.md, Minimum speech). */
+export const MIN_SPEECH_SECONDS = 3;
+/** The most of a member's speech one enrolment reads: enough for a stable embedding, bounded in time and memory. */
+export const MAX_SPEECH_SECONDS = 120;
+/** The reference embeddings a profile keeps: the latest enrolments, each from one conversation's member. */
+export const MAX_REFERENCES = 5;
+
+/** The name a diarized speaker is given until someone names it (docs/MEDIA.md, Speakers). */
+const UNNAMED_SPEAKER = /^Speaker \d+$/;
+
+/** A vector's bytes as stored: float32, little-endian, whatever the machine. */
+function vectorBytes(vector: Float32Array): Uint8Array {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes;
+}
+
+const seconds = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * An app's voice profiles (docs/VOICES.md): enrolment from a named member's speech in a stored recording, read,
+ * rename and erase. The embedding is computed on this machine by the local speaker-embedding model; no audio is
+ * kept.
+ */
+export class VoicesService {
+  constructor(
+    private readonly deps: {
+      voices: VoicesRepository;
+      transaction: Transaction<{ voices: VoicesRepository }>;
+      apps: Pick<AppsService, "getApp">;
+      conversations: Pick<ConversationsService, "speakerOf">;
+      media: Pick<MediaService, "speechOf">;
+      speech: Pick<Speech, "voiceEmbedder">;
+      clock: Clock;
+    },
+  ) {}
+
+  /**
+   * Saves the member's voice: a new profile (created: true), or a reference added to the app's profile of the same
+   * person (the same e-mail; for a member without one, the same name on a profile without one). Throws forbidden
+   * when the app has voice profiles off, not_found for a conversation or member the app cannot see, unprocessable
+   * for an unnamed member, a conversation without a stored recording or too little speech, conflict while the
+   * conversation is being transcribed, unavailable when the embedding model is not installed.
+   */
+  async enrol(appId: string, body: EnrolVoiceBody): Promise<{ voice: Voice; created: boolean }> {
+    if (!(await this.deps.apps.getApp(appId)).voiceProfiles) {
+      throw forbidden(
+        'voice profiles are off for this app: turn them on with PATCH /v1/app {"voiceProfiles": true}',
+      );
+    }
+    const { conversationId, memberId } = body;
+    const { member, spans } = await this.deps.conversations.speakerOf(appId, conversationId, memberId);
+    if (UNNAMED_SPEAKER.test(member.name)) {
+      throw unprocessable(
+        `member ${memberId} is still "${member.name}": name the member first ` +
+          `(PUT /v1/conversations/${conversationId}/members/${memberId}), then save the voice`,
+      );
+    }
+    const embedder = this.deps.speech.voiceEmbedder();
+    if (embedder === null) throw new DomainError("unavailable", VOICE_MODEL_HINT);
+    const speech = await this.deps.media.speechOf(conversationId, spans, member, MAX_SPEECH_SECONDS);
+    const speechSeconds = speech.length / SAMPLE_RATE;
+    if (speechSeconds < MIN_SPEECH_SECONDS) {
+      throw unprocessable(
+        speech.length === 0
+          ? `member ${memberId} has no speech in conversation ${conversationId}: a voice needs at least ` +
+              `${MIN_SPEECH_SECONDS} seconds of the member's own lines`
+          : `member ${memberId} has ${seconds(speechSeconds)} seconds of speech in conversation ${conversationId}; ` +
+              `a voice needs at least ${MIN_SPEECH_SECONDS}`,
+      );
+    }
+    const vector = embedder.embed(speech);
+    const norm = Math.hypot(...vector);
+    if (!Number.isFinite(norm) || norm === 0) {
+      throw unprocessable(
+        `no voice could be heard in member ${memberId}'s speech in conversation ${conversationId}`,
+      );
+    }
+    const emailKey = member.email?.trim().toLowerCase() || null;
+    return this.deps.transaction(async ({ voices }) => {
+      const now = this.deps.clock.now().toISOString();
+      const existing =
+        emailKey === null
+          ? await voices.findByNameWithoutEmail(appId, member.name)
+          : await voices.findByEmail(appId, emailKey);
+      const profileId = existing?.id ?? uuid();
+      if (existing === undefined) {
+        await voices.insertProfile({
+          id: profileId,
+          app_id: appId,
+          name: member.name,
+          email: member.email,
+          email_key: emailKey,
+          model: embedder.model,
+          dimension: embedder.dimension,
+          created_at: now,
+          updated_at: now,
+        });
+      } else {
+        // References of another model cannot be compared with this one's: the new one replaces them.
+        if (existing.model !== embedder.model || existing.dimension !== embedder.dimension) {
+          await voices.deleteReferencesOf(profileId);
+        }
+        await voices.deleteReferenceFrom(profileId, conversationId, memberId);
+        await voices.update(profileId, {
+          model: embedder.model,
+          dimension: embedder.dimension,
+          updated_at: now,
+        });
+      }
+      await voices.insertReference({
+        id: uuid(),
+        profile_id: profileId,
+        conversation_id: conversationId,
+        member_id: memberId,
+        vector: vectorBytes(vector),
+        speech_seconds: seconds(speechSeconds),
+        created_at: now,
+      });
+      await voices.keepLatestReferences(profileId, MAX_REFERENCES);
+      return { voice: await this.present(voices, appId, profileId), created: existing === undefined };
+    });
+  }
+
+  async list(appId: string): Promise<Voice[]> {
+    const profiles = await this.deps.voices.list(appId);
+    const references = await this.deps.voices.listReferences(profiles.map((profile) => profile.id));
+    return profiles.map((profile) =>
+      presentVoice(
+        profile,
+        references.filter((reference) => reference.profile_id === profile.id),
+      ),
+    );
+  }
+
+  /** Throws not_found for an id the app has no voice of. */
+  async get(appId: string, voiceId: string): Promise<Voice> {
+    return this.present(this.deps.voices, appId, voiceId);
+  }
+
+  /**
+   * Renames the voice and/or sets its e-mail. Throws invalid for a blank name, conflict for an e-mail another of
+   * the app's voices has, not_found.
+   */
+  async update(appId: string, voiceId: string, change: UpdateVoiceBody): Promise<Voice> {
+    const name = change.name?.trim();
+    if (name === "") throw invalid("name must not be blank");
+    const email = change.email === undefined ? undefined : change.email?.trim() || null;
+    return this.deps.transaction(async ({ voices }) => {
+      await this.require(voices, appId, voiceId);
+      if (email) {
+        const holder = await voices.findByEmail(appId, email.toLowerCase());
+        if (holder !== undefined && holder.id !== voiceId) {
+          throw new DomainError("conflict", `email ${email} is already voice ${holder.id}'s`);
+        }
+      }
+      await voices.update(voiceId, {
+        ...(name !== undefined && { name }),
+        ...(email !== undefined && { email, email_key: email?.toLowerCase() ?? null }),
+        updated_at: this.deps.clock.now().toISOString(),
+      });
+      return this.present(voices, appId, voiceId);
+    });
+  }
+
+  /** Deletes the voice and its reference embeddings at once. Throws not_found. */
+  async delete(appId: string, voiceId: string): Promise<void> {
+    if (!(await this.deps.voices.delete(appId, voiceId))) throw notFound("voice");
+  }
+
+  private async require(voices: VoicesRepository, appId: string, voiceId: string): Promise<VoiceProfileRow> {
+    const profile = await voices.find(appId, voiceId);
+    if (!profile) throw notFound("voice");
+    return profile;
+  }
+
+  private async present(voices: VoicesRepository, appId: string, voiceId: string): Promise<Voice> {
+    const profile = await this.require(voices, appId, voiceId);
+    return presentVoice(profile, await voices.listReferences([profile.id]));
+  }
+}
