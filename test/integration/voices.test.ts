@@ -241,6 +241,8 @@ describe.each(await dialects())("voice profiles on %s", (dialect) => {
       expect((await enrol(body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await api.get(`/v1/voices/not-a-uuid`)).status).toBe(400);
+    const empty = await api.patch<Body.ErrorBody>(`/v1/voices/00000000-0000-4000-8000-000000000000`, {});
+    expect([empty.status, empty.body.message]).toEqual([400, "body must set name or email"]);
     expect((await api.patch(`/v1/voices/00000000-0000-4000-8000-000000000000`, { name: "X" })).status).toBe(
       404,
     );

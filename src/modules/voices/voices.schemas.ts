@@ -11,7 +11,7 @@ export const EnrolVoiceBody = Type.Object(
 );
 export type EnrolVoiceBody = Static<typeof EnrolVoiceBody>;
 
-/** PATCH /v1/voices/{voiceId}: the name, the e-mail (null removes it), or both. */
+/** PATCH /v1/voices/{voiceId}: the name, the e-mail (null removes it), or both (VoicesService.update refuses neither). */
 export const UpdateVoiceBody = Type.Object(
   {
     name: Type.Optional(
@@ -23,7 +23,7 @@ export const UpdateVoiceBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false },
 );
 export type UpdateVoiceBody = Static<typeof UpdateVoiceBody>;
 

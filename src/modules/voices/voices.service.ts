@@ -153,10 +153,11 @@ export class VoicesService {
   }
 
   /**
-   * Renames the voice and/or sets its e-mail. Throws invalid for a blank name, conflict for an e-mail another of
-   * the app's voices has, not_found.
+   * Renames the voice and/or sets its e-mail. Throws invalid for neither or a blank name, conflict for an e-mail
+   * another of the app's voices has, not_found.
    */
   async update(appId: string, voiceId: string, change: UpdateVoiceBody): Promise<Voice> {
+    if (change.name === undefined && change.email === undefined) throw invalid("body must set name or email");
     const name = change.name?.trim();
     if (name === "") throw invalid("name must not be blank");
     const email = change.email === undefined ? undefined : change.email?.trim() || null;
