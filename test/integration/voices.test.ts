@@ -222,8 +222,8 @@ describe.each(await dialects())("voice profiles on %s", (dialect) => {
     const noRecording = await enrol({ conversationId: text.conversationId, memberId: tim!.id });
     expect(noRecording.status).toBe(422);
     expect(noRecording.body.message).toBe(
-      `conversation ${text.conversationId} has no recording (it was made from text): a voice is enrolled from a ` +
-        "conversation made from audio or video",
+      `conversation ${text.conversationId} has no stored recording (it was made from text, or streamed live, ` +
+        "whose audio Recap does not keep): a voice is enrolled from a conversation made from audio or video",
     );
 
     await rename(conversationId, low!.id, "Barbara");

@@ -290,8 +290,8 @@ export class MediaService {
     const rows = await this.deps.media.listOfConversation(conversationId);
     if (rows.length === 0) {
       throw unprocessable(
-        `conversation ${conversationId} has no recording (it was made from text): a voice is enrolled from a ` +
-          "conversation made from audio or video",
+        `conversation ${conversationId} has no stored recording (it was made from text, or streamed live, whose ` +
+          "audio Recap does not keep): a voice is enrolled from a conversation made from audio or video",
       );
     }
     if ((await this.deps.jobs.unfinishedAmong(rows.map((row) => row.job_id))).size > 0) {
@@ -349,6 +349,7 @@ export class MediaService {
         format: probed.format,
         channels: options.channel === null ? null : [options.channel],
         maxSeconds: this.settings.maxSeconds,
+        // Nothing stops an enrolment once begun: decodeToWav's own deadline bounds it.
         signal: new AbortController().signal,
       });
       return await readWavSpans(wav, spans, options.maxSamples);
