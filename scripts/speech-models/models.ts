@@ -74,13 +74,17 @@ export function writeEnergyVad(path: string, thresholdDb = -40): void {
 /**
  * A zipformer2 CTC recogniser (sherpa-onnx's `zipformerCtc`, which needs no metadata: the vocabulary size is
  * read from the output's shape, the subsampling is 4, 40 ms a frame) over 80-dim fbank features: average
- * pooling by 4 in time, MatMul, Add, LogSoftmax. Token 0 is `<blk>`, which wins unless one of `tokens`' tones
- * sounds; writes `model.onnx` and `tokens.txt` into `dir`.
+ * pooling by 4 in time, MatMul by `columns` (one detector over the features per piece, `<blk>` first), Add
+ * `bias`, LogSoftmax; writes `model.onnx` and `tokens.txt` (`<blk>` and `pieces`) into `dir`.
  */
-export function writeToneCtcRecogniser(dir: string, tokens: ToneToken[]): void {
+export function writeCtcRecogniser(
+  dir: string,
+  pieces: string[],
+  columns: Float32Array[],
+  bias: Float32Array,
+): void {
   mkdirSync(dir, { recursive: true });
-  const vocabulary = tokens.length + 1;
-  const blank = new Float32Array(FEATURE_DIM);
+  const vocabulary = pieces.length + 1;
   const nodes: OnnxNode[] = [
     {
       op: "Transpose",
@@ -100,8 +104,6 @@ export function writeToneCtcRecogniser(dir: string, tokens: ToneToken[]): void {
     { op: "LogSoftmax", inputs: ["logits"], outputs: ["log_probs"], attributes: { axis: { int: -1 } } },
     { op: "Div", inputs: ["x_lens", "four"], outputs: ["log_probs_len"] },
   ];
-  const bias = new Float32Array(vocabulary);
-  bias[0] = 2; // a tone's bins stand well above 2 (natural-log units) over the frame's mean; silence's do not
   writeFileSync(
     join(dir, "model.onnx"),
     encodeOnnxModel({
@@ -115,11 +117,7 @@ export function writeToneCtcRecogniser(dir: string, tokens: ToneToken[]): void {
         { name: "log_probs_len", type: "int64", shape: ["N"] },
       ],
       initializers: [
-        {
-          name: "weights",
-          dims: [FEATURE_DIM, vocabulary],
-          data: weightMatrix([blank, ...tokens.map(({ hz }) => toneDetector(hz))]),
-        },
+        { name: "weights", dims: [FEATURE_DIM, vocabulary], data: weightMatrix(columns) },
         { name: "bias", dims: [vocabulary], data: bias },
         { name: "four", dims: [], data: BigInt64Array.of(4n) },
       ],
@@ -127,7 +125,19 @@ export function writeToneCtcRecogniser(dir: string, tokens: ToneToken[]): void {
   );
   writeFileSync(
     join(dir, "tokens.txt"),
-    ["<blk> 0", ...tokens.map(({ piece }, index) => `${piece} ${index + 1}`)].join("\n") + "\n",
+    ["<blk> 0", ...pieces.map((piece, index) => `${piece} ${index + 1}`)].join("\n") + "\n",
+  );
+}
+
+/** The CTC recogniser whose `<blk>` wins unless one of `tokens`' tones sounds. */
+export function writeToneCtcRecogniser(dir: string, tokens: ToneToken[]): void {
+  const bias = new Float32Array(tokens.length + 1);
+  bias[0] = 2; // a tone's bins stand well above 2 (natural-log units) over the frame's mean; silence's do not
+  writeCtcRecogniser(
+    dir,
+    tokens.map(({ piece }) => piece),
+    [new Float32Array(FEATURE_DIM), ...tokens.map(({ hz }) => toneDetector(hz))],
+    bias,
   );
 }
 

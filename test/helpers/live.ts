@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { sdk as untypedSdk } from "@symblai/symbl-js";
 import { WebSocket } from "ws";
 import { writeRecording, type Part } from "./audio.ts";
 import type { MediaKit } from "./media.ts";
@@ -72,3 +73,14 @@ export async function startStream(url: string, start: Record<string, unknown> = 
   client.socket.send(JSON.stringify({ type: "start_request", ...start }));
   return { ...client, conversationId: await createdConversation(client.received) };
 }
+
+/** What the tests use of Symbl's JavaScript SDK (it ships no types for `sdk`). */
+export interface RealtimeConnection {
+  conversationId: string;
+  sendAudio(data: Buffer): void;
+  stop(): Promise<{ conversationId: string }>;
+}
+export const sdk = untypedSdk as {
+  init(options: { accessToken: string; basePath: string }): Promise<void>;
+  startRealtimeRequest(options: Record<string, unknown>): Promise<RealtimeConnection>;
+};

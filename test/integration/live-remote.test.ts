@@ -1,24 +1,12 @@
-import { sdk as untypedSdk } from "@symblai/symbl-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readBody } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
-import { connect, linear16, messageType, startStream, stream, type Received } from "../helpers/live.ts";
+import { connect, linear16, messageType, type Received, sdk, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
 import { startSpeechServer, type SpeechServer, type TranscriptionRequest } from "../helpers/speech-server.ts";
 import { until } from "../helpers/wait.ts";
-
-/** What this test uses of the SDK (it ships no types for `sdk`). */
-interface RealtimeConnection {
-  conversationId: string;
-  sendAudio(data: Buffer): void;
-  stop(): Promise<{ conversationId: string }>;
-}
-const sdk = untypedSdk as {
-  init(options: { accessToken: string; basePath: string }): Promise<void>;
-  startRealtimeRequest(options: Record<string, unknown>): Promise<RealtimeConnection>;
-};
 
 /**
  * Two espeak-ng sentences of clearly different lengths. A live utterance's request always starts near 0 s, so the

@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { sdk as untypedSdk } from "@symblai/symbl-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { readBody } from "../helpers/api.ts";
@@ -11,21 +10,10 @@ import { writeRecording, type Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { createLink, onServer } from "../helpers/factories.ts";
-import { connect, linear16, messageType, startStream, stream } from "../helpers/live.ts";
+import { connect, linear16, messageType, sdk, startStream, stream } from "../helpers/live.ts";
 import { MediaKit } from "../helpers/media.ts";
 import { installEnergyVad, installToneEngine, VOICES } from "../../scripts/speech-models/models.ts";
 import { until, untilValue } from "../helpers/wait.ts";
-
-/** What this test uses of the SDK (it ships no types for `sdk`). */
-interface RealtimeConnection {
-  conversationId: string;
-  sendAudio(data: Buffer): void;
-  stop(): Promise<{ conversationId: string }>;
-}
-const sdk = untypedSdk as {
-  init(options: { accessToken: string; basePath: string }): Promise<void>;
-  startRealtimeRequest(options: Record<string, unknown>): Promise<RealtimeConnection>;
-};
 
 describe.each(await dialects())("live streaming on the local engine on %s", (dialect) => {
   const kit = new MediaKit();
