@@ -87,13 +87,17 @@ describe.skipIf(!available)("the console's settings and defences in Chromium", (
     await accessible(page);
 
     await domain.fill("recaps.example.com");
+    await page.getByLabel("Keep voice profiles").check();
     await page.getByRole("button", { name: "Save settings" }).click();
     await page.getByText("Settings saved.").waitFor();
     expect(await server.services.apps.getApp(appId)).toMatchObject({
       name: "Team recaps",
       customDomain: "recaps.example.com",
       frameAncestors: ["https://intranet.example", "https://wiki.example"],
+      voiceProfiles: true,
     });
+    expect(await page.getByLabel("Keep voice profiles").isChecked()).toBe(true);
+    await accessible(page);
 
     await page.getByRole("link", { name: "Rotate the app secret…" }).click();
     await page.getByRole("heading", { name: "Rotate the app secret?" }).waitFor();

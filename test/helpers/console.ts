@@ -52,7 +52,12 @@ export class ConsoleClient {
   }
 
   /** Posts the settings form (frame ancestors one origin a line). */
-  saveSettings(form: { name: string; customDomain: string; frameAncestors: string }): Promise<Response> {
+  saveSettings(form: {
+    name: string;
+    customDomain: string;
+    frameAncestors: string;
+    voiceProfiles?: "on";
+  }): Promise<Response> {
     return this.request("/console/settings", { method: "POST", body: new URLSearchParams(form) });
   }
 

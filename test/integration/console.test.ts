@@ -314,6 +314,22 @@ describe.each(await dialects())("the console on %s", (dialect) => {
         frameAncestors: ["https://intranet.example", "https://wiki.example"],
       });
 
+      expect(app).toMatchObject({ voiceProfiles: false });
+      expect(shown).toMatch(/id="field-voiceProfiles"[^>]*type="checkbox"/);
+      expect(shown).not.toMatch(/id="field-voiceProfiles"[^>]*checked/);
+
+      const voicesOn = await client.saveSettings({
+        name: "Team recaps",
+        customDomain: "recaps.example.com",
+        frameAncestors: "",
+        voiceProfiles: "on",
+      });
+      expect(voicesOn.status).toBe(303);
+      expect(await (await server.api(token, "/v1/app")).json()).toMatchObject({ voiceProfiles: true });
+      expect(await (await client.request("/console/settings")).text()).toMatch(
+        /id="field-voiceProfiles"[^>]*checked/,
+      );
+
       const cleared = await client.saveSettings({
         name: "Team recaps",
         customDomain: " ",
@@ -321,7 +337,7 @@ describe.each(await dialects())("the console on %s", (dialect) => {
       });
       expect(cleared.status).toBe(303);
       const after = (await (await server.api(token, "/v1/app")).json()) as Record<string, unknown>;
-      expect(after).toMatchObject({ customDomain: null, frameAncestors: [] });
+      expect(after).toMatchObject({ customDomain: null, frameAncestors: [], voiceProfiles: false });
     });
   });
 

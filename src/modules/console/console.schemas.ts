@@ -21,6 +21,8 @@ export const SettingsFormBody = Type.Object({
   name: Type.String(),
   customDomain: Type.String(),
   frameAncestors: Type.String(),
+  /** A checkbox: sent ("on") when ticked, absent when not. */
+  voiceProfiles: Type.Optional(Type.String()),
 });
 
 /** The settings' brand form: checked by PATCH /v1/app's rules in ConsoleService.updateBrand. */

@@ -50,7 +50,7 @@ export interface UploadedTranscript {
   bytes: Buffer;
 }
 
-const SETTINGS_FIELDS: readonly SettingsField[] = ["name", "customDomain", "frameAncestors"];
+const SETTINGS_FIELDS: readonly SettingsField[] = ["name", "customDomain", "frameAncestors", "voiceProfiles"];
 
 const checkImportFields = formValidator(ImportFields, "/console/import");
 const checkAppSettings = formValidator(UpdateAppBody, "/console/settings");
@@ -209,7 +209,8 @@ export class ConsoleService {
   }
 
   /**
-   * Changes the app's name, custom domain and frame ancestors with PATCH /v1/app's schema and service, so
+   * Changes the app's name, custom domain, frame ancestors and voice profiles switch with PATCH /v1/app's schema
+   * and service, so
    * with its rules and messages; nothing is stored when one is refused. Throws FormRefused.
    */
   async updateSettings(appId: string, form: SettingsForm): Promise<App> {
@@ -220,6 +221,7 @@ export class ConsoleService {
         .split(/\r?\n/)
         .map((line) => line.trim())
         .filter((line) => line !== ""),
+      voiceProfiles: form.voiceProfiles !== undefined,
     };
     if (!checkAppSettings(body)) throw settingsRefusal(messageOf(checkAppSettings.errors), 400);
     try {

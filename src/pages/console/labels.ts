@@ -14,6 +14,7 @@ export const SETTINGS_FIELD_LABELS: Record<SettingsField, string> = {
   name: "Name",
   customDomain: "Custom domain",
   frameAncestors: "Frame ancestors",
+  voiceProfiles: "Keep voice profiles",
 };
 
 /**

@@ -2,7 +2,7 @@ import type { Brand } from "../../modules/experiences/experiences.schemas.ts";
 import { html, Raw } from "../escape.ts";
 import { DEFAULT_COLOURS } from "../theme.ts";
 import { BRAND_FIELD_LABELS, SETTINGS_FIELD_LABELS } from "./labels.ts";
-import { colourField, field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
+import { checkbox, colourField, field, renderConsolePage, type ConsoleFrame } from "./layout.ts";
 import type { AppSettingsView, BrandField, BrandForm, SettingsField, SettingsForm } from "./view-model.ts";
 
 /** Which secret a rotation replaces: the app secret (tokens, console sessions) or the webhook signing secret. */
@@ -111,6 +111,7 @@ export function renderSettings(
     name: app.name,
     customDomain: app.customDomain ?? "",
     frameAncestors: app.frameAncestors.join("\n"),
+    ...(app.voiceProfiles && { voiceProfiles: "on" }),
   };
   const errors = options.errors ?? {};
   return renderConsolePage({
@@ -136,6 +137,10 @@ export function renderSettings(
         </dd>
         <dt>Brand</dt>
         <dd>${brandFacts(app.brand)}</dd>
+        <dt>Voice profiles</dt>
+        <dd>
+          ${app.voiceProfiles ? "Kept: named voices can be saved (POST /v1/voices)" : "Off: no voice is kept"}
+        </dd>
       </dl>
       <h2>Change settings</h2>
       <form method="post" action="/console/settings" class="card" novalidate>
@@ -164,6 +169,16 @@ export function renderSettings(
           error: errors.frameAncestors,
           attributes: html`rows="4" spellcheck="false"`,
         })}
+        ${checkbox(
+          "voiceProfiles",
+          SETTINGS_FIELD_LABELS.voiceProfiles,
+          form.voiceProfiles !== undefined,
+          errors.voiceProfiles,
+        )}
+        <p class="field-hint">
+          A voice profile keeps a named speaker's voice as numbers (no audio) to recognise them later; off
+          keeps the profiles already saved (docs/VOICES.md).
+        </p>
         <button type="submit">Save settings</button>
       </form>
       <h2 id="brand">Brand</h2>

@@ -35,6 +35,7 @@ export interface AppSettingsView {
   customDomain: string | null;
   frameAncestors: string[];
   brand: Brand;
+  voiceProfiles: boolean;
 }
 
 /** The brand fields of a form as typed (the settings' brand form, and the create-link form's brand). */
@@ -103,6 +104,8 @@ export interface SettingsForm {
   name: string;
   customDomain: string;
   frameAncestors: string;
+  /** The checkbox: "on" when ticked, absent when not. */
+  voiceProfiles?: string | undefined;
 }
 
 export type SettingsField = keyof SettingsForm;
