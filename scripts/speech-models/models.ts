@@ -155,10 +155,10 @@ export function installEnergyVad(modelsDir: string, name = "silero-vad"): void {
   });
 }
 
-/** Installs the tone recogniser in `modelsDir` under `name`, an English zipformer2 CTC model. */
-export function installToneRecogniser(modelsDir: string, name = "tone-ctc", tokens = TONE_TOKENS): void {
+/** Installs the recogniser `write` writes into its folder in `modelsDir` under `name`, an English zipformer2 CTC model. */
+function installCtcRecogniser(modelsDir: string, name: string, write: (dir: string) => void): void {
   const dir = join(modelsDir, name);
-  writeToneCtcRecogniser(dir, tokens);
+  write(dir);
   writeManifest(dir, {
     name,
     kind: "recogniser",
@@ -167,6 +167,22 @@ export function installToneRecogniser(modelsDir: string, name = "tone-ctc", toke
     languages: ["en"],
     wordTimings: true,
   });
+}
+
+/** Installs the tone recogniser in `modelsDir` under `name`. */
+export function installToneRecogniser(modelsDir: string, name = "tone-ctc", tokens = TONE_TOKENS): void {
+  installCtcRecogniser(modelsDir, name, (dir) => writeToneCtcRecogniser(dir, tokens));
+}
+
+/**
+ * Installs a recogniser that says `word` once for every utterance it is given, whatever the audio (its features
+ * count for nothing, the bias decides): with it, what a media job stores is where the VAD cut.
+ */
+export function installOneWordRecogniser(modelsDir: string, name: string, word: string): void {
+  const nothing = new Float32Array(FEATURE_DIM);
+  installCtcRecogniser(modelsDir, name, (dir) =>
+    writeCtcRecogniser(dir, [`\u2581${word}`], [nothing, nothing], Float32Array.of(0, 1)),
+  );
 }
 
 /**

@@ -13,9 +13,9 @@ import { writeRecording } from "../helpers/audio.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { JFK, JFK_PHRASES, VAD_TOLERANCE_SECONDS } from "../helpers/jfk.ts";
 import { MediaHost, MediaKit } from "../helpers/media.ts";
-import { installOneWordRecogniser } from "../helpers/one-word-recogniser.ts";
 import {
   installEnergyVad,
+  installOneWordRecogniser,
   installToneDiarization,
   installToneEngine,
   installToneRecogniser,
