@@ -273,6 +273,25 @@ describe.each(await dialects())("voice profiles on %s", (dialect) => {
     expect((await api.get<Body.VoiceList>("/v1/voices")).body.voices).toEqual(before);
   }, 120_000);
 
+  it("describes its routes in the OpenAPI document as Recap's extension", async () => {
+    type Operation = { tags?: string[]; summary?: string; responses: Record<string, unknown> };
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const operations = Object.entries({
+      "/v1/voices": ["post", "get"],
+      "/v1/voices/{voiceId}": ["get", "patch", "delete"],
+    }).flatMap(([path, methods]) => methods.map((method) => openapi.paths[path]?.[method]));
+    for (const operation of operations) {
+      expect(operation?.tags).toEqual(["Voices"]);
+      expect(operation?.summary).toMatch(/\(Recap extension\)$/);
+    }
+    expect(Object.keys(openapi.paths["/v1/voices"]?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(["200", "201", "400", "403", "404", "409", "422", "503"]),
+    );
+    expect(Object.keys(openapi.paths["/v1/voices/{voiceId}"]?.delete?.responses ?? {})).toContain("204");
+  });
+
   it("keeps each app's voices its own", async () => {
     await api.patch("/v1/app", { voiceProfiles: true });
     const { conversationId } = await upload();
