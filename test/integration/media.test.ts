@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readBody } from "../helpers/api.ts";
 import { startMain, startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
@@ -39,6 +40,25 @@ interface Message {
   from: { name?: string; email?: string };
   timeOffset: number | null;
   duration: number | null;
+}
+
+/** Uploads `file` to `POST /v1/process/audio{query}`, waits for its job to complete, and gives the messages. */
+async function transcribed(
+  server: TestServer,
+  token: string,
+  file: string,
+  { query = "", type = "audio/wav" } = {},
+): Promise<Message[]> {
+  const response = await fetch(`${server.url}/v1/process/audio${query}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": type },
+    body: readFileSync(file),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  const accepted = (await response.json()) as Body.Accepted;
+  expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
+  const path = `/v1/conversations/${accepted.conversationId}/messages`;
+  return (await readBody<{ messages: Message[] }>(server, token, path)).messages;
 }
 
 describe.each(await dialects())("recorded media on %s", (dialect) => {
@@ -743,22 +763,10 @@ describe.each(await dialects())("the local engine on %s", (dialect) => {
       { silence: 1 },
     ]);
     const file = await kit.encode(flac, "m4a");
-    const response = await fetch(
-      `${server.url}/v1/process/audio?enableSpeakerDiarization=true&diarizationSpeakerCount=2`,
-      {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "audio/mp4" },
-        body: readFileSync(file),
-      },
-    );
-    expect(response.status, await response.clone().text()).toBe(201);
-    const accepted = (await response.json()) as Body.Accepted;
-    expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
-    const messages = (
-      (await (await server.api(token, `/v1/conversations/${accepted.conversationId}/messages`)).json()) as {
-        messages: Message[];
-      }
-    ).messages;
+    const messages = await transcribed(server, token, file, {
+      query: "?enableSpeakerDiarization=true&diarizationSpeakerCount=2",
+      type: "audio/mp4",
+    });
     expect(messages.map((message) => [message.from.name, message.text])).toEqual([
       ["Speaker 1", "lo"],
       ["Speaker 2", "hi"],
@@ -799,19 +807,7 @@ describe.each(await dialects())("the local engine on a real voice on %s", (diale
       const { token } = await server.newApp();
       const file = join(kit.dir, `jfk-${rate}.wav`);
       await promisify(execFile)("ffmpeg", ["-v", "error", "-y", "-i", JFK, "-ar", String(rate), file]);
-      const response = await fetch(`${server.url}/v1/process/audio`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "audio/wav" },
-        body: readFileSync(file),
-      });
-      expect(response.status, await response.clone().text()).toBe(201);
-      const accepted = (await response.json()) as Body.Accepted;
-      expect(await waitForJob(server, token, accepted.jobId)).toBe("completed");
-      const messages = (
-        (await (await server.api(token, `/v1/conversations/${accepted.conversationId}/messages`)).json()) as {
-          messages: Message[];
-        }
-      ).messages;
+      const messages = await transcribed(server, token, file);
       const heard = messages.map(({ text, timeOffset, duration }) => ({
         text,
         start: timeOffset ?? -1,
