@@ -162,6 +162,37 @@ describe("bin/recap backup and restore on SQLite", () => {
     expect(await waitForJob(server, token, media.jobId)).toBe("completed");
     const mediaLink = await createLink(server, token, media.conversationId, { name: "audio-summary" });
 
+    // A voice profile and its reference embedding (written as enrolment writes them: it needs speaker models).
+    const { appId } = (await (await server.api(token, "/v1/app")).json()) as Body.AppSettings;
+    const voiceId = "5f2a8c4e-1b3d-4e6f-8a9b-0c1d2e3f4a5b";
+    const vector = Buffer.from(new Float32Array([0.25, -1.5, 3]).buffer);
+    await server.database.db
+      .insertInto("voice_profiles")
+      .values({
+        id: voiceId,
+        app_id: appId,
+        name: "Ada",
+        email: null,
+        email_key: null,
+        model: "campplus-en-voxceleb",
+        dimension: 3,
+        created_at: "2026-11-29T10:00:00.000Z",
+        updated_at: "2026-11-29T10:00:00.000Z",
+      })
+      .execute();
+    await server.database.db
+      .insertInto("voice_references")
+      .values({
+        id: "0e1f2a3b-4c5d-4e6f-8a7b-9c0d1e2f3a4b",
+        profile_id: voiceId,
+        conversation_id: media.conversationId,
+        member_id: "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+        vector,
+        speech_seconds: 4,
+        created_at: "2026-11-29T10:00:00.000Z",
+      })
+      .execute();
+
     // Conversations whose speakers the load renames, each once.
     const crowds = await Promise.all(
       [0, 1, 2].map(async (writer) => {
@@ -289,6 +320,19 @@ describe("bin/recap backup and restore on SQLite", () => {
         throw new Error(`lost in the restore: ${write.what}`, { cause: error });
       }
     }
+    const voice = await server.api(token, `/v1/voices/${voiceId}`);
+    expect(voice.status).toBe(200);
+    expect(await voice.json()).toMatchObject({
+      name: "Ada",
+      speechSeconds: 4,
+      conversations: [media.conversationId],
+    });
+    const [reference] = await server.database.db
+      .selectFrom("voice_references")
+      .select("vector")
+      .where("profile_id", "=", voiceId)
+      .execute();
+    expect(Buffer.from(reference?.vector ?? [])).toEqual(vector);
     const linkToken = new URL(mediaLink.url).pathname.split("/")[2] ?? "";
     const played = await fetch(`${server.url}/s/${linkToken}/media/recording.wav`);
     expect(played.status).toBe(200);
