@@ -82,15 +82,32 @@ export class VoicesRepository {
     await this.db.insertInto("voice_references").values(row).execute();
   }
 
-  /** The references of the profiles, oldest first, without their vectors. */
-  listReferences(profileIds: readonly string[]): Promise<ReferenceSummary[]> {
-    if (profileIds.length === 0) return Promise.resolve([]);
+  /** The profile's references, oldest first, without their vectors. */
+  listReferences(profileId: string): Promise<ReferenceSummary[]> {
     return this.db
       .selectFrom("voice_references")
       .select(["profile_id", "conversation_id", "member_id", "speech_seconds", "created_at"])
-      .where("profile_id", "in", [...profileIds])
+      .where("profile_id", "=", profileId)
       .orderBy("created_at")
       .orderBy("id")
+      .execute();
+  }
+
+  /** The references of every profile of the app, oldest first, without their vectors; one query. */
+  listReferencesOfApp(appId: string): Promise<ReferenceSummary[]> {
+    return this.db
+      .selectFrom("voice_references")
+      .innerJoin("voice_profiles", "voice_profiles.id", "voice_references.profile_id")
+      .select([
+        "voice_references.profile_id",
+        "voice_references.conversation_id",
+        "voice_references.member_id",
+        "voice_references.speech_seconds",
+        "voice_references.created_at",
+      ])
+      .where("voice_profiles.app_id", "=", appId)
+      .orderBy("voice_references.created_at")
+      .orderBy("voice_references.id")
       .execute();
   }
 

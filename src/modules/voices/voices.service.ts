@@ -9,15 +9,15 @@ import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { MediaService } from "../media/media.service.ts";
 import { presentVoice } from "./voices.presenter.ts";
-import type { VoicesRepository } from "./voices.repository.ts";
+import type { ReferenceSummary, VoicesRepository } from "./voices.repository.ts";
 import type { EnrolVoiceBody, UpdateVoiceBody, Voice } from "./voices.schemas.ts";
 
 /** The least of a member's speech a voice is enrolled from (docs/VOICES.md, Minimum speech). */
-export const MIN_SPEECH_SECONDS = 3;
+const MIN_SPEECH_SECONDS = 3;
 /** The most of a member's speech one enrolment reads: enough for a stable embedding, bounded in time and memory. */
-export const MAX_SPEECH_SECONDS = 120;
+const MAX_SPEECH_SECONDS = 120;
 /** The reference embeddings a profile keeps: the latest enrolments, each from one conversation's member. */
-export const MAX_REFERENCES = 5;
+const MAX_REFERENCES = 5;
 
 /** The name a diarized speaker is given until someone names it (docs/MEDIA.md, Speakers). */
 const UNNAMED_SPEAKER = /^Speaker \d+$/;
@@ -138,13 +138,11 @@ export class VoicesService {
 
   async list(appId: string): Promise<Voice[]> {
     const profiles = await this.deps.voices.list(appId);
-    const references = await this.deps.voices.listReferences(profiles.map((profile) => profile.id));
-    return profiles.map((profile) =>
-      presentVoice(
-        profile,
-        references.filter((reference) => reference.profile_id === profile.id),
-      ),
-    );
+    const references = new Map(profiles.map((profile) => [profile.id, [] as ReferenceSummary[]]));
+    for (const reference of await this.deps.voices.listReferencesOfApp(appId)) {
+      references.get(reference.profile_id)?.push(reference);
+    }
+    return profiles.map((profile) => presentVoice(profile, references.get(profile.id) ?? []));
   }
 
   /** Throws not_found for an id the app has no voice of. */
@@ -191,6 +189,6 @@ export class VoicesService {
 
   private async present(voices: VoicesRepository, appId: string, voiceId: string): Promise<Voice> {
     const profile = await this.require(voices, appId, voiceId);
-    return presentVoice(profile, await voices.listReferences([profile.id]));
+    return presentVoice(profile, await voices.listReferences(profile.id));
   }
 }
