@@ -7,6 +7,7 @@ import { writeRecording, type Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { MediaKit } from "../helpers/media.ts";
+import { VoicesRepository } from "../../src/modules/voices/voices.repository.ts";
 import { installToneDiarization, installToneEngine, VOICES } from "../../scripts/speech-models/models.ts";
 
 const [LOW, HIGH] = VOICES;
@@ -272,6 +273,40 @@ describe.each(await dialects())("voice profiles on %s", (dialect) => {
 
     expect((await api.get<Body.VoiceList>("/v1/voices")).body.voices).toEqual(before);
   }, 120_000);
+
+  it("keeps a profile's latest references when told how many", async () => {
+    const { appId } = await server.newApp();
+    const voices = new VoicesRepository(server.database.db);
+    const profileId = "7d3c2b1a-0f9e-4d8c-8b7a-6f5e4d3c2b1a";
+    const at = (minute: number) => `2026-11-29T10:${String(minute).padStart(2, "0")}:00.000Z`;
+    await voices.insertProfile({
+      ...{ id: profileId, app_id: appId, name: "Ada", email: null, email_key: null },
+      ...{ model: "campplus-en-voxceleb", dimension: 2, created_at: at(0), updated_at: at(0) },
+    });
+    for (let minute = 1; minute <= 7; minute++) {
+      await voices.insertReference({
+        id: `00000000-0000-4000-8000-00000000000${minute}`,
+        profile_id: profileId,
+        conversation_id: String(minute),
+        member_id: "00000000-0000-4000-8000-000000000000",
+        vector: Buffer.alloc(8),
+        speech_seconds: minute,
+        created_at: at(minute),
+      });
+    }
+
+    await voices.keepLatestReferences(profileId, 5);
+
+    const kept = await voices.listReferences(profileId);
+    expect(kept.map((reference) => reference.conversation_id)).toEqual(["3", "4", "5", "6", "7"]);
+    expect((await voices.listReferencesOfApp(appId)).map((reference) => reference.conversation_id)).toEqual([
+      "3",
+      "4",
+      "5",
+      "6",
+      "7",
+    ]);
+  });
 
   it("describes its routes in the OpenAPI document as Recap's extension", async () => {
     type Operation = { tags?: string[]; summary?: string; responses: Record<string, unknown> };
