@@ -61,6 +61,25 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads the voice matching thresholds as raw cosine similarities, the suggestion not above acceptance", () => {
+    expect(loadConfig({}).voiceMatching).toEqual({ accept: 0.6, suggest: 0.45, margin: 0.1 });
+    expect(
+      loadConfig({ RECAP_VOICE_ACCEPT: "0.8", RECAP_VOICE_SUGGEST: "-0.25", RECAP_VOICE_MARGIN: "0" })
+        .voiceMatching,
+    ).toEqual({ accept: 0.8, suggest: -0.25, margin: 0 });
+    for (const bad of ["1.5", "-2", "high", "1e-1", ".5"]) {
+      expect(() => loadConfig({ RECAP_VOICE_ACCEPT: bad })).toThrow(
+        `RECAP_VOICE_ACCEPT must be a raw cosine similarity from -1 to 1, such as 0.5 (got "${bad}")`,
+      );
+    }
+    expect(() => loadConfig({ RECAP_VOICE_MARGIN: "-0.1" })).toThrow(
+      'RECAP_VOICE_MARGIN must be a raw cosine similarity from 0 to 2, such as 0.5 (got "-0.1")',
+    );
+    expect(() => loadConfig({ RECAP_VOICE_ACCEPT: "0.5", RECAP_VOICE_SUGGEST: "0.7" })).toThrow(
+      "RECAP_VOICE_SUGGEST must not be above RECAP_VOICE_ACCEPT (got 0.7 and 0.5): a suggestion is a weaker match",
+    );
+  });
+
   it("keeps speech models under the data directory unless RECAP_MODELS_DIR says where", () => {
     expect(loadConfig({ RECAP_DATA_DIR: "/srv/recap" }).media.modelsDir).toBe("/srv/recap/models");
     expect(loadConfig({ RECAP_MODELS_DIR: "/var/lib/recap-models" }).media.modelsDir).toBe(

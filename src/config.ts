@@ -38,7 +38,19 @@ export interface Config {
   /** The language model a job also asks (docs/LLM.md); null keeps the analysis local, with no network. */
   llm: LanguageModelSettings | null;
   media: MediaSettings;
+  /** How a diarized speaker is matched with the app's voice profiles (docs/VOICES.md, Matching). */
+  voiceMatching: VoiceMatchingSettings;
   metrics: MetricsSettings;
+}
+
+/**
+ * Raw cosine similarities in [-1, 1], not `(1 + cos) / 2`: a speaker whose best profile scores `accept` or more is
+ * named by it, `suggest` or more only suggests it; either only when ahead of the second-best profile by `margin`.
+ */
+export interface VoiceMatchingSettings {
+  accept: number;
+  suggest: number;
+  margin: number;
 }
 
 /**
@@ -197,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
   const media = mediaSettings(env, dataDir, integer, problems);
   const trustProxy = trustProxyOf(env.RECAP_TRUST_PROXY ?? "", problems);
   const metrics = metricsSettings(env, port, integer, problems);
+  const voiceMatching = voiceMatchingSettings(env, problems);
 
   const logLevel = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
@@ -223,10 +236,36 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Readonl
     fontCacheDir: resolve(dataDir, env.RECAP_FONT_CACHE_DIR || "fonts"),
     llm,
     media,
+    voiceMatching,
     metrics,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** The voice matching thresholds, whose defaults were chosen on the generated tone voices (docs/VOICES.md). */
+function voiceMatchingSettings(env: NodeJS.ProcessEnv, problems: string[]): VoiceMatchingSettings {
+  const score = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+(\.\d+)?$/.test(raw.trim()) || value < min || value > max) {
+      problems.push(
+        `${name} must be a raw cosine similarity from ${min} to ${max}, such as 0.5 (got "${raw}")`,
+      );
+      return fallback;
+    }
+    return value;
+  };
+  const accept = score("RECAP_VOICE_ACCEPT", 0.6, -1, 1);
+  const suggest = score("RECAP_VOICE_SUGGEST", 0.45, -1, 1);
+  const margin = score("RECAP_VOICE_MARGIN", 0.1, 0, 2);
+  if (suggest > accept) {
+    problems.push(
+      `RECAP_VOICE_SUGGEST must not be above RECAP_VOICE_ACCEPT (got ${suggest} and ${accept}): a suggestion is a weaker match`,
+    );
+  }
+  return { accept, suggest, margin };
 }
 
 /** A comma-separated list of host names or addresses (no ports, paths or credentials). */

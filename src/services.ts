@@ -147,9 +147,21 @@ export function createServices(deps: ServiceDeps) {
     mediaTargets,
     logger,
   });
+  const voices = new VoicesService({
+    voices: repositories.voices,
+    transaction,
+    apps,
+    conversations,
+    media,
+    speech,
+    matching: config.voiceMatching,
+    clock,
+    logger,
+  });
   const mediaJobSteps = new MediaJobSteps({
     settings: config.media,
     speech,
+    voices,
     media: repositories.media,
     jobs: repositories.jobs,
     mediaTargets,
@@ -243,15 +255,7 @@ export function createServices(deps: ServiceDeps) {
     webFonts,
     ingestion,
     media,
-    voices: new VoicesService({
-      voices: repositories.voices,
-      transaction,
-      apps,
-      conversations,
-      media,
-      speech,
-      clock,
-    }),
+    voices,
     live,
     speech,
     jobs,

@@ -32,6 +32,7 @@ import * as liveStreams from "./migrations/018_live_streams.ts";
 import * as decisionsEngine from "./migrations/019_decisions_engine.ts";
 import * as jobStages from "./migrations/020_job_stages.ts";
 import * as voiceProfiles from "./migrations/021_voice_profiles.ts";
+import * as memberVoices from "./migrations/022_member_voices.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   "019_decisions_engine": decisionsEngine,
   "020_job_stages": jobStages,
   "021_voice_profiles": voiceProfiles,
+  "022_member_voices": memberVoices,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

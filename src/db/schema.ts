@@ -64,6 +64,13 @@ export interface MembersTable {
   position: number;
   /** The key the member was first known by; unique in its conversation, so no speaker is created twice. */
   identity_key: string;
+  /** The voice profile that named this diarized speaker and its raw cosine score (docs/VOICES.md, Matching). */
+  voice_id: string | null;
+  voice_score: number | null;
+  /** A profile matched below the accept threshold: suggested, with its name when matched, not applied. */
+  suggested_voice_id: string | null;
+  suggested_voice_name: string | null;
+  suggested_voice_score: number | null;
 }
 
 /** The keys (e-mail, user id or name) that identify a member; a member gains keys when merged or renamed. */
@@ -301,7 +308,17 @@ export type ConversationRow = Selectable<ConversationsTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type MessageRow = Selectable<MessagesTable>;
 /** What the API shows of a member, and all its members read selects (it runs on every members request). */
-export type ListedMember = Pick<MemberRow, "id" | "name" | "email">;
+export type ListedMember = Pick<
+  MemberRow,
+  | "id"
+  | "name"
+  | "email"
+  | "voice_id"
+  | "voice_score"
+  | "suggested_voice_id"
+  | "suggested_voice_name"
+  | "suggested_voice_score"
+>;
 /** What a view of the whole transcript reads of each line (the page, intelligence, trackers), in order. */
 export type TranscriptRow = Pick<
   MessageRow,

@@ -19,6 +19,8 @@ export interface AlignedLine {
   endMs: number;
   words: RecognizedWord[];
   speaker: ChannelSpeaker | null;
+  /** The diarizer's label of the line's speaker, when local diarization's turns gave it. */
+  turnSpeaker?: number;
 }
 
 /**
@@ -90,7 +92,8 @@ function splitByTurns(segments: RecognizedSegment[], turns: SpeakerTurn[]): Alig
   const label = (speaker: number): ChannelSpeaker => ({ name: `#${speaker}`, email: null });
   for (const segment of segments) {
     if (segment.words.length === 0) {
-      lines.push(lineOf(segment, label(speakerOver(turns, segment.startMs, segment.endMs))));
+      const speaker = speakerOver(turns, segment.startMs, segment.endMs);
+      lines.push({ ...lineOf(segment, label(speaker)), turnSpeaker: speaker });
       continue;
     }
     const runs: { speaker: number; words: RecognizedWord[] }[] = [];
@@ -103,7 +106,7 @@ function splitByTurns(segments: RecognizedSegment[], turns: SpeakerTurn[]): Alig
     const [only] = runs;
     // A segment one speaker holds keeps the engine's own text (its punctuation and spacing).
     if (runs.length === 1 && only) {
-      lines.push(lineOf(segment, label(only.speaker)));
+      lines.push({ ...lineOf(segment, label(only.speaker)), turnSpeaker: only.speaker });
       continue;
     }
     for (const run of runs) {
@@ -116,6 +119,7 @@ function splitByTurns(segments: RecognizedSegment[], turns: SpeakerTurn[]): Alig
         endMs: last.endMs,
         words: run.words,
         speaker: label(run.speaker),
+        turnSpeaker: run.speaker,
       });
     }
   }

@@ -342,3 +342,47 @@ testMigration(
     expect(rows).toEqual([{ id: "app", voice_profiles: 0 }]);
   },
 );
+
+testMigration(
+  "022_member_voices",
+  "021_voice_profiles",
+  "leaves every existing member without a matched or suggested voice",
+  async ({ db, handle, migrate }) => {
+    await insertApp(db);
+    await insertConversation(db, "c");
+    await db
+      .insertInto("members")
+      .values({
+        id: "m",
+        conversation_id: "c",
+        name: "Speaker 1",
+        position: 0,
+        identity_key: "name:Speaker 1",
+      })
+      .execute();
+
+    await migrate();
+
+    const rows = await handle.db
+      .selectFrom("members")
+      .select([
+        "id",
+        "voice_id",
+        "voice_score",
+        "suggested_voice_id",
+        "suggested_voice_name",
+        "suggested_voice_score",
+      ])
+      .execute();
+    expect(rows).toEqual([
+      {
+        id: "m",
+        voice_id: null,
+        voice_score: null,
+        suggested_voice_id: null,
+        suggested_voice_name: null,
+        suggested_voice_score: null,
+      },
+    ]);
+  },
+);

@@ -41,8 +41,24 @@ export function endOffsetOf(
   return message.end_time === null ? null : seconds(startMsOf(conversation), message.end_time);
 }
 
-export function presentMember(member: ListedMember) {
+/** Symbl's member shape: who a member is. */
+function presentPerson(member: Pick<MemberRow, "id" | "name" | "email">) {
   return { id: member.id, name: member.name, ...(member.email !== null && { email: member.email }) };
+}
+
+/** A member, with Recap's extension: the voice that named it, or the one it suggests (docs/VOICES.md, Matching). */
+export function presentMember(member: ListedMember) {
+  return {
+    ...presentPerson(member),
+    ...(member.voice_id !== null && { voice: { id: member.voice_id, score: member.voice_score ?? 0 } }),
+    ...(member.suggested_voice_id !== null && {
+      suggestedVoice: {
+        id: member.suggested_voice_id,
+        name: member.suggested_voice_name ?? "",
+        score: member.suggested_voice_score ?? 0,
+      },
+    }),
+  };
 }
 
 function presentFrom(member: MemberRow | undefined) {
@@ -211,7 +227,7 @@ export function assigneeMemberOf(
 /** The member an insight is for, with its current name and id, or the name it wrote alone. */
 function assigneeOf(insight: InsightRow, membersById: Map<string, MemberRow>, members: MemberRow[]) {
   const named = assigneeMemberOf(insight, membersById, members);
-  if (named) return presentMember(named);
+  if (named) return presentPerson(named);
   return insight.assignee_name === null ? undefined : { name: insight.assignee_name };
 }
 

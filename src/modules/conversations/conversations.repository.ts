@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from "kysely";
+import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from "kysely";
 import { precompile } from "../../db/precompiled.ts";
 import type {
   ConversationRow,
@@ -9,6 +9,7 @@ import type {
   InsightsTable,
   ListedMember,
   MemberRow,
+  MembersTable,
   MessageRow,
   NewMessage,
   TranscriptRow,
@@ -48,7 +49,16 @@ export class ConversationsRepository {
           join.onRef("a.id", "=", "c.app_id").on("a.secret_generation", "=", key.generation),
         )
         .leftJoin("members as m", "m.conversation_id", "c.id")
-        .select(["m.id", "m.name", "m.email"])
+        .select([
+          "m.id",
+          "m.name",
+          "m.email",
+          "m.voice_id",
+          "m.voice_score",
+          "m.suggested_voice_id",
+          "m.suggested_voice_name",
+          "m.suggested_voice_score",
+        ])
         .where("c.id", "=", key.conversationId)
         .where("c.app_id", "=", key.appId)
         .orderBy("m.position"),
@@ -327,7 +337,7 @@ export class ConversationsRepository {
       .executeTakeFirst();
   }
 
-  async insertMember(member: MemberRow, identityKeys: string[]): Promise<void> {
+  async insertMember(member: Insertable<MembersTable>, identityKeys: string[]): Promise<void> {
     await this.db.insertInto("members").values(member).execute();
     await this.addIdentities(member.conversation_id, member.id, identityKeys);
   }
@@ -357,7 +367,10 @@ export class ConversationsRepository {
     return new Map(rows.map((row) => [row.identity_key, row.member_id]));
   }
 
-  async updateMember(memberId: string, changes: { name?: string; email?: string | null; position?: number }) {
+  async updateMember(
+    memberId: string,
+    changes: Omit<Updateable<MembersTable>, "id" | "conversation_id" | "user_id" | "identity_key">,
+  ) {
     await this.db.updateTable("members").set(changes).where("id", "=", memberId).execute();
   }
 

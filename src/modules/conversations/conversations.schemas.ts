@@ -12,7 +12,35 @@ export const ListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
 });
 
-const Member = Type.Object({ id: Type.String(), name: Type.String(), email: Type.Optional(Type.String()) });
+const VoiceScore = Type.Number({
+  minimum: -1,
+  maximum: 1,
+  description:
+    "The raw cosine similarity of the speaker's voice and the profile's, in [-1, 1] (not (1 + cos) / 2)",
+});
+const Member = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  email: Type.Optional(Type.String()),
+  voice: Type.Optional(
+    Type.Object(
+      { id: Type.String(), score: VoiceScore },
+      {
+        description:
+          "Recap's extension: the voice profile (GET /v1/voices/{id}) that named this diarized speaker, and how alike they sounded",
+      },
+    ),
+  ),
+  suggestedVoice: Type.Optional(
+    Type.Object(
+      { id: Type.String(), name: Type.String(), score: VoiceScore },
+      {
+        description:
+          'Recap\'s extension: a voice profile this speaker sounds like, below the threshold that names it; the member keeps its "Speaker N" name',
+      },
+    ),
+  ),
+});
 const From = Type.Object({
   id: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),

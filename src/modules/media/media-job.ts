@@ -12,12 +12,15 @@ import { decodeToWav, probe } from "../../media/ffmpeg.ts";
 import { fetchMedia } from "../../media/fetch-media.ts";
 import { EngineUnreachable, MediaProblem } from "../../media/problems.ts";
 import type { Speech } from "../../media/speech.ts";
-import { readWavSamples, wavDurationMs } from "../../media/wav.ts";
+import { readWavSamples, readWavSpans, wavDurationMs } from "../../media/wav.ts";
 import type { TranscriptionMetrics } from "../../metrics/metrics.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
+import { resolveSpeakers } from "../conversations/members.ts";
 import { JobProblem, ServiceUnreachable } from "../jobs/job-failures.ts";
 import type { JobsRepository } from "../jobs/jobs.repository.ts";
 import type { WebhookTargets } from "../jobs/webhook-targets.ts";
+import type { VoiceMatch } from "../voices/voice-matching.ts";
+import type { VoicesService } from "../voices/voices.service.ts";
 import type { MediaRepository } from "./media.repository.ts";
 import { checkChannels, type MediaOptions } from "./media-options.ts";
 
@@ -43,6 +46,7 @@ export class MediaJobSteps {
     private readonly deps: {
       settings: MediaSettings;
       speech: Speech;
+      voices: Pick<VoicesService, "recogniseSpeakers">;
       media: MediaRepository;
       jobs: JobsRepository;
       mediaTargets: WebhookTargets;
@@ -137,7 +141,17 @@ export class MediaJobSteps {
       if (turns === null && options.diarization !== null && options.channels.length === 0) {
         turns = await this.diarize(media, options, (await decoded()).wavs[0] ?? "", signal, progress);
       }
-      await this.addLines(job, media, options, channels, turns);
+      const voices =
+        turns === null || turns.length === 0
+          ? []
+          : await this.recogniseVoices(
+              job,
+              media,
+              turns,
+              async () => (await decoded()).wavs[0] ?? "",
+              signal,
+            );
+      await this.addLines(job, media, options, channels, turns, voices);
     } catch (error) {
       // The runner tries the job again while retries are left (RECAP_ASR_RETRIES): the fetched source stays for it.
       keepWork = error instanceof EngineUnreachable && job.retries < this.settings.asrRetries;
@@ -271,6 +285,31 @@ export class MediaJobSteps {
   }
 
   /**
+   * The app's voice profiles matched with the diarized speakers (docs/VOICES.md, Matching). A failure is logged
+   * and the speakers stay "Speaker N": the transcript does not depend on it.
+   */
+  private async recogniseVoices(
+    job: JobRow,
+    media: MediaRow,
+    turns: SpeakerTurn[],
+    wav: () => Promise<string>,
+    signal: AbortSignal,
+  ): Promise<VoiceMatch[]> {
+    try {
+      return await this.deps.voices.recogniseSpeakers(job.app_id, turns, async (spans, maxSamples) =>
+        readWavSpans(await wav(), spans, maxSamples),
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.deps.logger.warn(
+        { mediaId: media.id, err: error },
+        "voice matching failed; speakers stay unnamed",
+      );
+      return [];
+    }
+  }
+
+  /**
    * Adds the aligned lines as the job's messages, after the media before it in the conversation (its media
    * time continues theirs), once: a job taken up again after this step finds its messages there.
    */
@@ -280,13 +319,21 @@ export class MediaJobSteps {
     options: MediaOptions,
     channels: RecognizedSegment[][],
     turns: SpeakerTurn[] | null,
+    voices: VoiceMatch[],
   ): Promise<void> {
     const speakers = options.channels.map((entry) => ({ name: entry.name, email: entry.email }));
     const transcripts: ChannelTranscript[] = channels.map((segments, index) => ({
       segments,
       speaker: speakers[index] ?? null,
     }));
-    const lines = alignLines(transcripts, turns);
+    const voiceOf = new Map(voices.map((match) => [match.speaker, match]));
+    // A confident match names the speaker's lines; a suggestion leaves them to "Speaker N".
+    const lines = alignLines(transcripts, turns).map((line) => {
+      const match = line.turnSpeaker === undefined ? undefined : voiceOf.get(line.turnSpeaker);
+      return match?.confident
+        ? { ...line, speaker: { name: match.profile.name, email: match.profile.email } }
+        : line;
+    });
     if (lines.length === 0) throw new MediaProblem("no speech was recognised in the media");
     await this.deps.transaction(async ({ conversations, media: mediaRows }) => {
       const conversation = await conversations.lockForWrite(job.conversation_id);
@@ -319,7 +366,43 @@ export class MediaJobSteps {
           words: storedWords(line),
         })),
       );
+      if (voices.length > 0) await this.markVoices(conversations, job, lines, voices);
     });
+  }
+
+  /**
+   * Gives the job's lines their members now (members.ts), so that each matched speaker's member keeps the voice
+   * that named it, or the one it suggests.
+   */
+  private async markVoices(
+    conversations: ConversationsRepository,
+    job: JobRow,
+    lines: { turnSpeaker?: number }[],
+    voices: VoiceMatch[],
+  ): Promise<void> {
+    await resolveSpeakers(conversations, job.conversation_id, await conversations.listMessagesOfJob(job.id));
+    const stored = await conversations.listMessagesOfJob(job.id);
+    for (const match of voices) {
+      const memberId = stored[lines.findIndex((line) => line.turnSpeaker === match.speaker)]?.member_id;
+      if (!memberId) continue;
+      const score = Math.round(match.score * 1000) / 1000;
+      await conversations.updateMember(
+        memberId,
+        match.confident
+          ? {
+              voice_id: match.profile.id,
+              voice_score: score,
+              suggested_voice_id: null,
+              suggested_voice_name: null,
+              suggested_voice_score: null,
+            }
+          : {
+              suggested_voice_id: match.profile.id,
+              suggested_voice_name: match.profile.name,
+              suggested_voice_score: score,
+            },
+      );
+    }
   }
 }
 

@@ -13,6 +13,10 @@ export type ReferenceSummary = Pick<
   "profile_id" | "conversation_id" | "member_id" | "speech_seconds" | "created_at"
 >;
 
+/** A reference vector as matching reads it, with what it needs of its profile. */
+export type ProfileVector = Pick<VoiceProfileRow, "id" | "name" | "email" | "model" | "dimension"> &
+  Pick<VoiceReferenceRow, "vector">;
+
 /** An app's voice profiles and their reference embeddings; every read of profiles is scoped to the app. */
 export class VoicesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -108,6 +112,25 @@ export class VoicesRepository {
       .where("voice_profiles.app_id", "=", appId)
       .orderBy("voice_references.created_at")
       .orderBy("voice_references.id")
+      .execute();
+  }
+
+  /** Every reference vector of the app's profiles with its profile's name, e-mail, model and dimension; one query. */
+  listVectorsOfApp(appId: string): Promise<ProfileVector[]> {
+    return this.db
+      .selectFrom("voice_references")
+      .innerJoin("voice_profiles", "voice_profiles.id", "voice_references.profile_id")
+      .select([
+        "voice_profiles.id",
+        "voice_profiles.name",
+        "voice_profiles.email",
+        "voice_profiles.model",
+        "voice_profiles.dimension",
+        "voice_references.vector",
+      ])
+      .where("voice_profiles.app_id", "=", appId)
+      .orderBy("voice_profiles.created_at")
+      .orderBy("voice_profiles.id")
       .execute();
   }
 

@@ -1,14 +1,23 @@
+import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
+import type { VoiceMatchingSettings } from "../../config.ts";
 import type { VoiceProfileRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { DomainError, forbidden, invalid, notFound, unprocessable } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
-import { SAMPLE_RATE } from "../../media/engine.ts";
+import { SAMPLE_RATE, type SpeakerTurn } from "../../media/engine.ts";
 import { VOICE_MODEL_HINT, type Speech } from "../../media/speech.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { MediaService } from "../media/media.service.ts";
 import { presentVoice } from "./voices.presenter.ts";
+import {
+  cleanSpeech,
+  matchVoices,
+  type ProfileVectors,
+  type Span,
+  type VoiceMatch,
+} from "./voice-matching.ts";
 import type { ReferenceSummary, VoicesRepository } from "./voices.repository.ts";
 import type { EnrolVoiceBody, UpdateVoiceBody, Voice } from "./voices.schemas.ts";
 
@@ -16,11 +25,24 @@ import type { EnrolVoiceBody, UpdateVoiceBody, Voice } from "./voices.schemas.ts
 const MIN_SPEECH_SECONDS = 3;
 /** The most of a member's speech one enrolment reads: enough for a stable embedding, bounded in time and memory. */
 const MAX_SPEECH_SECONDS = 120;
+/**
+ * The least clean speech (not overlapped by another speaker) a diarized speaker is matched from (docs/VOICES.md,
+ * Matching): below it the embedding says more about the words than the voice, and the speaker stays "Speaker N".
+ */
+const MIN_MATCH_SECONDS = 2;
 /** The reference embeddings a profile keeps: the latest enrolments, each from one conversation's member. */
 const MAX_REFERENCES = 5;
 
 /** The name a diarized speaker is given until someone names it (docs/MEDIA.md, Speakers). */
 const UNNAMED_SPEAKER = /^Speaker \d+$/;
+
+/** A stored vector's values: float32, little-endian, whatever the machine. */
+function vectorOf(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Float32Array.from({ length: Math.floor(bytes.byteLength / 4) }, (_, index) =>
+    view.getFloat32(index * 4, true),
+  );
+}
 
 /** A vector's bytes as stored: float32, little-endian, whatever the machine. */
 function vectorBytes(vector: Float32Array): Uint8Array {
@@ -45,9 +67,53 @@ export class VoicesService {
       conversations: Pick<ConversationsService, "speakerOf">;
       media: Pick<MediaService, "speechOf">;
       speech: Pick<Speech, "voiceEmbedder">;
+      matching: VoiceMatchingSettings;
       clock: Clock;
+      logger: FastifyBaseLogger;
     },
   ) {}
+
+  /** Whether the missing embedding model was logged already: matching says so once a process. */
+  private loggedNoModel = false;
+
+  /**
+   * The app's voice profiles matched with the diarized speakers of a new recording, the whole recording at once
+   * (docs/VOICES.md, Matching). Each speaker's clean speech is read with `read` (at most `MAX_SPEECH_SECONDS`)
+   * only when there is something to match it with; a speaker with less than `MIN_MATCH_SECONDS` is left out.
+   * None when the app has voice profiles off or has none, or when the embedding model is not installed (logged
+   * once). Nothing leaves the machine.
+   */
+  async recogniseSpeakers(
+    appId: string,
+    turns: readonly SpeakerTurn[],
+    read: (spans: Span[], maxSamples: number) => Promise<Float32Array>,
+  ): Promise<VoiceMatch[]> {
+    if (turns.length === 0 || !(await this.deps.apps.getApp(appId)).voiceProfiles) return [];
+    const stored = await this.deps.voices.listVectorsOfApp(appId);
+    if (stored.length === 0) return [];
+    const embedder = this.deps.speech.voiceEmbedder();
+    if (embedder === null) {
+      if (!this.loggedNoModel)
+        this.deps.logger.warn(`${VOICE_MODEL_HINT}; speakers are not matched with them`);
+      this.loggedNoModel = true;
+      return [];
+    }
+    const profiles = new Map<string, ProfileVectors>();
+    for (const { vector, ...profile } of stored) {
+      const entry = profiles.get(profile.id) ?? { ...profile, references: [] };
+      entry.references.push(vectorOf(vector));
+      profiles.set(profile.id, entry);
+    }
+    const speakers = [];
+    for (const [speaker, spans] of cleanSpeech(turns)) {
+      const cleanMs = spans.reduce((total, span) => total + span.endMs - span.startMs, 0);
+      if (cleanMs < MIN_MATCH_SECONDS * 1000) continue;
+      const speech = await read(spans, MAX_SPEECH_SECONDS * SAMPLE_RATE);
+      if (speech.length < MIN_MATCH_SECONDS * SAMPLE_RATE) continue;
+      speakers.push({ speaker, vector: embedder.embed(speech) });
+    }
+    return matchVoices(speakers, [...profiles.values()], embedder, this.deps.matching);
+  }
 
   /**
    * Saves the member's voice: a new profile (created: true), or a reference added to the app's profile of the same

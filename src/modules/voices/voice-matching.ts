@@ -1,0 +1,146 @@
+import type { SpeakerTurn } from "../../media/engine.ts";
+
+/** A profile as matching reads it: its reference embeddings and the model and length they were computed with. */
+export interface ProfileVectors {
+  id: string;
+  name: string;
+  email: string | null;
+  model: string;
+  dimension: number;
+  references: Float32Array[];
+}
+
+/** One diarized speaker of a recording and the embedding of its clean speech. */
+export interface SpeakerVector {
+  speaker: number;
+  vector: Float32Array;
+}
+
+/**
+ * Raw cosine similarities in [-1, 1] (not `(1 + cos) / 2`): `accept` names the member, `suggest` only suggests the
+ * profile, and the best profile of a speaker must be ahead of its second-best by `margin` (docs/VOICES.md).
+ */
+export interface MatchThresholds {
+  accept: number;
+  suggest: number;
+  margin: number;
+}
+
+/** A speaker paired with a profile; `confident` when the score reached the accept threshold. */
+export interface VoiceMatch {
+  speaker: number;
+  profile: ProfileVectors;
+  score: number;
+  confident: boolean;
+}
+
+/** A stretch of a recording, in milliseconds from its start. */
+export interface Span {
+  startMs: number;
+  endMs: number;
+}
+
+/** The raw cosine similarity of two vectors of one length, in [-1, 1]; 0 when either is all zeros. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+/**
+ * Pairs the speakers of one recording with profiles, the whole recording at once: a speaker and a profile are
+ * paired only when each is the other's strict best match, the profile's score (its best reference) is ahead of
+ * the speaker's second-best profile by `margin`, and it reaches `suggest`. So two speakers never share a profile.
+ * Profiles of another model or dimension, and references of another length, are never compared.
+ */
+export function matchVoices(
+  speakers: readonly SpeakerVector[],
+  profiles: readonly ProfileVectors[],
+  embedder: { model: string; dimension: number },
+  thresholds: MatchThresholds,
+): VoiceMatch[] {
+  const comparable = profiles.filter(
+    (profile) => profile.model === embedder.model && profile.dimension === embedder.dimension,
+  );
+  const scores = speakers.map(({ vector }) =>
+    comparable.map((profile) =>
+      Math.max(
+        ...profile.references
+          .filter((reference) => reference.length === vector.length && vector.length === embedder.dimension)
+          .map((reference) => cosine(vector, reference)),
+        Number.NEGATIVE_INFINITY,
+      ),
+    ),
+  );
+  const matches: VoiceMatch[] = [];
+  speakers.forEach(({ speaker }, row) => {
+    const own = scores[row] ?? [];
+    const column = strictBest(own);
+    if (column === null) return;
+    const score = own[column] ?? Number.NEGATIVE_INFINITY;
+    const second = Math.max(...own.filter((_, index) => index !== column), Number.NEGATIVE_INFINITY);
+    const profile = comparable[column];
+    if (!profile || score < thresholds.suggest || score - second < thresholds.margin) return;
+    if (strictBest(scores.map((other) => other[column] ?? Number.NEGATIVE_INFINITY)) !== row) return;
+    matches.push({ speaker, profile, score, confident: score >= thresholds.accept });
+  });
+  return matches;
+}
+
+/** The index of the one highest finite value; null when there is none or two share it. */
+function strictBest(values: readonly number[]): number | null {
+  let best: number | null = null;
+  let tied = false;
+  values.forEach((value, index) => {
+    if (!Number.isFinite(value)) return;
+    const current = best === null ? Number.NEGATIVE_INFINITY : (values[best] ?? Number.NEGATIVE_INFINITY);
+    if (value > current) {
+      best = index;
+      tied = false;
+    } else if (value === current) tied = true;
+  });
+  return tied ? null : best;
+}
+
+/**
+ * Each diarized speaker's clean speech: its turns less every stretch another speaker's turn overlaps, in time
+ * order and joined where its own turns touch, keyed by the diarizer's speaker label.
+ */
+export function cleanSpeech(turns: readonly SpeakerTurn[]): Map<number, Span[]> {
+  const clean = new Map<number, Span[]>();
+  for (const turn of turns) {
+    let pieces: Span[] = [{ startMs: turn.startMs, endMs: turn.endMs }];
+    for (const other of turns) {
+      if (other.speaker === turn.speaker) continue;
+      pieces = pieces.flatMap((piece) =>
+        other.endMs <= piece.startMs || other.startMs >= piece.endMs
+          ? [piece]
+          : [
+              { startMs: piece.startMs, endMs: other.startMs },
+              { startMs: other.endMs, endMs: piece.endMs },
+            ].filter((part) => part.endMs > part.startMs),
+      );
+    }
+    const spans = clean.get(turn.speaker) ?? [];
+    spans.push(...pieces);
+    clean.set(turn.speaker, spans);
+  }
+  for (const [speaker, spans] of clean) {
+    const merged: Span[] = [];
+    for (const span of spans.sort((a, b) => a.startMs - b.startMs)) {
+      const last = merged.at(-1);
+      if (last && span.startMs <= last.endMs) last.endMs = Math.max(last.endMs, span.endMs);
+      else merged.push({ ...span });
+    }
+    clean.set(speaker, merged);
+  }
+  return clean;
+}
