@@ -154,4 +154,22 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
     expect((await app.api.delete(`/v1/voices/${voiceId}`)).status).toBe(204);
     expect((await app.diarized(RECORDING_B)).members).toEqual(unnamed);
   }, 120_000);
+
+  it("describes a member's voice and suggested voice in the OpenAPI document", async () => {
+    type Schema = { properties?: Record<string, Schema>; items?: Schema; description?: string };
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        { get: { responses: Record<string, { content: Record<string, { schema: Schema }> }> } }
+      >;
+    };
+    const members =
+      openapi.paths["/v1/conversations/{conversationId}/members"]?.get.responses["200"]?.content[
+        "application/json"
+      ]?.schema.properties?.members?.items?.properties;
+    expect(Object.keys(members ?? {})).toEqual(["id", "name", "email", "voice", "suggestedVoice"]);
+    expect(Object.keys(members?.voice?.properties ?? {})).toEqual(["id", "score"]);
+    expect(Object.keys(members?.suggestedVoice?.properties ?? {})).toEqual(["id", "name", "score"]);
+    expect(members?.voice?.properties?.score?.description).toMatch(/raw cosine similarity .* in \[-1, 1\]/);
+  });
 });
