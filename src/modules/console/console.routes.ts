@@ -35,8 +35,11 @@ import type { JobsService } from "../jobs/jobs.service.ts";
 import type { PageAssets } from "../summary-page/page-assets.ts";
 import type { SummaryPageService } from "../summary-page/summary-page.service.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { VoicesService } from "../voices/voices.service.ts";
 import { consoleLinkRoutes } from "./console-links.routes.ts";
 import { ConsoleLinks } from "./console-links.ts";
+import { consoleVoiceRoutes } from "./console-voices.routes.ts";
+import { ConsoleVoices } from "./console-voices.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
 import { type ConsoleService, type MediaImportFields, type UploadedTranscript } from "./console.service.ts";
 import {
@@ -64,6 +67,7 @@ export interface ConsoleRouteDeps {
   conversations: ConversationsService;
   jobs: JobsService;
   experiences: ExperiencesService;
+  voices: VoicesService;
   summaryPage: SummaryPageService;
   pageAssets: PageAssets;
   bodyLimitBytes: number;
@@ -389,6 +393,12 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
       summaryPage: deps.summaryPage,
       apps,
     }),
+    frameOf,
+  });
+  // Voice profiles, and "Save this voice" on a conversation's page: their own routes (console-voices.routes.ts).
+  consoleVoiceRoutes(app, {
+    voices: new ConsoleVoices({ voices: deps.voices, conversations, apps }),
+    console: consoleService,
     frameOf,
   });
 }

@@ -82,7 +82,7 @@ export class ConsoleService {
       apps: AppsService;
       transcripts: TranscriptParser;
       summaryPage: Pick<SummaryPageService, "conversationView">;
-      media: Pick<MediaService, "submitUpload" | "requireEngine">;
+      media: Pick<MediaService, "submitUpload" | "requireEngine" | "recordingsOf">;
       experiences: Pick<ExperiencesService, "listAppLinks">;
     },
   ) {}
@@ -123,14 +123,17 @@ export class ConsoleService {
 
   /**
    * One conversation as its console page shows it: members, the latest job, the analysis (summary, topics,
-   * how many insights of each type) and its links, newest first. Throws not_found.
+   * how many insights of each type), its links, newest first, and whether its members' voices can be saved.
+   * Throws not_found.
    */
   async conversationOverview(appId: string, conversationId: string): Promise<ConversationOverview> {
-    const [conversation, view, statuses, links] = await Promise.all([
+    const [conversation, view, statuses, links, app, recordings] = await Promise.all([
       this.deps.conversations.getConversation(appId, conversationId),
       this.deps.summaryPage.conversationView(appId, conversationId),
       this.deps.jobs.latestJobs(appId, [conversationId]),
       this.deps.experiences.listAppLinks(appId, { conversationId, limit: 1000, offset: 0 }),
+      this.deps.apps.getApp(appId),
+      this.deps.media.recordingsOf(conversationId),
     ]);
     return {
       id: conversation.id,
@@ -149,6 +152,8 @@ export class ConsoleService {
         count: view.insights.filter((insight) => insight.type === type).length,
       })),
       links: links.map((link) => ({ ...link, conversationName: conversation.name })),
+      members: conversation.members.map(({ id, name }) => ({ id, name })),
+      voicesSavable: app.voiceProfiles && recordings.some((recording) => "file" in recording),
     };
   }
 

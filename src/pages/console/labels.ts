@@ -1,4 +1,4 @@
-import type { BrandField, LinkForm, SettingsField } from "./view-model.ts";
+import type { BrandField, LinkForm, SettingsField, VoiceField } from "./view-model.ts";
 
 /** The labels of the brand's fields, in the settings' brand form and the create-link form alike. */
 export const BRAND_FIELD_LABELS: Record<BrandField, string> = {
@@ -38,3 +38,9 @@ export const LINK_EDIT_FIELD_LABELS = {
   label: "Label (empty: no label)",
   expiresAt: "Expires at (UTC)",
 } as const;
+
+/** The labels of a voice's rename form. */
+export const VOICE_FIELD_LABELS: Record<VoiceField, string> = {
+  name: "Name",
+  email: "E-mail (empty: none)",
+};

@@ -145,6 +145,7 @@ export function renderConsolePage(page: ConsolePage): string {
                 <a href="/console/conversations">Conversations</a>
                 <a href="/console/import">Import</a>
                 <a href="/console/links">Links</a>
+                <a href="/console/voices">Voices</a>
                 <a href="/console/settings">Settings</a>
               </nav>
               <form method="post" action="/console/sign-out" class="session">
@@ -177,6 +178,7 @@ const waysOn = (frame: ConsoleFrame): Raw =>
     : html`<ul>
         <li><a href="/console/conversations">Conversations</a></li>
         <li><a href="/console/links">Links</a></li>
+        <li><a href="/console/voices">Voices</a></li>
         <li><a href="/console/settings">Settings</a></li>
       </ul>`;
 

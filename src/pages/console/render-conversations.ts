@@ -6,6 +6,7 @@ import type {
   ConversationListPage,
   ConversationOverview,
   JobState,
+  VoiceSaveResult,
 } from "./view-model.ts";
 
 const started = new Intl.DateTimeFormat("en-GB", {
@@ -132,12 +133,61 @@ export function renderDeleteConfirmation(
 }
 
 /**
- * One conversation: when and who, where its job and analysis stand, what the analysis found (summary,
- * topics, how many insights), and its links, with the ways to create one and to delete the conversation.
+ * The name a diarized speaker has until someone names it (docs/MEDIA.md, Speakers): its voice cannot be saved
+ * (VoicesService.enrol refuses one, also when it was renamed back since the page was shown).
  */
-export function renderConversation(frame: ConsoleFrame, overview: ConversationOverview): string {
+const UNNAMED_SPEAKER = /^Speaker \d+$/;
+
+/** What "Save this voice" just did, naming the member: the voice saved or refined, or the API's refusal. */
+function voiceSaved(result: VoiceSaveResult, overview: ConversationOverview): Raw {
+  const name = overview.members.find((member) => member.id === result.memberId)?.name ?? "this member";
+  if (result.outcome === "refused") {
+    return html`<p class="notice refused" role="alert">
+      The voice of ${name} was not saved: ${result.message}
+    </p>`;
+  }
+  const did = result.outcome === "saved" ? `Saved the voice of ${name}.` : `Refined the voice of ${name}.`;
+  return html`<p class="notice" role="status">
+    ${did} <a href="/console/voices/${result.voiceId ?? ""}">See the voice</a>
+  </p>`;
+}
+
+/** The members, each named one with "Save this voice": a form of its own, posting the member's id. */
+function membersWithVoices(overview: ConversationOverview): Raw {
+  return html`<ul class="members">
+    ${overview.members.map(
+      (member) =>
+        html`<li>
+          <span class="member-name">${member.name}</span>
+          ${
+            !UNNAMED_SPEAKER.test(member.name) &&
+            html`<form method="post" action="/console/conversations/${overview.id}/voices" class="save-voice">
+              <input type="hidden" name="memberId" value="${member.id}" />
+              <button type="submit" class="plain">
+                Save this voice<span class="visually-hidden"> of ${member.name}</span>
+              </button>
+            </form>`
+          }
+        </li>`,
+    )}
+    ${overview.unnamedSpeaker && html`<li>Unknown speaker</li>`}
+  </ul>`;
+}
+
+/**
+ * One conversation: when and who, where its job and analysis stand, what the analysis found (summary,
+ * topics, how many insights), and its links, with the ways to create one and to delete the conversation. Where voices can be saved, each
+ * named member has "Save this voice"; `saved` is what saving one just did.
+ */
+export function renderConversation(
+  frame: ConsoleFrame,
+  overview: ConversationOverview,
+  saved?: VoiceSaveResult,
+): string {
   const base = `/console/conversations/${overview.id}`;
   const analysed = overview.analysedBy !== null;
+  const members =
+    overview.voicesSavable && overview.members.length > 0 ? membersWithVoices(overview) : speakers(overview);
   const found = html`${
       overview.summary.length > 0 &&
       html`<h3>Summary</h3>
@@ -156,7 +206,8 @@ export function renderConversation(frame: ConsoleFrame, overview: ConversationOv
   return renderConsolePage({
     title: overview.name,
     frame,
-    body: html`<div class="actions page-actions">
+    body: html`${saved && voiceSaved(saved, overview)}
+      <div class="actions page-actions">
         <a class="button" href="${base}/links/new">Create link</a>
         <a href="${base}/delete">Delete this conversation…</a>
       </div>
@@ -165,7 +216,7 @@ export function renderConversation(frame: ConsoleFrame, overview: ConversationOv
           <dt>Started</dt>
           <dd>${startedAt(overview.startTime)}</dd>
           <dt>Members</dt>
-          <dd>${speakers(overview)}</dd>
+          <dd>${members}</dd>
           <dt>Lines</dt>
           <dd>${overview.lineCount.toLocaleString("en-GB")}</dd>
           <dt>Job</dt>

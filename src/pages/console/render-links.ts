@@ -30,7 +30,8 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
   timeStyle: "short",
   timeZone: "UTC",
 });
-const when = (iso: string | null, none: string): Raw =>
+/** A time in UTC, which the console's script writes in the viewer's zone; `none` when there is none. */
+export const when = (iso: string | null, none: string): Raw =>
   iso === null
     ? html`${none}`
     : html`<time datetime="${iso}" data-local="date-time">${dateTime.format(new Date(iso))} UTC</time>`;

@@ -83,7 +83,47 @@ export interface ConversationOverview {
   /** Action items, follow-ups and questions, with how many of each. */
   insightCounts: { label: string; count: number }[];
   links: ConsoleLink[];
+  /** Its members, in the order GET …/members lists them. */
+  members: { id: string; name: string }[];
+  /** Voice profiles are on for the app and the conversation has a stored recording: a member's voice can be saved. */
+  voicesSavable: boolean;
 }
+
+/** What "Save this voice" did for a member: saved a new voice, refined the same person's, or the API's refusal. */
+export interface VoiceSaveResult {
+  memberId: string;
+  outcome: "saved" | "refined" | "refused";
+  /** The voice saved or refined; null when refused. */
+  voiceId: string | null;
+  /** The refusal's message (the API's); empty otherwise. */
+  message: string;
+}
+
+/** A voice profile as the console shows it: where it was heard, each conversation with its name. */
+export interface ConsoleVoice {
+  id: string;
+  name: string;
+  email: string | null;
+  speechSeconds: number;
+  createdAt: string;
+  updatedAt: string;
+  /** The conversations its references were computed from; a deleted one has no name (null). */
+  conversations: { id: string; name: string | null }[];
+}
+
+export interface VoiceListView {
+  voices: ConsoleVoice[];
+  /** The app's switch: while off no voice is saved, and the page says so. */
+  voiceProfiles: boolean;
+}
+
+/** The rename form as posted: an empty e-mail removes it. */
+export interface VoiceForm {
+  name: string;
+  email: string;
+}
+
+export type VoiceField = keyof VoiceForm;
 
 /**
  * The import form's fields besides the file, as posted: a recording's options (the API's

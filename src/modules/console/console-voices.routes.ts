@@ -1,0 +1,97 @@
+import type { FastifyRequest } from "fastify";
+import { Type } from "typebox";
+import type { Server } from "../../http/types.ts";
+import type { ConsoleFrame } from "../../pages/console/layout.ts";
+import { renderConversation } from "../../pages/console/render-conversations.ts";
+import {
+  renderVoice,
+  renderVoiceDeleteConfirmation,
+  renderVoices,
+} from "../../pages/console/render-voices.ts";
+import { ConversationParams } from "../conversations/conversations.schemas.ts";
+import { VoiceParams } from "../voices/voices.schemas.ts";
+import { FormRefused } from "./console-forms.ts";
+import { hidden, sendPage } from "./console-reply.ts";
+import type { ConsoleVoices } from "./console-voices.ts";
+import type { ConsoleService } from "./console.service.ts";
+
+// Strings, as a browser posts them; the API's own schemas check the values.
+const VoiceFormBody = Type.Object({ name: Type.String(), email: Type.String() });
+const SaveVoiceBody = Type.Object({ memberId: Type.String() });
+const VoiceQuery = Type.Object({ saved: Type.Optional(Type.Literal("1")) });
+
+/**
+ * The console's voice profiles (docs/VOICES.md, The console): the list, a voice's page with its rename form, its
+ * deletion after a confirmation, and "Save this voice" on a conversation's page. Registered inside the console's
+ * scope, so its session and same-origin hook guards every route here.
+ */
+export function consoleVoiceRoutes(
+  app: Server,
+  deps: {
+    voices: ConsoleVoices;
+    console: Pick<ConsoleService, "conversationOverview">;
+    frameOf: (request: FastifyRequest) => ConsoleFrame;
+  },
+): void {
+  const { voices, frameOf } = deps;
+
+  app.get("/console/voices", { schema: hidden }, async (request, reply) =>
+    sendPage(reply, renderVoices(frameOf(request), await voices.list(request.appId))),
+  );
+  app.get(
+    "/console/voices/:voiceId",
+    { schema: { ...hidden, params: VoiceParams, querystring: VoiceQuery } },
+    async (request, reply) => {
+      const voice = await voices.find(request.appId, request.params.voiceId);
+      return sendPage(reply, renderVoice(frameOf(request), voice, { saved: request.query.saved === "1" }));
+    },
+  );
+  app.post(
+    "/console/voices/:voiceId",
+    { schema: { ...hidden, params: VoiceParams, body: VoiceFormBody } },
+    async (request, reply) => {
+      const { voiceId } = request.params;
+      try {
+        await voices.rename(request.appId, voiceId, request.body);
+        return await reply.redirect(`/console/voices/${voiceId}?saved=1`, 303);
+      } catch (error) {
+        if (!(error instanceof FormRefused)) throw error;
+        const voice = await voices.find(request.appId, voiceId);
+        const state = { form: request.body, errors: { [error.field]: error.message } };
+        return sendPage(reply, renderVoice(frameOf(request), voice, state), error.status);
+      }
+    },
+  );
+  app.get(
+    "/console/voices/:voiceId/delete",
+    { schema: { ...hidden, params: VoiceParams } },
+    async (request, reply) =>
+      sendPage(
+        reply,
+        renderVoiceDeleteConfirmation(
+          frameOf(request),
+          await voices.find(request.appId, request.params.voiceId),
+        ),
+      ),
+  );
+  app.post(
+    "/console/voices/:voiceId/delete",
+    { schema: { ...hidden, params: VoiceParams } },
+    async (request, reply) => {
+      await voices.delete(request.appId, request.params.voiceId);
+      return reply.redirect("/console/voices", 303);
+    },
+  );
+
+  // "Save this voice" beside a member: the conversation's page again, saying what became of it.
+  app.post(
+    "/console/conversations/:conversationId/voices",
+    { schema: { ...hidden, params: ConversationParams, body: SaveVoiceBody } },
+    async (request, reply) => {
+      const { conversationId } = request.params;
+      const { result, status } = await voices.save(request.appId, conversationId, request.body.memberId);
+      const overview = await deps.console.conversationOverview(request.appId, conversationId);
+      return sendPage(reply, renderConversation(frameOf(request), overview, result), status);
+    },
+  );
+}
