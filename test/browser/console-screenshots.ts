@@ -4,10 +4,12 @@
  * through the test's stand-in transcription server) and a brand: console.png (the conversations),
  * console-conversation.png (one conversation's page with its links), console-link.png (creating a link,
  * with its preview of the meeting's own lines), console-link-created.png, console-links.png (links of three
- * conversations, some unlabelled), console-import.png (a recording's options) and console-settings.png (full
- * page, the brand form included).
+ * conversations, some unlabelled), console-import.png (a recording's options), console-settings.png (full
+ * page, the brand form included) and console-voices.png (three voice profiles, two of one name, each with the
+ * conversations it was heard in).
  * Run with `npm run build:client && node --import tsx test/browser/console-screenshots.ts`.
  */
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { readFileSync } from "node:fs";
@@ -17,6 +19,7 @@ import { MediaKit } from "../helpers/media.ts";
 import { startSpeechServer } from "../helpers/speech-server.ts";
 import { startFontCatalogue } from "../helpers/font-catalogue.ts";
 import { loadMeeting, toProcessTextBody } from "../helpers/qmsum.ts";
+import { VoicesRepository } from "../../src/modules/voices/voices.repository.ts";
 import { DOCS, launchChromium, signInToConsole } from "./browser.ts";
 
 const DESKTOP = { width: 1280, height: 860 };
@@ -117,6 +120,44 @@ try {
 
   await page.goto(`${server.url}/console/settings`);
   await shoot(page, "console-settings", true);
+
+  // Voice profiles as enrolments leave them (the screenshot needs no embedding model): the rows and the
+  // references naming where each was heard, two people called Sam Patel among them.
+  await server.services.apps.updateApp(appId, { voiceProfiles: true });
+  const voices = new VoicesRepository(server.database.db);
+  const voiceProfiles = [
+    { name: "Ada Lovelace", email: "ada@acme.example", heardIn: [recorded.conversationId, conversationId] },
+    { name: "Sam Patel", email: "sam.patel@acme.example", heardIn: [design.conversationId] },
+    { name: "Sam Patel", email: null, heardIn: [conversationId] },
+  ];
+  for (const [index, voice] of voiceProfiles.entries()) {
+    const profileId = randomUUID();
+    const at = `2026-11-2${index + 1}T09:30:00.000Z`;
+    await voices.insertProfile({
+      id: profileId,
+      app_id: appId,
+      name: voice.name,
+      email: voice.email,
+      email_key: voice.email,
+      model: "campplus-en-voxceleb",
+      dimension: 192,
+      created_at: at,
+      updated_at: voice.heardIn.length > 1 ? "2026-11-28T16:05:00.000Z" : at,
+    });
+    for (const [heard, heardInId] of voice.heardIn.entries()) {
+      await voices.insertReference({
+        id: randomUUID(),
+        profile_id: profileId,
+        conversation_id: heardInId,
+        member_id: randomUUID(),
+        vector: Buffer.alloc(4 * 192),
+        speech_seconds: 42.5 - 11 * heard - 7 * index,
+        created_at: at,
+      });
+    }
+  }
+  await page.goto(`${server.url}/console/voices`);
+  await shoot(page, "console-voices");
 } finally {
   await browser.close();
   await server.close();
