@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import type { TestServer } from "../helpers/app.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { waitForJob, type TestServer } from "../helpers/app.ts";
+import { writeRecording } from "../helpers/audio.ts";
+import type * as Body from "../helpers/bodies.ts";
+import { MediaKit } from "../helpers/media.ts";
 import { VoicesRepository } from "../../src/modules/voices/voices.repository.ts";
+import { installToneDiarization, installToneEngine, VOICES } from "../../scripts/speech-models/models.ts";
 import { accessible, browserSuite, chromiumAvailable, recordPageErrors, signInToConsole } from "./browser.ts";
 
 const available = chromiumAvailable();
@@ -26,7 +32,14 @@ async function voiceOf(server: TestServer, appId: string, name: string, conversa
 }
 
 describe.skipIf(!available)("the console's voices in Chromium", () => {
-  const suite = browserSuite();
+  // The local engine on generated models, which diarize two tones as two voices (as voices.test.ts's).
+  const kit = new MediaKit();
+  const suite = browserSuite(() => {
+    const modelsDir = join(kit.dir, "models");
+    installToneDiarization(modelsDir);
+    return { env: { ...installToneEngine(modelsDir), RECAP_MEDIA_DIR: join(kit.dir, "store") } };
+  });
+  afterAll(() => kit.close());
 
   it("lists a voice with where it was heard, says while voices are off, renames and deletes it", async () => {
     const { server, browser } = suite;
@@ -105,4 +118,55 @@ describe.skipIf(!available)("the console's voices in Chromium", () => {
     await accessible(page, ["label-content-name-mismatch"]);
     await context.close();
   });
+
+  it("saves a named member's voice from a recorded conversation's page", async () => {
+    const { server, browser } = suite;
+    const { appId, appSecret, token } = await server.newApp();
+    await server.services.apps.updateApp(appId, { voiceProfiles: true });
+    const file = join(kit.dir, "meeting.flac");
+    const [low, high] = VOICES;
+    writeRecording(file, [
+      { silence: 0.5 },
+      { tone: low, seconds: 2 },
+      { silence: 1 },
+      { tone: high, seconds: 1.5 },
+      { silence: 1 },
+      { tone: low, seconds: 2 },
+      { silence: 1 },
+    ]);
+    const uploaded = await fetch(
+      `${server.url}/v1/process/audio?name=Weekly%20sync&enableSpeakerDiarization=true&diarizationSpeakerCount=2`,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "audio/flac" },
+        body: readFileSync(file),
+      },
+    );
+    const { conversationId, jobId } = (await uploaded.json()) as Body.Accepted;
+    expect(await waitForJob(server, token, jobId)).toBe("completed");
+    const members = await server.api(token, `/v1/conversations/${conversationId}/members`);
+    const [ada] = ((await members.json()) as Body.MemberList).members;
+    await server.api(token, `/v1/conversations/${conversationId}/members/${ada!.id}`, {
+      method: "PUT",
+      body: { id: ada!.id, name: "Ada Lovelace" },
+    });
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = recordPageErrors(page);
+    await signInToConsole(page, server.url, appId, appSecret);
+    await page.goto(`${server.url}/console/conversations/${conversationId}`);
+    await page.getByRole("heading", { name: "Weekly sync", level: 1 }).waitFor();
+    await accessible(page);
+    await page.getByRole("button", { name: "Save this voice of Ada Lovelace" }).click();
+    await page.getByText("Saved the voice of Ada Lovelace.").waitFor();
+    await accessible(page);
+    await page.getByRole("link", { name: "See the voice" }).click();
+    await page.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor();
+    expect(await page.getByRole("link", { name: "Weekly sync" }).getAttribute("href")).toBe(
+      `/console/conversations/${conversationId}`,
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
