@@ -37,6 +37,9 @@ export function storedWords(line: { startMs: number; words: RecognizedWord[] }):
 /** Symbl's names for diarized speakers, in order of first appearance. */
 const speakerName = (index: number): ChannelSpeaker => ({ name: `Speaker ${index + 1}`, email: null });
 
+/** Whether `name` is still the name a diarized speaker was given ("Speaker 2"), not one someone chose. */
+export const isUnnamedSpeaker = (name: string): boolean => /^Speaker \d+$/.test(name);
+
 /**
  * Makes the conversation's lines from what recognition heard: each channel's segments under its speaker,
  * merged in time order; on one channel, `turns` (local diarization) split segments where the speaker changes

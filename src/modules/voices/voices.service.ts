@@ -5,6 +5,7 @@ import type { VoiceProfileRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { DomainError, forbidden, invalid, notFound, unprocessable } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
+import { isUnnamedSpeaker } from "../../media/align.ts";
 import { SAMPLE_RATE, type SpeakerTurn } from "../../media/engine.ts";
 import { VOICE_MODEL_HINT, type Speech } from "../../media/speech.ts";
 import type { AppsService } from "../apps/apps.service.ts";
@@ -32,9 +33,6 @@ const MAX_SPEECH_SECONDS = 120;
 const MIN_MATCH_SECONDS = 2;
 /** The reference embeddings a profile keeps: the latest enrolments, each from one conversation's member. */
 const MAX_REFERENCES = 5;
-
-/** The name a diarized speaker is given until someone names it (docs/MEDIA.md, Speakers). */
-const UNNAMED_SPEAKER = /^Speaker \d+$/;
 
 /** A stored vector's values: float32, little-endian, whatever the machine. */
 function vectorOf(bytes: Uint8Array): Float32Array {
@@ -130,7 +128,7 @@ export class VoicesService {
     }
     const { conversationId, memberId } = body;
     const { member, spans } = await this.deps.conversations.speakerOf(appId, conversationId, memberId);
-    if (UNNAMED_SPEAKER.test(member.name)) {
+    if (isUnnamedSpeaker(member.name)) {
       throw unprocessable(
         `member ${memberId} is still "${member.name}": name the member first ` +
           `(PUT /v1/conversations/${conversationId}/members/${memberId}), then save the voice`,

@@ -1,4 +1,5 @@
 import { html, type Raw } from "../escape.ts";
+import { isUnnamedSpeaker } from "../../media/align.ts";
 import { renderConsolePage, type ConsoleFrame } from "./layout.ts";
 import { linksTable } from "./render-links.ts";
 import type {
@@ -132,12 +133,6 @@ export function renderDeleteConfirmation(
   });
 }
 
-/**
- * The name a diarized speaker has until someone names it (docs/MEDIA.md, Speakers): its voice cannot be saved
- * (VoicesService.enrol refuses one, also when it was renamed back since the page was shown).
- */
-const UNNAMED_SPEAKER = /^Speaker \d+$/;
-
 /** What "Save this voice" just did, naming the member: the voice saved or refined, or the API's refusal. */
 function voiceSaved(result: VoiceSaveResult, overview: ConversationOverview): Raw {
   const name = overview.members.find((member) => member.id === result.memberId)?.name ?? "this member";
@@ -160,7 +155,7 @@ function membersWithVoices(overview: ConversationOverview): Raw {
         html`<li>
           <span class="member-name">${member.name}</span>
           ${
-            !UNNAMED_SPEAKER.test(member.name) &&
+            !isUnnamedSpeaker(member.name) &&
             html`<form method="post" action="/console/conversations/${overview.id}/voices" class="save-voice">
               <input type="hidden" name="memberId" value="${member.id}" />
               <button type="submit" class="plain">
