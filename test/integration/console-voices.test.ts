@@ -1,30 +1,14 @@
 // The console's voice profiles, as their owner uses them: "Save this voice" beside a named member of a diarized
 // recording (generated models: two tones the embedding model tells apart), the Voices page listing each voice with
 // the conversations it was heard in, renaming, deleting after a confirmation, and the page while voices are off.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
-import { writeRecording, type Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
 import { MediaKit } from "../helpers/media.ts";
-import { installToneDiarization, installToneEngine, VOICES } from "../../scripts/speech-models/models.ts";
-
-const [LOW, HIGH] = VOICES;
-
-/** Speaker 1 (the low voice) speaks 4 s in two lines, Speaker 2 (the high one) 1.5 s between them. */
-const MEETING: Part[] = [
-  { silence: 0.5 },
-  { tone: LOW, seconds: 2 },
-  { silence: 1 },
-  { tone: HIGH, seconds: 1.5 },
-  { silence: 1 },
-  { tone: LOW, seconds: 2 },
-  { silence: 1 },
-];
+import { MEETING, recordingOf, voiceEngine } from "../helpers/voices.ts";
 
 /** A page's text as the browser shows it: its quotes and apostrophes unescaped. */
 const shown = async (response: Response) =>
@@ -40,16 +24,8 @@ describe.each(await dialects())("the console's voices on %s", (dialect) => {
   let recording: Buffer<ArrayBuffer>;
 
   beforeAll(async () => {
-    const modelsDir = join(kit.dir, "models");
-    const engine = installToneEngine(modelsDir);
-    installToneDiarization(modelsDir);
-    server = await startTestServer(dialect, {
-      env: { ...engine, RECAP_MEDIA_DIR: join(kit.dir, "store") },
-      runJobs: false,
-    });
-    const file = join(kit.dir, "meeting.flac");
-    writeRecording(file, MEETING);
-    recording = readFileSync(file);
+    server = await startTestServer(dialect, { env: voiceEngine(kit), runJobs: false });
+    recording = recordingOf(kit, "meeting", MEETING);
   });
   afterAll(async () => {
     await server.close();

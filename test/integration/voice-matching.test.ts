@@ -1,15 +1,11 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
-import { writeRecording, type Part } from "../helpers/audio.ts";
+import type { Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { MediaKit } from "../helpers/media.ts";
-import { installToneDiarization, installToneEngine, VOICES } from "../../scripts/speech-models/models.ts";
-
-const [LOW, HIGH] = VOICES;
+import { HIGH, LOW, recordingOf, voiceEngine } from "../helpers/voices.ts";
 
 /** Recording A: the low voice speaks first (Speaker 1), 6 s in two lines; the high one 1.5 s between them. */
 const RECORDING_A: Part[] = [
@@ -42,22 +38,14 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
   let server: TestServer;
 
   beforeAll(async () => {
-    const modelsDir = join(kit.dir, "models");
-    // Generated models: the embedding model tells the low and high tones apart as two voices.
-    const engine = installToneEngine(modelsDir);
-    installToneDiarization(modelsDir);
     // A suggestion threshold below any score the generated voices give, so a stranger's voice is suggested.
-    server = await startTestServer(dialect, {
-      env: { ...engine, RECAP_MEDIA_DIR: join(kit.dir, "store"), RECAP_VOICE_SUGGEST: "-0.5" },
-    });
+    server = await startTestServer(dialect, { env: { ...voiceEngine(kit), RECAP_VOICE_SUGGEST: "-0.5" } });
     for (const [name, parts] of [
       ["a", RECORDING_A],
       ["b", RECORDING_B],
       ["c", RECORDING_C],
     ] as const) {
-      const file = join(kit.dir, `${name}.flac`);
-      writeRecording(file, parts);
-      recordings.set(parts, readFileSync(file));
+      recordings.set(parts, recordingOf(kit, name, parts));
     }
   });
   afterAll(async () => {

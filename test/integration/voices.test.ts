@@ -1,27 +1,14 @@
-import { readFileSync, renameSync } from "node:fs";
+import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
-import { writeRecording, type Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { MediaKit } from "../helpers/media.ts";
+import { MEETING, recordingOf, voiceEngine } from "../helpers/voices.ts";
+import { VOICES } from "../../scripts/speech-models/models.ts";
 import { VoicesRepository } from "../../src/modules/voices/voices.repository.ts";
-import { installToneDiarization, installToneEngine, VOICES } from "../../scripts/speech-models/models.ts";
-
-const [LOW, HIGH] = VOICES;
-
-/** Speaker 1 (the low voice) speaks 4 s in two lines, Speaker 2 (the high one) 1.5 s between them. */
-const MEETING: Part[] = [
-  { silence: 0.5 },
-  { tone: LOW, seconds: 2 },
-  { silence: 1 },
-  { tone: HIGH, seconds: 1.5 },
-  { silence: 1 },
-  { tone: LOW, seconds: 2 },
-  { silence: 1 },
-];
 
 describe.each(await dialects())("voice profiles on %s", (dialect) => {
   const kit = new MediaKit();
@@ -34,18 +21,11 @@ describe.each(await dialects())("voice profiles on %s", (dialect) => {
   beforeAll(async () => {
     // The local engine on generated models: a recogniser that hears the low tone as "lo" and the high one as
     // "hi", and diarization models (the embedding one too) that tell the two tones apart as two voices.
-    const engine = installToneEngine(modelsDir);
-    installToneDiarization(modelsDir);
     // Jobs run only when a test runs them (waitForJob), so a conversation can be caught being transcribed.
-    server = await startTestServer(dialect, {
-      env: { ...engine, RECAP_MEDIA_DIR: join(kit.dir, "store") },
-      runJobs: false,
-    });
+    server = await startTestServer(dialect, { env: voiceEngine(kit), runJobs: false });
     ({ token } = await server.newApp());
     api = apiClient(server.url, token);
-    const file = join(kit.dir, "meeting.flac");
-    writeRecording(file, MEETING);
-    recording = readFileSync(file);
+    recording = recordingOf(kit, "meeting", MEETING);
   });
   afterAll(async () => {
     await server.close();
