@@ -36,9 +36,8 @@ export class UtteranceLiveRecognition implements LiveRecognition {
   private recent: { start: number; samples: Float32Array }[] = [];
   private received = 0;
   private lastInterimAt = 0;
+  /** The interim in flight: aborted as soon as a final is due, so its result is never reported after the final. */
   private interim: { controller: AbortController; done: Promise<void> } | null = null;
-  /** Counts finals, so an interim recognised before its utterance ended is not reported after the final. */
-  private finals = 0;
   private failed = false;
 
   constructor(
@@ -81,7 +80,6 @@ export class UtteranceLiveRecognition implements LiveRecognition {
 
   private async report(finished: SpeechSegment[]): Promise<void> {
     for (const segment of finished) {
-      this.finals += 1;
       await this.abandonInterim();
       let recognised: RecognizedSegment | null;
       try {
@@ -97,11 +95,10 @@ export class UtteranceLiveRecognition implements LiveRecognition {
   private recogniseInterim(since: number): void {
     const samples = this.samplesSince(since);
     if (samples.length === 0) return;
-    const finalsBefore = this.finals;
     const controller = new AbortController();
     const done = this.recognise({ startSample: since, samples }, controller.signal, "interim")
       .then((recognised) => {
-        if (recognised !== null && this.finals === finalsBefore && !controller.signal.aborted) {
+        if (recognised !== null && !controller.signal.aborted) {
           this.options.onInterim(recognised);
         }
       })
