@@ -7,7 +7,7 @@ import { ModelNotInstalled, readInstalledModel } from "./model-store.ts";
 import { VadPool } from "./local/segmenter.ts";
 import { catalogueEntry, DEFAULT_MODELS } from "./models.ts";
 import { createRemoteEngine, type Reachability } from "./remote-engine.ts";
-import { chooseVad } from "./vad.ts";
+import { chooseVad, type VadChoice } from "./vad.ts";
 
 /** What the start-up log, /readyz and a refused submission say of the speech engine. */
 export interface SpeechStatus {
@@ -81,10 +81,10 @@ export const VOICE_MODEL_HINT =
   "voice profiles need the local speaker-embedding model, which is not installed: run " +
   `\`bin/recap models pull ${DEFAULT_MODELS.embedding}\``;
 
-/** The VAD's description, or null when the one installed in `modelsDir` is damaged; read when asked. */
-function vadOf(modelsDir: string): string | null {
+/** The VAD vad.ts chooses, or null when the one installed in `modelsDir` is damaged; read when asked. */
+function vadOf(modelsDir: string, options: { verifyDigests?: boolean } = {}): VadChoice | null {
   try {
-    return chooseVad(modelsDir).description;
+    return chooseVad(modelsDir, options);
   } catch (error) {
     if (error instanceof ModelNotInstalled) return null;
     throw error;
@@ -117,17 +117,11 @@ export function createSpeech(settings: MediaSettings): Speech {
   // to energy alone (null) and refuses streams.
   let remoteVads: { file: string; pool: VadPool } | null = null;
   const vads = () => {
-    try {
-      const { file } = chooseVad(settings.modelsDir);
-      if (remoteVads?.file !== file) {
-        const verified = chooseVad(settings.modelsDir, { verifyDigests: true });
-        remoteVads = { file: verified.file, pool: new VadPool({ vadModel: verified.file }) };
-      }
-      return remoteVads.pool;
-    } catch (error) {
-      if (error instanceof ModelNotInstalled) return null;
-      throw error;
+    if (remoteVads?.file !== vadOf(settings.modelsDir)?.file) {
+      const verified = vadOf(settings.modelsDir, { verifyDigests: true });
+      remoteVads = verified && { file: verified.file, pool: new VadPool({ vadModel: verified.file }) };
     }
+    return remoteVads?.pool ?? null;
   };
   const remoteEngine = remote
     ? createRemoteEngine({ ...remote, model: settings.asrModel ?? REMOTE_DEFAULT_MODEL, vads })
@@ -143,7 +137,7 @@ export function createSpeech(settings: MediaSettings): Speech {
   return {
     status: () => ({
       engine: remoteEngine?.description ?? (localReady() ? `local ${localModel}` : null),
-      vad: vadOf(settings.modelsDir),
+      vad: vadOf(settings.modelsDir)?.description ?? null,
       diarization: serverLabels
         ? "the speech server's own labels (diarized_json)"
         : diarizerReady()
