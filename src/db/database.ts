@@ -33,6 +33,7 @@ import * as decisionsEngine from "./migrations/019_decisions_engine.ts";
 import * as jobStages from "./migrations/020_job_stages.ts";
 import * as voiceProfiles from "./migrations/021_voice_profiles.ts";
 import * as memberVoices from "./migrations/022_member_voices.ts";
+import * as voiceDecisions from "./migrations/024_voice_decisions.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
 import { withStatementCache } from "./statement-cache.ts";
@@ -90,6 +91,7 @@ export const migrations: Record<string, Migration> = {
   "020_job_stages": jobStages,
   "021_voice_profiles": voiceProfiles,
   "022_member_voices": memberVoices,
+  "024_voice_decisions": voiceDecisions,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

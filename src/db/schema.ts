@@ -71,6 +71,8 @@ export interface MembersTable {
   suggested_voice_id: string | null;
   suggested_voice_name: string | null;
   suggested_voice_score: number | null;
+  /** The "Speaker N" a voice-named member had before the profile named it; undoing the name gives it back. */
+  diarized_name: string | null;
 }
 
 /** The keys (e-mail, user id or name) that identify a member; a member gains keys when merged or renamed. */
@@ -281,6 +283,16 @@ export interface VoiceReferencesTable {
   created_at: string;
 }
 
+/** A profile a member was said not to be, with the embedding of the member's speech when one was computed. */
+export interface VoiceRejectionsTable {
+  id: string;
+  profile_id: string;
+  conversation_id: string;
+  member_id: string;
+  vector: Uint8Array | null;
+  created_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   console_sessions: ConsoleSessionsTable;
@@ -300,6 +312,7 @@ export interface Database {
   media: MediaTable;
   voice_profiles: VoiceProfilesTable;
   voice_references: VoiceReferencesTable;
+  voice_rejections: VoiceRejectionsTable;
 }
 
 export type AppRow = Selectable<AppsTable>;

@@ -20,6 +20,7 @@ export type Conversation = Static<typeof conversations.Conversation>;
 export type ConversationList = Static<typeof conversations.ConversationList>;
 export type MessageList = Static<typeof conversations.MessageList>;
 export type MemberList = Static<typeof conversations.MemberList>;
+export type Member = Static<typeof conversations.Member>;
 export type SummaryList = Static<typeof conversations.SummaryList>;
 export type DecisionList = Static<typeof conversations.DecisionList>;
 export type TopicList = Static<typeof conversations.TopicList>;

@@ -32,6 +32,9 @@ const RECORDING_B: Part[] = [
 /** Recording C: the high voice alone. */
 const RECORDING_C: Part[] = [{ silence: 0.5 }, { tone: HIGH, seconds: 3 }, { silence: 1 }];
 
+/** Recording D: the high voice alone, long enough (4 s) for a profile to learn from. */
+const RECORDING_D: Part[] = [{ silence: 0.5 }, { tone: HIGH, seconds: 4 }, { silence: 1 }];
+
 describe.each(await dialects())("voice matching on diarized jobs on %s", (dialect) => {
   const kit = new MediaKit();
   const recordings = new Map<Part[], Buffer<ArrayBuffer>>();
@@ -44,6 +47,7 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
       ["a", RECORDING_A],
       ["b", RECORDING_B],
       ["c", RECORDING_C],
+      ["d", RECORDING_D],
     ] as const) {
       recordings.set(parts, recordingOf(kit, name, parts));
     }
@@ -141,6 +145,115 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
     expect((await app.api.patch("/v1/app", { voiceProfiles: true })).status).toBe(200);
     expect((await app.api.delete(`/v1/voices/${voiceId}`)).status).toBe(204);
     expect((await app.diarized(RECORDING_B)).members).toEqual(unnamed);
+  }, 120_000);
+
+  it("confirms a suggestion, which names the member and teaches the voice, and undoes it all", async () => {
+    const app = await newApp();
+    const voiceId = await enrolAda(app);
+    const { conversationId, members } = await app.diarized(RECORDING_D, 1);
+    const memberId = members[0]!.id;
+    const voice = `/v1/conversations/${conversationId}/members/${memberId}/voice`;
+    expect(members[0]?.suggestedVoice?.id).toBe(voiceId);
+
+    const confirmed = await app.api.put<Body.Member>(voice, { voiceId });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body).toEqual({
+      id: memberId,
+      name: "Ada",
+      email: "ada@example.org",
+      voice: { id: voiceId, score: members[0]?.suggestedVoice?.score },
+    });
+    const lines = async () =>
+      (await app.api.get<Body.MessageList>(`/v1/conversations/${conversationId}/messages`)).body.messages.map(
+        (message) => message.from,
+      );
+    expect(new Set((await lines()).map((from) => from?.name))).toEqual(new Set(["Ada"]));
+    const learned = await app.api.get<Body.Voice>(`/v1/voices/${voiceId}`);
+    expect(learned.body.conversations).toContain(conversationId);
+    expect((await app.api.put(voice, { voiceId })).status).toBe(200);
+
+    const undone = await app.api.delete<Body.Member>(voice);
+    expect(undone.status, undone.text).toBe(200);
+    expect(undone.body).toEqual({ id: memberId, name: "Speaker 1" });
+    expect(new Set((await lines()).map((from) => from?.name))).toEqual(new Set(["Speaker 1"]));
+    expect((await app.api.get<Body.Voice>(`/v1/voices/${voiceId}`)).body.conversations).not.toContain(
+      conversationId,
+    );
+    expect((await app.api.delete(voice)).status).toBe(404);
+
+    // The rejection is remembered: the same voice is no longer suggested as Ada.
+    expect((await app.diarized(RECORDING_D, 1)).members).toEqual([
+      { id: expect.any(String) as string, name: "Speaker 1" },
+    ]);
+  }, 120_000);
+
+  it("undoes a confident match, and a rename by hand replaces what matching said", async () => {
+    const app = await newApp();
+    const voiceId = await enrolAda(app);
+    const first = await app.diarized(RECORDING_B);
+    const ada = first.members[1]!;
+    expect(ada.voice?.id).toBe(voiceId);
+    const undone = await app.api.delete<Body.Member>(
+      `/v1/conversations/${first.conversationId}/members/${ada.id}/voice`,
+    );
+    expect(undone.status, undone.text).toBe(200);
+    expect(undone.body).toEqual({ id: ada.id, name: "Speaker 2" });
+    const { body } = await app.api.get<Body.MessageList>(
+      `/v1/conversations/${first.conversationId}/messages`,
+    );
+    expect(body.messages.map((message) => message.from?.name)).not.toContain("Ada");
+
+    // Told that this voice is not Ada's, matching does not name it Ada again.
+    expect((await app.diarized(RECORDING_B)).members.map((member) => member.name)).toEqual([
+      "Speaker 1",
+      "Speaker 2",
+    ]);
+
+    const fresh = await newApp();
+    await enrolAda(fresh);
+    const second = await fresh.diarized(RECORDING_B);
+    const grace = second.members.find((member) => member.voice !== undefined)!;
+    const renamed = await fresh.api.put(`/v1/conversations/${second.conversationId}/members/${grace.id}`, {
+      id: grace.id,
+      name: "Grace",
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    const { body: after } = await fresh.api.get<Body.MemberList>(
+      `/v1/conversations/${second.conversationId}/members`,
+    );
+    expect(after.members.find((member) => member.id === grace.id)).toEqual({
+      id: grace.id,
+      name: "Grace",
+      email: "ada@example.org",
+    });
+  }, 120_000);
+
+  it("refuses to confirm what was not suggested, and to undo what no voice named", async () => {
+    const app = await newApp();
+    const voiceId = await enrolAda(app);
+    const { conversationId, members } = await app.diarized(RECORDING_D, 1);
+    const voice = `/v1/conversations/${conversationId}/members/${members[0]!.id}/voice`;
+    const other = await newApp();
+
+    const unknown = await app.api.put(voice, { voiceId: "3f1e8a4c-0000-4000-8000-000000000000" });
+    expect(unknown.status, unknown.text).toBe(404);
+    expect((await app.api.put(voice, { voiceId: "not-a-voice" })).status).toBe(400);
+    expect((await app.api.put(voice, {})).status).toBe(400);
+    expect((await other.api.put(voice, { voiceId })).status).toBe(404);
+    expect((await other.api.delete(voice)).status).toBe(404);
+
+    const unnamed = await app.diarized(RECORDING_B);
+    const speaker1 = `/v1/conversations/${unnamed.conversationId}/members/${unnamed.members[0]!.id}/voice`;
+    const notSuggested = await app.api.put(speaker1, { voiceId });
+    expect(notSuggested.status, notSuggested.text).toBe(409);
+    expect(notSuggested.body).toMatchObject({
+      message: expect.stringMatching(/not the voice suggested/) as string,
+    });
+    expect((await app.api.delete(speaker1)).status).toBe(404);
+    expect(
+      (await app.api.get<Body.MemberList>(`/v1/conversations/${unnamed.conversationId}/members`)).body
+        .members[0],
+    ).toEqual({ id: unnamed.members[0]!.id, name: "Speaker 1" });
   }, 120_000);
 
   it("describes a member's voice and suggested voice in the OpenAPI document", async () => {

@@ -358,6 +358,26 @@ export class ConversationsRepository {
       .execute();
   }
 
+  /** Makes `keys` the member's only identities. */
+  async replaceIdentities(conversationId: string, memberId: string, keys: string[]): Promise<void> {
+    await this.db
+      .deleteFrom("member_identities")
+      .where("conversation_id", "=", conversationId)
+      .where("member_id", "=", memberId)
+      .execute();
+    await this.addIdentities(conversationId, memberId, keys);
+  }
+
+  /** Says the member's lines were said by `name`, with no e-mail or user id. */
+  async renameLinesOfMember(conversationId: string, memberId: string, name: string): Promise<void> {
+    await this.db
+      .updateTable("messages")
+      .set({ from_name: name, from_email: null, from_user_id: null })
+      .where("conversation_id", "=", conversationId)
+      .where("member_id", "=", memberId)
+      .execute();
+  }
+
   async identityMap(conversationId: string): Promise<Map<string, string>> {
     const rows = await this.db
       .selectFrom("member_identities")

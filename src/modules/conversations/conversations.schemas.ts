@@ -18,7 +18,7 @@ const VoiceScore = Type.Number({
   description:
     "The raw cosine similarity of the speaker's voice and the profile's, in [-1, 1] (not (1 + cos) / 2)",
 });
-const Member = Type.Object({
+export const Member = Type.Object({
   id: Type.String(),
   name: Type.String(),
   email: Type.Optional(Type.String()),

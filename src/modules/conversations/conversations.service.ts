@@ -1,7 +1,9 @@
+import type { Updateable } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type {
   ConversationRow,
   InsightRow,
+  MembersTable,
   MemberRow,
   TranscriptRow,
   SummaryRow,
@@ -24,6 +26,26 @@ import {
   presentDecision,
   presentTopic,
 } from "./conversations.presenter.ts";
+
+/** What voice matching and the owner decided about a member: the voice that named it, or the one it suggests. */
+export type MemberVoice = Pick<
+  Updateable<MembersTable>,
+  | "voice_id"
+  | "voice_score"
+  | "suggested_voice_id"
+  | "suggested_voice_name"
+  | "suggested_voice_score"
+  | "diarized_name"
+>;
+
+const NO_VOICE = {
+  voice_id: null,
+  voice_score: null,
+  suggested_voice_id: null,
+  suggested_voice_name: null,
+  suggested_voice_score: null,
+  diarized_name: null,
+} satisfies MemberVoice;
 
 /** A conversation's stored rows, for a view that is built from domain data rather than the API's shapes. */
 export interface ConversationInFull {
@@ -179,18 +201,20 @@ export class ConversationsService {
 
   /**
    * Renames a member and sets its e-mail; when the e-mail is another member's, merges this member into
-   * that one (docs/ARCHITECTURE.md, Members). Throws invalid when the body's id differs from the path's, not_found otherwise.
+   * that one (docs/ARCHITECTURE.md, Members). A new name is the owner's word over voice matching: the member's
+   * voice and suggestion are cleared (docs/VOICES.md). Answers the id of the member that holds the name now.
+   * Throws invalid when the body's id differs from the path's, not_found otherwise.
    */
   async updateMember(
     appId: string,
     conversationId: string,
     memberId: string,
     change: { id: string; name: string; email?: string | undefined },
-  ): Promise<void> {
+  ): Promise<string> {
     if (change.id !== memberId) throw invalid("id must equal the memberId in the path");
     const name = change.name.trim();
     if (name === "") throw invalid("name must not be blank");
-    await this.transaction(async ({ conversations }) => {
+    return this.transaction(async ({ conversations }) => {
       if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
       const member = await conversations.findMember(conversationId, memberId);
       if (!member) throw notFound("member");
@@ -211,7 +235,31 @@ export class ConversationsService {
         name,
         email: email ?? survivor.email,
         position: survivor.position,
+        ...(name !== survivor.name && NO_VOICE),
       });
+      await conversations.update(conversationId, { updated_at: this.clock.now().toISOString() });
+      return survivor.id;
+    });
+  }
+
+  /** Records what voice matching or the owner decided about a member (docs/VOICES.md). */
+  async markVoice(conversationId: string, memberId: string, voice: MemberVoice): Promise<void> {
+    await this.conversations.updateMember(memberId, voice);
+    await this.conversations.update(conversationId, { updated_at: this.clock.now().toISOString() });
+  }
+
+  /**
+   * Gives a member back the name the diarizer gave it ("Speaker N"), as if no voice had named it: the member's
+   * name, no e-mail, its lines' speaker, and that name as its one identity, so later lines of the person the voice
+   * named are not taken for it. Throws not_found.
+   */
+  async unnameMember(appId: string, conversationId: string, memberId: string, name: string): Promise<void> {
+    await this.transaction(async ({ conversations }) => {
+      if (!(await conversations.lockForWrite(conversationId, appId))) throw notFound("conversation");
+      if (!(await conversations.findMember(conversationId, memberId))) throw notFound("member");
+      await conversations.renameLinesOfMember(conversationId, memberId, name);
+      await conversations.replaceIdentities(conversationId, memberId, [`name:${name}`]);
+      await conversations.updateMember(memberId, { name, email: null, ...NO_VOICE });
       await conversations.update(conversationId, { updated_at: this.clock.now().toISOString() });
     });
   }

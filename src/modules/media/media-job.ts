@@ -328,7 +328,8 @@ export class MediaJobSteps {
     }));
     const voiceOf = new Map(voices.map((match) => [match.speaker, match]));
     // A confident match names the speaker's lines; a suggestion leaves them to "Speaker N".
-    const lines = alignLines(transcripts, turns).map((line) => {
+    const aligned = alignLines(transcripts, turns);
+    const lines = aligned.map((line) => {
       const match = line.turnSpeaker === undefined ? undefined : voiceOf.get(line.turnSpeaker);
       return match?.confident
         ? { ...line, speaker: { name: match.profile.name, email: match.profile.email } }
@@ -366,7 +367,7 @@ export class MediaJobSteps {
           words: storedWords(line),
         })),
       );
-      if (voices.length > 0) await this.markVoices(conversations, job, lines, voices);
+      if (voices.length > 0) await this.markVoices(conversations, job, aligned, voices);
     });
   }
 
@@ -377,13 +378,14 @@ export class MediaJobSteps {
   private async markVoices(
     conversations: ConversationsRepository,
     job: JobRow,
-    lines: { turnSpeaker?: number }[],
+    lines: { turnSpeaker?: number; speaker: { name: string } | null }[],
     voices: VoiceMatch[],
   ): Promise<void> {
     await resolveSpeakers(conversations, job.conversation_id, await conversations.listMessagesOfJob(job.id));
     const stored = await conversations.listMessagesOfJob(job.id);
     for (const match of voices) {
-      const memberId = stored[lines.findIndex((line) => line.turnSpeaker === match.speaker)]?.member_id;
+      const first = lines.findIndex((line) => line.turnSpeaker === match.speaker);
+      const memberId = stored[first]?.member_id;
       if (!memberId) continue;
       const score = Math.round(match.score * 1000) / 1000;
       await conversations.updateMember(
@@ -392,6 +394,7 @@ export class MediaJobSteps {
           ? {
               voice_id: match.profile.id,
               voice_score: score,
+              diarized_name: lines[first]?.speaker?.name ?? null,
               suggested_voice_id: null,
               suggested_voice_name: null,
               suggested_voice_score: null,

@@ -5,6 +5,7 @@ import type {
   VoiceProfilesTable,
   VoiceReferenceRow,
   VoiceReferencesTable,
+  VoiceRejectionsTable,
 } from "../../db/schema.ts";
 
 /** What a profile's answer says of a reference: where it was heard and how much speech; not the vector. */
@@ -162,6 +163,31 @@ export class VoicesRepository {
       .deleteFrom("voice_references")
       .where("profile_id", "=", profileId)
       .where("id", "not in", latest)
+      .execute();
+  }
+
+  /** Remembers that the member is not the profile's person; a second rejection of the same pair replaces the first. */
+  async rejectMember(row: VoiceRejectionsTable): Promise<void> {
+    await this.db
+      .insertInto("voice_rejections")
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .columns(["profile_id", "conversation_id", "member_id"])
+          .doUpdateSet({ vector: row.vector, created_at: row.created_at }),
+      )
+      .execute();
+  }
+
+  /** The embeddings of every member said not to be one of the app's profiles, by profile; one query. */
+  listRejectedVectorsOfApp(appId: string): Promise<{ profile_id: string; vector: Uint8Array }[]> {
+    return this.db
+      .selectFrom("voice_rejections")
+      .innerJoin("voice_profiles", "voice_profiles.id", "voice_rejections.profile_id")
+      .select(["voice_rejections.profile_id", "voice_rejections.vector"])
+      .where("voice_profiles.app_id", "=", appId)
+      .where("voice_rejections.vector", "is not", null)
+      .$narrowType<{ vector: Uint8Array }>()
       .execute();
   }
 }

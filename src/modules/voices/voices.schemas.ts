@@ -46,3 +46,10 @@ export const Voice = Type.Object({
 export type Voice = Static<typeof Voice>;
 
 export const VoiceList = Type.Object({ voices: Type.Array(Voice) });
+
+/** PUT …/members/{memberId}/voice: the voice suggested for the member, confirmed. */
+export const ConfirmVoiceBody = Type.Object(
+  { voiceId: Type.String({ ...Uuid, description: "the id of the member's suggestedVoice" }) },
+  { additionalProperties: false },
+);
+export type ConfirmVoiceBody = Static<typeof ConfirmVoiceBody>;

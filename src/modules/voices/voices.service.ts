@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { VoiceMatchingSettings } from "../../config.ts";
-import type { VoiceProfileRow } from "../../db/schema.ts";
+import type { MemberRow, VoiceProfileRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { DomainError, forbidden, invalid, notFound, unprocessable } from "../../errors.ts";
 import { uuid } from "../../ids.ts";
 import { isUnnamedSpeaker } from "../../media/align.ts";
 import { SAMPLE_RATE, type SpeakerTurn } from "../../media/engine.ts";
+import type { VoiceEmbedder } from "../../media/local/voice-embedding.ts";
 import { VOICE_MODEL_HINT, type Speech } from "../../media/speech.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
@@ -14,8 +15,10 @@ import type { MediaService } from "../media/media.service.ts";
 import { presentVoice } from "./voices.presenter.ts";
 import {
   cleanSpeech,
+  cosine,
   matchVoices,
   type ProfileVectors,
+  type SpeakerVector,
   type Span,
   type VoiceMatch,
 } from "./voice-matching.ts";
@@ -51,6 +54,14 @@ function vectorBytes(vector: Float32Array): Uint8Array {
 
 const seconds = (value: number) => Math.round(value * 10) / 10;
 
+/** A member's speech as one embedding, and where and how much of it it was computed from. */
+interface HeardSpeech {
+  conversationId: string;
+  memberId: string;
+  vector: Float32Array;
+  speechSeconds: number;
+}
+
 /**
  * An app's voice profiles (docs/VOICES.md): enrolment from a named member's speech in a stored recording, read,
  * rename and erase. The embedding is computed on this machine by the local speaker-embedding model; no audio is
@@ -62,7 +73,7 @@ export class VoicesService {
       voices: VoicesRepository;
       transaction: Transaction<{ voices: VoicesRepository }>;
       apps: Pick<AppsService, "getApp">;
-      conversations: Pick<ConversationsService, "speakerOf">;
+      conversations: Pick<ConversationsService, "speakerOf" | "updateMember" | "markVoice" | "unnameMember">;
       media: Pick<MediaService, "speechOf">;
       speech: Pick<Speech, "voiceEmbedder">;
       matching: VoiceMatchingSettings;
@@ -102,7 +113,7 @@ export class VoicesService {
       entry.references.push(vectorOf(vector));
       profiles.set(profile.id, entry);
     }
-    const speakers = [];
+    const speakers: SpeakerVector[] = [];
     for (const [speaker, spans] of cleanSpeech(turns)) {
       const cleanMs = spans.reduce((total, span) => total + span.endMs - span.startMs, 0);
       if (cleanMs < MIN_MATCH_SECONDS * 1000) continue;
@@ -110,7 +121,20 @@ export class VoicesService {
       if (speech.length < MIN_MATCH_SECONDS * SAMPLE_RATE) continue;
       speakers.push({ speaker, vector: embedder.embed(speech) });
     }
-    return matchVoices(speakers, [...profiles.values()], embedder, this.deps.matching);
+    const rejected = new Map<string, Float32Array[]>();
+    for (const { profile_id, vector } of await this.deps.voices.listRejectedVectorsOfApp(appId)) {
+      rejected.set(profile_id, [...(rejected.get(profile_id) ?? []), vectorOf(vector)]);
+    }
+    // A speaker who sounds at least as much like someone the owner said is not the profile's person as like the
+    // profile's own references is not named or suggested as it (docs/VOICES.md, Confirming and undoing).
+    return matchVoices(speakers, [...profiles.values()], embedder, this.deps.matching).filter((match) => {
+      const vector = speakers.find((entry) => entry.speaker === match.speaker)?.vector;
+      const against = rejected.get(match.profile.id) ?? [];
+      return (
+        vector === undefined ||
+        against.every((other) => other.length !== vector.length || cosine(vector, other) < match.score)
+      );
+    });
   }
 
   /**
@@ -121,11 +145,7 @@ export class VoicesService {
    * conversation is being transcribed, unavailable when the embedding model is not installed.
    */
   async enrol(appId: string, body: EnrolVoiceBody): Promise<{ voice: Voice; created: boolean }> {
-    if (!(await this.deps.apps.getApp(appId)).voiceProfiles) {
-      throw forbidden(
-        'voice profiles are off for this app: turn them on with PATCH /v1/app {"voiceProfiles": true}',
-      );
-    }
+    await this.requireSwitchOn(appId);
     const { conversationId, memberId } = body;
     const { member, spans } = await this.deps.conversations.speakerOf(appId, conversationId, memberId);
     if (isUnnamedSpeaker(member.name)) {
@@ -134,26 +154,8 @@ export class VoicesService {
           `(PUT /v1/conversations/${conversationId}/members/${memberId}), then save the voice`,
       );
     }
-    const embedder = this.deps.speech.voiceEmbedder();
-    if (embedder === null) throw new DomainError("unavailable", VOICE_MODEL_HINT);
-    const speech = await this.deps.media.speechOf(conversationId, spans, member, MAX_SPEECH_SECONDS);
-    const speechSeconds = speech.length / SAMPLE_RATE;
-    if (speechSeconds < MIN_SPEECH_SECONDS) {
-      throw unprocessable(
-        speech.length === 0
-          ? `member ${memberId} has no speech in conversation ${conversationId}: a voice needs at least ` +
-              `${MIN_SPEECH_SECONDS} seconds of the member's own lines`
-          : `member ${memberId} has ${seconds(speechSeconds)} seconds of speech in conversation ${conversationId}; ` +
-              `a voice needs at least ${MIN_SPEECH_SECONDS}`,
-      );
-    }
-    const vector = embedder.embed(speech);
-    const norm = Math.hypot(...vector);
-    if (!Number.isFinite(norm) || norm === 0) {
-      throw unprocessable(
-        `no voice could be heard in member ${memberId}'s speech in conversation ${conversationId}`,
-      );
-    }
+    const embedder = this.requireEmbedder();
+    const heard = await this.embedSpeech(embedder, conversationId, member, spans);
     const emailKey = member.email?.trim().toLowerCase() || null;
     return this.deps.transaction(async ({ voices }) => {
       const now = this.deps.clock.now().toISOString();
@@ -174,30 +176,196 @@ export class VoicesService {
           created_at: now,
           updated_at: now,
         });
-      } else {
-        // References of another model cannot be compared with this one's: the new one replaces them.
-        if (existing.model !== embedder.model || existing.dimension !== embedder.dimension) {
-          await voices.deleteReferencesOf(profileId);
-        }
-        await voices.deleteReferenceFrom(profileId, conversationId, memberId);
-        await voices.update(profileId, {
-          model: embedder.model,
-          dimension: embedder.dimension,
-          updated_at: now,
+      }
+      await this.learn(voices, existing ?? { id: profileId, ...embedder }, embedder, heard, now);
+      return { voice: await this.present(voices, appId, profileId), created: existing === undefined };
+    });
+  }
+
+  /**
+   * Confirms the voice suggested for a member (docs/VOICES.md, Confirming and undoing): the member takes the
+   * profile's name and e-mail (merged with the conversation's member of that e-mail, as a rename is), keeps the voice
+   * with the suggestion's score, and the profile learns the member's speech when there are at least
+   * `MIN_SPEECH_SECONDS` of it. Confirming the member's voice again changes nothing. Throws forbidden when the app
+   * has voice profiles off, not_found for a voice, conversation or member the app cannot see, conflict when the
+   * voice is not the member's suggestion.
+   */
+  async confirm(
+    appId: string,
+    conversationId: string,
+    memberId: string,
+    voiceId: string,
+  ): Promise<MemberRow> {
+    await this.requireSwitchOn(appId);
+    const profile = await this.require(this.deps.voices, appId, voiceId);
+    const { member } = await this.deps.conversations.speakerOf(appId, conversationId, memberId);
+    if (member.voice_id === voiceId) return member;
+    if (member.suggested_voice_id !== voiceId) {
+      throw new DomainError(
+        "conflict",
+        `voice ${voiceId} is not the voice suggested for member ${memberId}` +
+          (member.suggested_voice_id === null
+            ? ": it has no suggestion"
+            : `: ${member.suggested_voice_id} is`),
+      );
+    }
+    const holder = await this.deps.conversations.updateMember(appId, conversationId, memberId, {
+      id: memberId,
+      name: profile.name,
+      email: profile.email ?? undefined,
+    });
+    await this.deps.conversations.markVoice(conversationId, holder, {
+      voice_id: voiceId,
+      voice_score: member.suggested_voice_score,
+      diarized_name: holder === memberId ? member.name : null,
+    });
+    const named = await this.deps.conversations.speakerOf(appId, conversationId, holder);
+    const embedder = this.deps.speech.voiceEmbedder();
+    if (embedder !== null) {
+      const heard = await this.embedSpeech(embedder, conversationId, named.member, named.spans).catch(
+        (error: unknown) => {
+          if (error instanceof DomainError && error.code === "unprocessable") return null;
+          throw error;
+        },
+      );
+      if (heard !== null) {
+        await this.deps.transaction(async ({ voices }) => {
+          const now = this.deps.clock.now().toISOString();
+          await this.learn(voices, await this.require(voices, appId, voiceId), embedder, heard, now);
         });
       }
-      await voices.insertReference({
+    }
+    return named.member;
+  }
+
+  /**
+   * Says a member is not the voice that named it or is suggested for it (docs/VOICES.md, Confirming and undoing):
+   * a voice-named member gets its "Speaker N" name back, what its speech taught the profile is removed, and the
+   * rejection is remembered with the embedding of the member's speech (when the app has voice profiles on and the
+   * model is installed), which later matching holds against the profile. Throws not_found for a conversation or
+   * member the app cannot see, or a member with neither a voice nor a suggestion.
+   */
+  async reject(appId: string, conversationId: string, memberId: string): Promise<MemberRow> {
+    const { member, spans } = await this.deps.conversations.speakerOf(appId, conversationId, memberId);
+    const profileId = member.voice_id ?? member.suggested_voice_id;
+    if (profileId === null) throw notFound(`voice of member ${memberId}`);
+    if (member.voice_id !== null && member.diarized_name !== null) {
+      await this.deps.conversations.unnameMember(appId, conversationId, memberId, member.diarized_name);
+    }
+    await this.deps.conversations.markVoice(conversationId, memberId, {
+      voice_id: null,
+      voice_score: null,
+      suggested_voice_id: null,
+      suggested_voice_name: null,
+      suggested_voice_score: null,
+      diarized_name: null,
+    });
+    const embedder = (await this.deps.apps.getApp(appId)).voiceProfiles
+      ? this.deps.speech.voiceEmbedder()
+      : null;
+    const heard =
+      embedder === null
+        ? null
+        : await this.embedSpeech(embedder, conversationId, member, spans, MIN_MATCH_SECONDS).catch(
+            (error: unknown) => {
+              if (error instanceof DomainError && error.code === "unprocessable") return null;
+              throw error;
+            },
+          );
+    await this.deps.transaction(async ({ voices }) => {
+      const profile = await voices.find(appId, profileId);
+      if (!profile) return;
+      await voices.deleteReferenceFrom(profileId, conversationId, memberId);
+      await voices.rejectMember({
         id: uuid(),
         profile_id: profileId,
         conversation_id: conversationId,
         member_id: memberId,
-        vector: vectorBytes(vector),
-        speech_seconds: seconds(speechSeconds),
-        created_at: now,
+        vector: heard === null ? null : vectorBytes(heard.vector),
+        created_at: this.deps.clock.now().toISOString(),
       });
-      await voices.keepLatestReferences(profileId, MAX_REFERENCES);
-      return { voice: await this.present(voices, appId, profileId), created: existing === undefined };
     });
+    return (await this.deps.conversations.speakerOf(appId, conversationId, memberId)).member;
+  }
+
+  private async requireSwitchOn(appId: string): Promise<void> {
+    if (!(await this.deps.apps.getApp(appId)).voiceProfiles) {
+      throw forbidden(
+        'voice profiles are off for this app: turn them on with PATCH /v1/app {"voiceProfiles": true}',
+      );
+    }
+  }
+
+  private requireEmbedder(): VoiceEmbedder {
+    const embedder = this.deps.speech.voiceEmbedder();
+    if (embedder === null) throw new DomainError("unavailable", VOICE_MODEL_HINT);
+    return embedder;
+  }
+
+  /**
+   * The embedding of a member's speech in the conversation's stored recordings (at most `MAX_SPEECH_SECONDS`).
+   * Throws unprocessable below `minSeconds` of it, or when no voice could be heard in it.
+   */
+  private async embedSpeech(
+    embedder: VoiceEmbedder,
+    conversationId: string,
+    member: MemberRow,
+    spans: Span[],
+    minSeconds = MIN_SPEECH_SECONDS,
+  ): Promise<HeardSpeech> {
+    const memberId = member.id;
+    const speech = await this.deps.media.speechOf(conversationId, spans, member, MAX_SPEECH_SECONDS);
+    const speechSeconds = speech.length / SAMPLE_RATE;
+    if (speechSeconds < minSeconds) {
+      throw unprocessable(
+        speech.length === 0
+          ? `member ${memberId} has no speech in conversation ${conversationId}: a voice needs at least ` +
+              `${minSeconds} seconds of the member's own lines`
+          : `member ${memberId} has ${seconds(speechSeconds)} seconds of speech in conversation ${conversationId}; ` +
+              `a voice needs at least ${minSeconds}`,
+      );
+    }
+    const vector = embedder.embed(speech);
+    const norm = Math.hypot(...vector);
+    if (!Number.isFinite(norm) || norm === 0) {
+      throw unprocessable(
+        `no voice could be heard in member ${memberId}'s speech in conversation ${conversationId}`,
+      );
+    }
+    return { conversationId, memberId, vector, speechSeconds };
+  }
+
+  /**
+   * Adds what `heard` sounds like to the profile: a reference replacing any earlier one from the same member, and
+   * replacing every reference of another embedding model (which cannot be compared with this one's); the latest
+   * `MAX_REFERENCES` are kept.
+   */
+  private async learn(
+    voices: VoicesRepository,
+    profile: Pick<VoiceProfileRow, "id" | "model" | "dimension">,
+    embedder: VoiceEmbedder,
+    heard: HeardSpeech,
+    now: string,
+  ): Promise<void> {
+    if (profile.model !== embedder.model || profile.dimension !== embedder.dimension) {
+      await voices.deleteReferencesOf(profile.id);
+    }
+    await voices.deleteReferenceFrom(profile.id, heard.conversationId, heard.memberId);
+    await voices.update(profile.id, {
+      model: embedder.model,
+      dimension: embedder.dimension,
+      updated_at: now,
+    });
+    await voices.insertReference({
+      id: uuid(),
+      profile_id: profile.id,
+      conversation_id: heard.conversationId,
+      member_id: heard.memberId,
+      vector: vectorBytes(heard.vector),
+      speech_seconds: seconds(heard.speechSeconds),
+      created_at: now,
+    });
+    await voices.keepLatestReferences(profile.id, MAX_REFERENCES);
   }
 
   async list(appId: string): Promise<Voice[]> {
