@@ -99,7 +99,7 @@ describe.each(await dialects())("the console's voices on %s", (dialect) => {
     const refused = await saveVoice(client, conversationId, low.id);
     expect(refused.status).toBe(403);
     expect(await shown(refused)).toContain(
-      'The voice of Ada was not saved: voice profiles are off for this app: turn them on with PATCH /v1/app {"voiceProfiles": true}',
+      'The voice of Ada was not changed: voice profiles are off for this app: turn them on with PATCH /v1/app {"voiceProfiles": true}',
     );
   }, 60_000);
 
@@ -137,7 +137,7 @@ describe.each(await dialects())("the console's voices on %s", (dialect) => {
     const short = await saveVoice(client, first.conversationId, first.high.id);
     expect(short.status).toBe(422);
     expect(await shown(short)).toMatch(
-      new RegExp(`The voice of Grace was not saved: member ${first.high.id} has 1\\.[3-7] seconds of speech`),
+      new RegExp(`The voice of Grace was not changed: member ${first.high.id} has 1\\.[3-7] seconds of speech`),
     );
 
     // Another Ada Lovelace, with another e-mail: a voice of her own, each listed with where it was heard.

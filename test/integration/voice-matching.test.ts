@@ -3,6 +3,7 @@ import { apiClient } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
 import type { Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
+import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
 import { MediaKit } from "../helpers/media.ts";
 import { HIGH, LOW, recordingOf, voiceEngine } from "../helpers/voices.ts";
@@ -59,11 +60,17 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
 
   /** A new app of its own, with voice profiles on, and what it needs to upload and read. */
   async function newApp() {
-    const { token } = await server.newApp();
+    const { token, appId, appSecret } = await server.newApp();
     const api = apiClient(server.url, token);
     expect((await api.patch("/v1/app", { voiceProfiles: true })).status).toBe(200);
     return {
       api,
+      /** The app's console, signed in. */
+      async console() {
+        const client = new ConsoleClient(server);
+        expect((await client.signIn(appId, appSecret)).status).toBe(303);
+        return client;
+      },
       /** Uploads a recording diarized into `speakers`, runs its job and answers the conversation's members. */
       async diarized(parts: Part[], speakers = 2) {
         const response = await fetch(
@@ -254,6 +261,52 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
       (await app.api.get<Body.MemberList>(`/v1/conversations/${unnamed.conversationId}/members`)).body
         .members[0],
     ).toEqual({ id: unnamed.members[0]!.id, name: "Speaker 1" });
+  }, 120_000);
+
+  it("shows a conversation's voice-named and suggested speakers in the console, to confirm, reject or undo", async () => {
+    const app = await newApp();
+    const voiceId = await enrolAda(app);
+    const client = await app.console();
+    const page = async (conversationId: string) =>
+      (await (await client.request(`/console/conversations/${conversationId}`)).text()).replaceAll(
+        "&#39;",
+        "'",
+      );
+    const post = (conversationId: string, action: string, form: Record<string, string>) =>
+      client.request(`/console/conversations/${conversationId}/voices/${action}`, {
+        method: "POST",
+        body: new URLSearchParams(form),
+      });
+
+    const suggested = await app.diarized(RECORDING_D, 1);
+    const speaker = suggested.members[0]!;
+    const shown = await page(suggested.conversationId);
+    expect(shown).toContain("sounds like Ada");
+    expect(shown).toContain(`name="voiceId" value="${voiceId}"`);
+    const confirmed = await post(suggested.conversationId, "confirm", { memberId: speaker.id, voiceId });
+    expect(confirmed.status).toBe(200);
+    const confirmedPage = await confirmed.text();
+    expect(confirmedPage).toContain("Confirmed: Ada. The voice learned from this recording.");
+    expect(confirmedPage).toContain("named by voice");
+    expect(confirmedPage).not.toContain("sounds like Ada");
+
+    const undone = await post(suggested.conversationId, "undo", { memberId: speaker.id });
+    expect(undone.status).toBe(200);
+    const undonePage = (await undone.text()).replaceAll("&#39;", "'");
+    expect(undonePage).toContain("Speaker 1 is no longer named by voice");
+    expect(undonePage).not.toContain("named by voice</span");
+    expect(
+      (await app.api.get<Body.MemberList>(`/v1/conversations/${suggested.conversationId}/members`)).body
+        .members,
+    ).toEqual([{ id: speaker.id, name: "Speaker 1" }]);
+
+    // A suggestion rejected is gone; confirming a voice no longer suggested is the API's refusal, said on the page.
+    const again = await app.diarized(RECORDING_C, 1);
+    const refused = await post(again.conversationId, "confirm", { memberId: again.members[0]!.id, voiceId });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain(
+      `The voice of Speaker 1 was not changed: voice ${voiceId} is not the voice suggested`,
+    );
   }, 120_000);
 
   it("describes a member's voice and suggested voice in the OpenAPI document", async () => {

@@ -18,6 +18,7 @@ import type { ConsoleService } from "./console.service.ts";
 // Strings, as a browser posts them; the API's own schemas check the values.
 const VoiceFormBody = Type.Object({ name: Type.String(), email: Type.String() });
 const SaveVoiceBody = Type.Object({ memberId: Type.String() });
+const ConfirmVoiceForm = Type.Object({ memberId: Type.String(), voiceId: Type.String() });
 const VoiceQuery = Type.Object({ saved: Type.Optional(Type.Literal("1")) });
 
 /**
@@ -90,6 +91,28 @@ export function consoleVoiceRoutes(
     async (request, reply) => {
       const { conversationId } = request.params;
       const { result, status } = await voices.save(request.appId, conversationId, request.body.memberId);
+      const overview = await deps.console.conversationOverview(request.appId, conversationId);
+      return sendPage(reply, renderConversation(frameOf(request), overview, result), status);
+    },
+  );
+  // A suggested voice confirmed, and a voice's name undone or a suggestion rejected: the same page again.
+  app.post(
+    "/console/conversations/:conversationId/voices/confirm",
+    { schema: { ...hidden, params: ConversationParams, body: ConfirmVoiceForm } },
+    async (request, reply) => {
+      const { conversationId } = request.params;
+      const { memberId, voiceId } = request.body;
+      const { result, status } = await voices.confirm(request.appId, conversationId, memberId, voiceId);
+      const overview = await deps.console.conversationOverview(request.appId, conversationId);
+      return sendPage(reply, renderConversation(frameOf(request), overview, result), status);
+    },
+  );
+  app.post(
+    "/console/conversations/:conversationId/voices/undo",
+    { schema: { ...hidden, params: ConversationParams, body: SaveVoiceBody } },
+    async (request, reply) => {
+      const { conversationId } = request.params;
+      const { result, status } = await voices.undo(request.appId, conversationId, request.body.memberId);
       const overview = await deps.console.conversationOverview(request.appId, conversationId);
       return sendPage(reply, renderConversation(frameOf(request), overview, result), status);
     },

@@ -10,12 +10,13 @@ import type {
 } from "../../pages/console/view-model.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
-import { EnrolVoiceBody, UpdateVoiceBody, type Voice } from "../voices/voices.schemas.ts";
+import { ConfirmVoiceBody, EnrolVoiceBody, UpdateVoiceBody, type Voice } from "../voices/voices.schemas.ts";
 import type { VoicesService } from "../voices/voices.service.ts";
 import { FormRefused, formValidator, messageOf, relabel } from "./console-forms.ts";
 
 const checkUpdate = formValidator(UpdateVoiceBody, "/console/voices", "PATCH");
 const checkEnrol = formValidator(EnrolVoiceBody, "/console/conversations");
+const checkConfirm = formValidator(ConfirmVoiceBody, "/console/conversations");
 
 /** A refusal of the rename form: the API's message names the field first (`email must …`), said by its label. */
 function refusal(message: string, status: number): FormRefused<VoiceField> {
@@ -38,7 +39,7 @@ const consoleVoiceOf = (voice: Voice, names: Map<string, string>): ConsoleVoice 
 export class ConsoleVoices {
   constructor(
     private readonly deps: {
-      voices: Pick<VoicesService, "list" | "get" | "update" | "delete" | "enrol">;
+      voices: Pick<VoicesService, "list" | "get" | "update" | "delete" | "enrol" | "confirm" | "reject">;
       conversations: Pick<ConversationsService, "namesOf">;
       apps: Pick<AppsService, "getApp">;
     },
@@ -89,18 +90,55 @@ export class ConsoleVoices {
     memberId: string,
   ): Promise<{ result: VoiceSaveResult; status: number }> {
     const body = { conversationId, memberId };
-    const refused = (message: string, status: number) => ({
-      result: { memberId, outcome: "refused" as const, voiceId: null, message },
-      status,
-    });
-    if (!checkEnrol(body)) return refused(messageOf(checkEnrol.errors), 400);
-    try {
+    if (!checkEnrol(body)) return refused(memberId, messageOf(checkEnrol.errors), 400);
+    return answered(memberId, async () => {
       const { voice, created } = await this.deps.voices.enrol(appId, body);
       const outcome = created ? ("saved" as const) : ("refined" as const);
       return { result: { memberId, outcome, voiceId: voice.id, message: "" }, status: created ? 201 : 200 };
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return refused(error.message, statusOf(error));
-    }
+    });
+  }
+
+  /** Confirms the voice suggested for the member as PUT …/members/{id}/voice does, or the API's refusal. */
+  confirm(
+    appId: string,
+    conversationId: string,
+    memberId: string,
+    voiceId: string,
+  ): Promise<{ result: VoiceSaveResult; status: number }> {
+    if (!checkConfirm({ voiceId }))
+      return Promise.resolve(refused(memberId, messageOf(checkConfirm.errors), 400));
+    return answered(memberId, async () => {
+      await this.deps.voices.confirm(appId, conversationId, memberId, voiceId);
+      return { result: { memberId, outcome: "confirmed", voiceId, message: "" }, status: 200 };
+    });
+  }
+
+  /** Undoes the voice that named the member, or rejects the one suggested, as DELETE …/members/{id}/voice does. */
+  undo(
+    appId: string,
+    conversationId: string,
+    memberId: string,
+  ): Promise<{ result: VoiceSaveResult; status: number }> {
+    return answered(memberId, async () => {
+      await this.deps.voices.reject(appId, conversationId, memberId);
+      return { result: { memberId, outcome: "undone", voiceId: null, message: "" }, status: 200 };
+    });
+  }
+}
+
+function refused(memberId: string, message: string, status: number) {
+  return { result: { memberId, outcome: "refused" as const, voiceId: null, message }, status };
+}
+
+/** What `act` did, or the API's refusal of it (a DomainError) with its status. */
+async function answered(
+  memberId: string,
+  act: () => Promise<{ result: VoiceSaveResult; status: number }>,
+): Promise<{ result: VoiceSaveResult; status: number }> {
+  try {
+    return await act();
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return refused(memberId, error.message, statusOf(error));
   }
 }

@@ -152,7 +152,12 @@ export class ConsoleService {
         count: view.insights.filter((insight) => insight.type === type).length,
       })),
       links: links.map((link) => ({ ...link, conversationName: conversation.name })),
-      members: conversation.members.map(({ id, name }) => ({ id, name })),
+      members: conversation.members.map(({ id, name, voice, suggestedVoice }) => ({
+        id,
+        name,
+        ...(voice && { voice }),
+        ...(suggestedVoice && { suggestedVoice }),
+      })),
       voicesSavable: app.voiceProfiles && recordings.some((recording) => "file" in recording),
     };
   }

@@ -8,6 +8,7 @@ import type {
   ConversationOverview,
   JobState,
   VoiceSaveResult,
+  ConsoleMember,
 } from "./view-model.ts";
 
 const started = new Intl.DateTimeFormat("en-GB", {
@@ -133,21 +134,54 @@ export function renderDeleteConfirmation(
   });
 }
 
-/** What "Save this voice" just did, naming the member: the voice saved or refined, or the API's refusal. */
+/** What a voice action just did, naming the member: saved, refined, confirmed, undone, or the API's refusal. */
 function voiceSaved(result: VoiceSaveResult, overview: ConversationOverview): Raw {
   const name = overview.members.find((member) => member.id === result.memberId)?.name ?? "this member";
   if (result.outcome === "refused") {
     return html`<p class="notice refused" role="alert">
-      The voice of ${name} was not saved: ${result.message}
+      The voice of ${name} was not changed: ${result.message}
     </p>`;
   }
-  const did = result.outcome === "saved" ? `Saved the voice of ${name}.` : `Refined the voice of ${name}.`;
+  if (result.outcome === "undone") {
+    return html`<p class="notice" role="status">
+      ${name} is no longer named by voice, and that voice will not be suggested for them again.
+    </p>`;
+  }
+  const did = {
+    saved: `Saved the voice of ${name}.`,
+    refined: `Refined the voice of ${name}.`,
+    confirmed: `Confirmed: ${name}. The voice learned from this recording.`,
+  }[result.outcome];
   return html`<p class="notice" role="status">
     ${did} <a href="/console/voices/${result.voiceId ?? ""}">See the voice</a>
   </p>`;
 }
 
-/** The members, each named one with "Save this voice": a form of its own, posting the member's id. */
+/** A form of one button posting the member's id (and more `fields`) to one of the conversation's voice actions. */
+function memberAction(
+  overview: ConversationOverview,
+  member: ConsoleMember,
+  action: string,
+  label: Raw,
+  fields: Record<string, string> = {},
+): Raw {
+  return html`<form
+    method="post"
+    action="/console/conversations/${overview.id}/voices${action}"
+    class="voice-action"
+  >
+    <input type="hidden" name="memberId" value="${member.id}" />
+    ${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}
+    <button type="submit" class="plain">${label}</button>
+  </form>`;
+}
+
+const score = (value: number) => value.toFixed(2);
+
+/**
+ * The members: one a voice named is marked so, with a way to undo it; one a voice only sounds like says whose, with
+ * ways to confirm or reject it; and where voices can be saved, each named member has "Save this voice".
+ */
 function membersWithVoices(overview: ConversationOverview): Raw {
   return html`<ul class="members">
     ${overview.members.map(
@@ -155,13 +189,39 @@ function membersWithVoices(overview: ConversationOverview): Raw {
         html`<li>
           <span class="member-name">${member.name}</span>
           ${
+            member.voice &&
+            html`<span class="voice-mark" title="raw cosine similarity ${score(member.voice.score)}"
+                >named by voice</span
+              >
+              ${memberAction(overview, member, "/undo", html`Not ${member.name}? Undo<span class="visually-hidden"> the voice's name</span>`)}`
+          }
+          ${
+            member.suggestedVoice &&
+            html`<span
+                class="voice-mark suggested"
+                title="raw cosine similarity ${score(member.suggestedVoice.score)}"
+                >sounds like ${member.suggestedVoice.name}</span
+              >
+              ${memberAction(
+                overview,
+                member,
+                "/confirm",
+                html`Yes, ${member.suggestedVoice.name}<span class="visually-hidden">
+                    is ${member.name}</span
+                  >`,
+                { voiceId: member.suggestedVoice.id },
+              )}
+              ${memberAction(overview, member, "/undo", html`No<span class="visually-hidden">, ${member.name} is not ${member.suggestedVoice.name}</span>`)}`
+          }
+          ${
+            overview.voicesSavable &&
             !isUnnamedSpeaker(member.name) &&
-            html`<form method="post" action="/console/conversations/${overview.id}/voices" class="save-voice">
-              <input type="hidden" name="memberId" value="${member.id}" />
-              <button type="submit" class="plain">
-                Save this voice<span class="visually-hidden"> of ${member.name}</span>
-              </button>
-            </form>`
+            memberAction(
+              overview,
+              member,
+              "",
+              html`Save this voice<span class="visually-hidden"> of ${member.name}</span>`,
+            )
           }
         </li>`,
     )}
@@ -181,8 +241,11 @@ export function renderConversation(
 ): string {
   const base = `/console/conversations/${overview.id}`;
   const analysed = overview.analysedBy !== null;
+  const voiced = overview.members.some((member) => member.voice || member.suggestedVoice);
   const members =
-    overview.voicesSavable && overview.members.length > 0 ? membersWithVoices(overview) : speakers(overview);
+    (overview.voicesSavable || voiced) && overview.members.length > 0
+      ? membersWithVoices(overview)
+      : speakers(overview);
   const found = html`${
       overview.summary.length > 0 &&
       html`<h3>Summary</h3>

@@ -83,17 +83,28 @@ export interface ConversationOverview {
   /** Action items, follow-ups and questions, with how many of each. */
   insightCounts: { label: string; count: number }[];
   links: ConsoleLink[];
-  /** Its members, in the order GET …/members lists them. */
-  members: { id: string; name: string }[];
+  /** Its members, in the order GET …/members lists them, each with the voice that named it or is suggested. */
+  members: ConsoleMember[];
   /** Voice profiles are on for the app and the conversation has a stored recording: a member's voice can be saved. */
   voicesSavable: boolean;
 }
 
-/** What "Save this voice" did for a member: saved a new voice, refined the same person's, or the API's refusal. */
+/** A member of a conversation; `voice` when a voice profile named it, `suggestedVoice` when one only sounds like it. */
+export interface ConsoleMember {
+  id: string;
+  name: string;
+  voice?: { id: string; score: number };
+  suggestedVoice?: { id: string; name: string; score: number };
+}
+
+/**
+ * What a voice action did for a member: "Save this voice" saved a new voice or refined the same person's, a
+ * suggestion was confirmed, a voice's name undone (or a suggestion rejected), or the API's refusal.
+ */
 export interface VoiceSaveResult {
   memberId: string;
-  outcome: "saved" | "refined" | "refused";
-  /** The voice saved or refined; null when refused. */
+  outcome: "saved" | "refined" | "confirmed" | "undone" | "refused";
+  /** The voice saved, refined or confirmed; null otherwise. */
   voiceId: string | null;
   /** The refusal's message (the API's); empty otherwise. */
   message: string;
