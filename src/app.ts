@@ -36,6 +36,7 @@ import { conversationIntelligenceRoutes } from "./modules/conversations/conversa
 import { conversationRoutes } from "./modules/conversations/conversations.routes.ts";
 import { trackerRoutes } from "./modules/trackers/trackers.routes.ts";
 import { voiceRoutes } from "./modules/voices/voices.routes.ts";
+import { searchRoutes } from "./modules/search/search.routes.ts";
 import { experienceRoutes } from "./modules/experiences/experiences.routes.ts";
 import { summaryPageRoutes } from "./modules/summary-page/summary-page.routes.ts";
 import { consoleRoutes } from "./modules/console/console.routes.ts";
@@ -262,6 +263,7 @@ export async function buildApp(deps: AppDeps) {
     conversationIntelligenceRoutes(v1, services);
     trackerRoutes(v1, services);
     voiceRoutes(v1, services);
+    searchRoutes(v1, services);
     appRoutes(v1, services);
   });
   await app.register(async (scope) => experienceRoutes(scope as Server, services));

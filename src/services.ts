@@ -38,6 +38,8 @@ import { PageCache } from "./modules/summary-page/page-cache.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
+import { SearchRepository } from "./modules/search/search.repository.ts";
+import { SearchService } from "./modules/search/search.service.ts";
 import { TrackersRepository } from "./modules/trackers/trackers.repository.ts";
 import { TrackersService } from "./modules/trackers/trackers.service.ts";
 import { VoicesRepository } from "./modules/voices/voices.repository.ts";
@@ -76,6 +78,7 @@ export function repositoriesOf(db: Kysely<Database>) {
     trackers: new TrackersRepository(db),
     media: new MediaRepository(db),
     voices: new VoicesRepository(db),
+    search: new SearchRepository(db),
   };
 }
 
@@ -256,6 +259,7 @@ export function createServices(deps: ServiceDeps) {
     ingestion,
     media,
     voices,
+    search: new SearchService({ search: repositories.search, conversations, secret }),
     live,
     speech,
     jobs,

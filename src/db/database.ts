@@ -33,9 +33,11 @@ import * as decisionsEngine from "./migrations/019_decisions_engine.ts";
 import * as jobStages from "./migrations/020_job_stages.ts";
 import * as voiceProfiles from "./migrations/021_voice_profiles.ts";
 import * as memberVoices from "./migrations/022_member_voices.ts";
+import * as search from "./migrations/023_search.ts";
 import * as voiceDecisions from "./migrations/024_voice_decisions.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
+import { searchText } from "./search-text.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
 /** The PostgreSQL connections one process keeps open at most, unless RECAP_DATABASE_POOL_SIZE says so. */
@@ -91,6 +93,7 @@ export const migrations: Record<string, Migration> = {
   "020_job_stages": jobStages,
   "021_voice_profiles": voiceProfiles,
   "022_member_voices": memberVoices,
+  "023_search": search,
   "024_voice_decisions": voiceDecisions,
 };
 
@@ -159,6 +162,10 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("cache_size = -2000");
+    // The search index's triggers (migration 023) cut each line's text with it, as the search module does queries.
+    sqlite.function("recap_search_text", { deterministic: true }, (text: unknown) =>
+      typeof text === "string" ? searchText(text) : text,
+    );
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else {
     const poolSize = target.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE;

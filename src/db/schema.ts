@@ -350,3 +350,17 @@ export type MediaRow = Selectable<MediaTable>;
 export type VoiceProfileRow = Selectable<VoiceProfilesTable>;
 export type VoiceReferenceRow = Selectable<VoiceReferencesTable>;
 export type ConversationUpdate = Updateable<ConversationsTable>;
+/** A line the search index matched, with what a hit shows of it and of its conversation (docs/SEARCH.md). */
+export interface SearchHitRow {
+  message_id: string;
+  text: string;
+  start_time: string | null;
+  position: number;
+  conversation_id: string;
+  conversation_name: string;
+  conversation_start_time: string;
+  speaker_name: string | null;
+  speaker_email: string | null;
+  /** Higher is more relevant: BM25 on SQLite, ts_rank on PostgreSQL. */
+  score: number;
+}

@@ -1,0 +1,105 @@
+import { sql, type Kysely } from "kysely";
+import { matchingMessages, type FullTextQuery } from "../../db/full-text.ts";
+import type { Database, SearchHitRow } from "../../db/schema.ts";
+
+/** What narrows a search besides its words; dates are ISO strings compared with the conversation's start. */
+export interface SearchFilters {
+  speaker?: { name: string } | { email: string };
+  conversationId?: string;
+  startsFrom?: string;
+  startsBefore?: string;
+}
+
+/** Reads the search index with the app's rows: nothing another app holds is ever joined in. */
+export class SearchRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** A page of the app's visible lines that match, most relevant first (newer conversations first on a tie). */
+  hits(
+    appId: string,
+    query: FullTextQuery,
+    filters: SearchFilters,
+    page: { limit: number; offset: number },
+  ): Promise<SearchHitRow[]> {
+    let select = this.db
+      .selectFrom(matchingMessages(this.db, query).as("hit"))
+      .innerJoin("messages as m", "m.id", "hit.message_id")
+      .innerJoin("conversations as c", "c.id", "m.conversation_id")
+      .leftJoin("members as mem", "mem.id", "m.member_id")
+      .select([
+        "m.id as message_id",
+        "m.text",
+        "m.start_time",
+        "m.position",
+        "c.id as conversation_id",
+        "c.name as conversation_name",
+        "c.start_time as conversation_start_time",
+        (eb) => eb.fn.coalesce("mem.name", "m.from_name").as("speaker_name"),
+        (eb) => eb.fn.coalesce("mem.email", "m.from_email").as("speaker_email"),
+        "hit.score",
+      ])
+      .where("c.app_id", "=", appId)
+      .where("m.hidden", "=", 0);
+    const { speaker, conversationId, startsFrom, startsBefore } = filters;
+    if (speaker && "email" in speaker) {
+      select = select.where(
+        sql<string>`lower(coalesce(mem.email, m.from_email))`,
+        "=",
+        sql<string>`lower(${speaker.email})`,
+      );
+    } else if (speaker) {
+      select = select.where(
+        sql<string>`lower(coalesce(mem.name, m.from_name))`,
+        "=",
+        sql<string>`lower(${speaker.name})`,
+      );
+    }
+    if (conversationId !== undefined) select = select.where("c.id", "=", conversationId);
+    if (startsFrom !== undefined) select = select.where("c.start_time", ">=", startsFrom);
+    if (startsBefore !== undefined) select = select.where("c.start_time", "<", startsBefore);
+    return select
+      .orderBy("hit.score", "desc")
+      .orderBy("c.start_time", "desc")
+      .orderBy("m.position")
+      .orderBy("m.id")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
+
+  /** True when someone in one of the app's conversations has this name or e-mail (either case). */
+  async hasSpeaker(appId: string, speaker: { name: string } | { email: string }): Promise<boolean> {
+    const column = "email" in speaker ? sql`mem.email` : sql`mem.name`;
+    const value = "email" in speaker ? speaker.email : speaker.name;
+    const row = await this.db
+      .selectFrom("members as mem")
+      .innerJoin("conversations as c", "c.id", "mem.conversation_id")
+      .select("mem.id")
+      .where("c.app_id", "=", appId)
+      .where(sql<string>`lower(${column})`, "=", sql<string>`lower(${value})`)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The visible lines of a conversation from `first` to `last` position, in order (a passage's context). */
+  linesBetween(conversationId: string, first: number, last: number) {
+    return this.db
+      .selectFrom("messages as m")
+      .leftJoin("members as mem", "mem.id", "m.member_id")
+      .select([
+        "m.id",
+        "m.text",
+        "m.start_time",
+        "m.position",
+        (eb) => eb.fn.coalesce("mem.name", "m.from_name").as("speaker_name"),
+        (eb) => eb.fn.coalesce("mem.email", "m.from_email").as("speaker_email"),
+      ])
+      .where("m.conversation_id", "=", conversationId)
+      .where("m.hidden", "=", 0)
+      .where("m.position", ">=", first)
+      .where("m.position", "<=", last)
+      .orderBy("m.position")
+      .execute();
+  }
+}
