@@ -288,6 +288,44 @@ describe.each(await dialects())("voice profiles on %s", (dialect) => {
     ]);
   });
 
+  it("lists a voice of another embedding model as needing a refresh, until the voice is saved again", async () => {
+    const other = await server.newApp();
+    const otherApi = apiClient(server.url, other.token);
+    await otherApi.patch("/v1/app", { voiceProfiles: true });
+    const voices = new VoicesRepository(server.database.db);
+    const profileId = "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d";
+    const at = "2026-11-29T09:00:00.000Z";
+    await voices.insertProfile({
+      ...{ id: profileId, app_id: other.appId, name: "Grace", email: null, email_key: null },
+      ...{ model: "an-older-embedding-model", dimension: 192, created_at: at, updated_at: at },
+    });
+    await voices.insertReference({
+      ...{ id: "5a4b3c2d-1e0f-4a9b-8c7d-000000000001", profile_id: profileId, conversation_id: "1" },
+      ...{ member_id: "5a4b3c2d-1e0f-4a9b-8c7d-000000000002", vector: Buffer.alloc(192 * 4) },
+      ...{ speech_seconds: 10, created_at: at },
+    });
+    const listed = await otherApi.get<Body.VoiceList>("/v1/voices");
+    expect(listed.body.voices).toEqual([
+      expect.objectContaining({ id: profileId, model: "an-older-embedding-model", needsRefresh: true }),
+    ]);
+
+    const { conversationId } = await upload(other.token);
+    const [grace] = await membersOf(conversationId, otherApi);
+    const renamed = await otherApi.put(`/v1/conversations/${conversationId}/members/${grace!.id}`, {
+      id: grace!.id,
+      name: "Grace",
+    });
+    expect(renamed.status).toBe(200);
+    const saved = await otherApi.post<Body.Voice>("/v1/voices", { conversationId, memberId: grace!.id });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toMatchObject({
+      id: profileId,
+      model: "campplus-en-voxceleb",
+      needsRefresh: false,
+      conversations: [conversationId],
+    });
+  }, 60_000);
+
   it("describes its routes in the OpenAPI document as Recap's extension", async () => {
     type Operation = { tags?: string[]; summary?: string; responses: Record<string, unknown> };
     const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {

@@ -30,6 +30,7 @@ const consoleVoiceOf = (voice: Voice, names: Map<string, string>): ConsoleVoice 
   name: voice.name,
   email: voice.email,
   speechSeconds: voice.speechSeconds,
+  needsRefresh: voice.needsRefresh,
   createdAt: voice.createdAt,
   updatedAt: voice.updatedAt,
   conversations: voice.conversations.map((id) => ({ id, name: names.get(id) ?? null })),

@@ -37,6 +37,11 @@ export const Voice = Type.Object({
     description: "the speech its reference embeddings were computed from, in seconds",
   }),
   model: Type.String({ description: "the speaker-embedding model its references were computed with" }),
+  needsRefresh: Type.Boolean({
+    description:
+      "true when it was made with another embedding model than the one installed: it is not matched until the " +
+      "person's voice is saved again (POST /v1/voices), which replaces its references",
+  }),
   createdAt: Type.String(),
   updatedAt: Type.String({ description: "when it was last renamed or refined" }),
   conversations: Type.Array(Type.String(), {

@@ -374,7 +374,8 @@ export class VoicesService {
     for (const reference of await this.deps.voices.listReferencesOfApp(appId)) {
       references.get(reference.profile_id)?.push(reference);
     }
-    return profiles.map((profile) => presentVoice(profile, references.get(profile.id) ?? []));
+    const current = this.deps.speech.voiceEmbedder();
+    return profiles.map((profile) => presentVoice(profile, references.get(profile.id) ?? [], current));
   }
 
   /** Throws not_found for an id the app has no voice of. */
@@ -421,6 +422,6 @@ export class VoicesService {
 
   private async present(voices: VoicesRepository, appId: string, voiceId: string): Promise<Voice> {
     const profile = await this.require(voices, appId, voiceId);
-    return presentVoice(profile, await voices.listReferences(profile.id));
+    return presentVoice(profile, await voices.listReferences(profile.id), this.deps.speech.voiceEmbedder());
   }
 }

@@ -29,6 +29,7 @@ function row(voice: ConsoleVoice): Raw {
     <th scope="row">
       <a href="/console/voices/${voice.id}">${voice.name}</a>
       ${voice.email !== null && html`<span class="muted voice-email">${voice.email}</span>`}
+      ${voice.needsRefresh && stale}
     </th>
     <td ${WIDE}>${speech(voice.speechSeconds)}</td>
     <td ${WIDE}>${when(voice.createdAt, "")}</td>
@@ -42,6 +43,12 @@ function row(voice: ConsoleVoice): Raw {
     </td>
   </tr>`;
 }
+
+/** Said of a voice made with another embedding model: it is not matched until saved again. */
+const stale = html`<span class="notice refused voice-email">
+  Needs refreshing: made with another speaker model, so it is not recognised. Save this person's voice again
+  from a conversation.
+</span>`;
 
 /** Said on the voices' pages while the app keeps no new voice. */
 const switchedOff = html`<p class="notice" role="status">
@@ -104,7 +111,7 @@ export function renderVoice(
         <dt>E-mail</dt>
         <dd>${voice.email ?? "None"}</dd>
         <dt>Speech</dt>
-        <dd>${speech(voice.speechSeconds)}</dd>
+        <dd>${speech(voice.speechSeconds)} ${voice.needsRefresh && stale}</dd>
         <dt>Made</dt>
         <dd>${when(voice.createdAt, "")}</dd>
         <dt>Last refined</dt>

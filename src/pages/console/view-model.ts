@@ -116,6 +116,8 @@ export interface ConsoleVoice {
   name: string;
   email: string | null;
   speechSeconds: number;
+  /** Made with another embedding model than the one installed: not matched until saved again. */
+  needsRefresh: boolean;
   createdAt: string;
   updatedAt: string;
   /** The conversations its references were computed from; a deleted one has no name (null). */
