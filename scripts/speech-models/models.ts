@@ -320,6 +320,51 @@ export function writeToneEmbedding(path: string, voices: number[]): void {
 }
 
 /**
+ * A speaker embedding model in the same 3D-Speaker shape whose embedding is the recording's spectral envelope: the
+ * time-averaged log-mel fbank with its mean over the 80 bins removed (so loudness counts for nothing), less
+ * `centre` (by default nothing). Two voices give correlated but distinct vectors, and one voice's sentences nearly
+ * the same one; with `centre` the mean envelope of other voices, what all speech shares is taken out, as a trained
+ * model's embeddings of different people point in different directions. A crude stand-in for CAM++ on which
+ * thresholds can be swept (bench/voices/run.ts), not a model of real speakers' differences.
+ */
+export function writeSpectralEmbedding(
+  path: string,
+  centre: Float32Array = new Float32Array(FEATURE_DIM),
+): void {
+  writeFileSync(
+    path,
+    encodeOnnxModel({
+      nodes: [
+        {
+          op: "ReduceMean",
+          inputs: ["x"],
+          outputs: ["envelope"],
+          attributes: { axes: { ints: [1] }, keepdims: { int: 0 } },
+        },
+        {
+          op: "ReduceMean",
+          inputs: ["envelope"],
+          outputs: ["level"],
+          attributes: { axes: { ints: [1] }, keepdims: { int: 1 } },
+        },
+        { op: "Sub", inputs: ["envelope", "level"], outputs: ["shape"] },
+        { op: "Sub", inputs: ["shape", "centre"], outputs: ["embedding"] },
+      ],
+      inputs: [{ name: "x", type: "float", shape: [1, "T", FEATURE_DIM] }],
+      outputs: [{ name: "embedding", type: "float", shape: [1, FEATURE_DIM] }],
+      initializers: [{ name: "centre", dims: [FEATURE_DIM], data: centre }],
+      metadata: {
+        framework: "3d-speaker",
+        output_dim: FEATURE_DIM,
+        sample_rate: SAMPLE_RATE,
+        normalize_samples: 1,
+        language: "English",
+      },
+    }),
+  );
+}
+
+/**
  * Writes a generated model in `modelsDir` as `bin/recap models pull` installs the catalogue's `name`: its one
  * file under the entry's name for its `model` role, and the manifest of its kind.
  */
@@ -345,6 +390,11 @@ export function installToneDiarization(modelsDir: string): { segmentation: strin
       writeToneEmbedding(path, VOICES),
     ),
   };
+}
+
+/** Installs the spectral-envelope embedding model, less `centre`, as the catalogue's speaker-embedding model. */
+export function installSpectralEmbedding(modelsDir: string, centre?: Float32Array): void {
+  installAsCatalogue(modelsDir, "campplus-en-voxceleb", (path) => writeSpectralEmbedding(path, centre));
 }
 
 /** The models installGeneratedModels writes, by name: the catalogue's (all but its real Silero VAD) and tone-ctc. */

@@ -7,8 +7,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** A stretch of the recording: a tone (Hz), a sentence spoken by espeak-ng, or silence. */
-export type Part = { tone: number; seconds: number } | { say: string } | { silence: number };
+/**
+ * A stretch of the recording: a tone (Hz), a sentence spoken by espeak-ng (in its default voice unless `voice` names
+ * one, such as "en+f2"), or silence.
+ */
+export type Part = { tone: number; seconds: number } | { say: string; voice?: string } | { silence: number };
 
 const RATE = 44_100;
 
@@ -38,7 +41,7 @@ export function writeRecording(path: string, parts: Part[]): void {
         execFileSync("sox", ["-n", ...format, file, "trim", "0", String(part.silence)]);
       } else {
         const spoken = join(dir, `${index}-espeak.wav`);
-        execFileSync("espeak-ng", ["-w", spoken, part.say]);
+        execFileSync("espeak-ng", [...(part.voice ? ["-v", part.voice] : []), "-w", spoken, part.say]);
         execFileSync("sox", [spoken, ...format, file]);
       }
       return file;

@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeRecording, writeWav16k } from "../../../test/helpers/audio.ts";
-import { installToneDiarization, VOICES } from "../../../scripts/speech-models/models.ts";
+import {
+  installSpectralEmbedding,
+  installToneDiarization,
+  VOICES,
+} from "../../../scripts/speech-models/models.ts";
 import { SAMPLE_RATE } from "../engine.ts";
 import { readWavSpans } from "../wav.ts";
 import { createVoiceEmbedder, type VoiceEmbedder } from "./voice-embedding.ts";
@@ -67,5 +71,34 @@ describe("voice embeddings on the generated embedding model", () => {
     );
     expect(two).toHaveLength(1.5 * SAMPLE_RATE);
     expect(await readWavSpans(wav, [{ startMs: 0, endMs: 7000 }], SAMPLE_RATE)).toHaveLength(SAMPLE_RATE);
+  });
+});
+
+describe("voice embeddings on the generated spectral-envelope model", () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "recap-voice-"));
+    installSpectralEmbedding(dir);
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const said = (name: string, voice: string, sentence: string) => {
+    writeRecording(join(dir, `${name}.flac`), [{ say: sentence, voice }]);
+    writeWav16k(join(dir, `${name}.flac`), join(dir, `${name}.wav`));
+    return readWavSpans(join(dir, `${name}.wav`), [{ startMs: 0, endMs: 60_000 }], 60 * SAMPLE_RATE);
+  };
+
+  it("scores two sentences of one espeak-ng voice higher than the same sentence in two voices", async () => {
+    const embedder = createVoiceEmbedder({ modelsDir: dir });
+    const first = "We should review the budget before the meeting on Thursday afternoon.";
+    const second = "Please send me the latest report and the notes from yesterday's call.";
+    const woman = embedder.embed(await said("woman", "en+f2", first));
+    const womanAgain = embedder.embed(await said("woman-again", "en+f2", second));
+    const man = embedder.embed(await said("man", "en+m3", first));
+
+    expect(embedder.dimension).toBe(80);
+    expect(cosine(woman, womanAgain)).toBeGreaterThan(cosine(woman, man) + 0.1);
   });
 });
