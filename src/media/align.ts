@@ -19,7 +19,10 @@ export interface AlignedLine {
   endMs: number;
   words: RecognizedWord[];
   speaker: ChannelSpeaker | null;
-  /** The diarizer's label of the line's speaker, when local diarization's turns gave it. */
+  /**
+   * Whose voice the line is, for voice matching: the diarizer's speaker when local diarization's turns gave it, the
+   * number of the engine's own label (labelledTurns), or the channel's index on a recording of several channels.
+   */
   turnSpeaker?: number;
 }
 
@@ -57,9 +60,11 @@ export function alignLines(channels: ChannelTranscript[], turns: SpeakerTurn[] |
     else lines.push(...segments.map((segment) => lineOf(segment, null)));
     return renumberSpeakers(lines);
   }
-  for (const channel of channels) {
-    lines.push(...channel.segments.map((segment) => lineOf(segment, channel.speaker)));
-  }
+  channels.forEach((channel, index) => {
+    lines.push(
+      ...channel.segments.map((segment) => ({ ...lineOf(segment, channel.speaker), turnSpeaker: index })),
+    );
+  });
   return lines.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
 }
 
@@ -73,10 +78,38 @@ function lineOf(segment: RecognizedSegment, speaker: ChannelSpeaker | null): Ali
   };
 }
 
-/** Speaker labels stand for themselves until renumbered: "Speaker <label>" keyed by the raw label. */
+/**
+ * Speaker labels stand for themselves until renumbered: "Speaker <label>" keyed by the raw label; each labelled
+ * line's turnSpeaker is its label's number in labelledTurns.
+ */
 function byEngineLabels(segments: RecognizedSegment[]): AlignedLine[] {
+  const numbers = labelNumbers(segments);
   return segments.map((segment) =>
-    lineOf(segment, segment.speaker === undefined ? null : { name: segment.speaker, email: null }),
+    segment.speaker === undefined
+      ? lineOf(segment, null)
+      : {
+          ...lineOf(segment, { name: segment.speaker, email: null }),
+          turnSpeaker: numbers.get(segment.speaker) ?? 0,
+        },
+  );
+}
+
+/** Each of an engine's speaker labels numbered from 0 in order of first appearance. */
+function labelNumbers(segments: RecognizedSegment[]): Map<string, number> {
+  const numbers = new Map<string, number>();
+  for (const { speaker } of segments)
+    if (speaker !== undefined && !numbers.has(speaker)) numbers.set(speaker, numbers.size);
+  return numbers;
+}
+
+/**
+ * An engine's own speaker labels (a remote engine's `diarized_json`) as turns, so its speakers are matched with voice
+ * profiles as local diarization's are: each labelled segment a turn of its label's number.
+ */
+export function labelledTurns(segments: RecognizedSegment[]): SpeakerTurn[] {
+  const numbers = labelNumbers(segments);
+  return segments.flatMap(({ speaker, startMs, endMs }) =>
+    speaker === undefined ? [] : [{ speaker: numbers.get(speaker) ?? 0, startMs, endMs }],
   );
 }
 

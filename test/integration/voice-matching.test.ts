@@ -1,12 +1,16 @@
+import { readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
 import { startTestServer, waitForJob, type TestServer } from "../helpers/app.ts";
-import type { Part } from "../helpers/audio.ts";
+import { writeRecording, writeWav16k, type Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
 import { MediaKit } from "../helpers/media.ts";
+import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
 import { HIGH, LOW, recordingOf, voiceEngine } from "../helpers/voices.ts";
+import { installToneDiarization } from "../../scripts/speech-models/models.ts";
 
 /** Recording A: the low voice speaks first (Speaker 1), 6 s in two lines; the high one 1.5 s between them. */
 const RECORDING_A: Part[] = [
@@ -65,6 +69,7 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
     expect((await api.patch("/v1/app", { voiceProfiles: true })).status).toBe(200);
     return {
       api,
+      token,
       /** The app's console, signed in. */
       async console() {
         const client = new ConsoleClient(server);
@@ -309,6 +314,42 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
     );
   }, 120_000);
 
+  it('matches a channel channelMetadata leaves unnamed ("Channel 2"), and leaves the named one as named', async () => {
+    const app = await newApp();
+    const voiceId = await enrolAda(app);
+    // Each side mono, so the call has two channels: the agent's, then the customer's.
+    const mono = (name: string, parts: Part[]) => {
+      writeRecording(join(kit.dir, `${name}.flac`), parts);
+      writeWav16k(join(kit.dir, `${name}.flac`), join(kit.dir, `${name}.wav`));
+      return join(kit.dir, `${name}.wav`);
+    };
+    const call = await kit.channels([
+      mono("agent", [{ silence: 0.5 }, { tone: HIGH, seconds: 2 }, { silence: 6 }]),
+      mono("customer", [{ silence: 3.5 }, { tone: LOW, seconds: 4 }, { silence: 1 }]),
+    ]);
+    const metadata = encodeURIComponent(
+      '[{"channel":1,"speaker":{"name":"Agent"}},{"channel":2,"speaker":{}}]',
+    );
+    const response = await fetch(`${server.url}/v1/process/audio?channelMetadata=${metadata}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${app.token}`, "content-type": "audio/wav" },
+      body: readFileSync(call),
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const { conversationId, jobId } = (await response.json()) as Body.Accepted;
+    expect(await waitForJob(server, app.token, jobId)).toBe("completed");
+    const { body } = await app.api.get<Body.MemberList>(`/v1/conversations/${conversationId}/members`);
+    expect(body.members).toEqual([
+      { id: expect.any(String) as string, name: "Agent" },
+      {
+        id: expect.any(String) as string,
+        name: "Ada",
+        email: "ada@example.org",
+        voice: { id: voiceId, score: expect.any(Number) as number },
+      },
+    ]);
+  }, 120_000);
+
   it("describes a member's voice and suggested voice in the OpenAPI document", async () => {
     type Schema = { properties?: Record<string, Schema>; items?: Schema; description?: string };
     const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
@@ -327,3 +368,93 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
     expect(members?.voice?.properties?.score?.description).toMatch(/raw cosine similarity .* in \[-1, 1\]/);
   });
 });
+
+describe.each(await dialects())(
+  "voice matching with a remote engine that labels speakers on %s",
+  (dialect) => {
+    const kit = new MediaKit();
+    let speech: SpeechServer;
+    let server: TestServer;
+    let modelsDir: string;
+
+    beforeAll(async () => {
+      // The remote engine labels speakers (diarized_json); the embeddings are computed here, on the generated local
+      // speaker-embedding model, from the spans it labelled.
+      speech = await startSpeechServer("diarized", () => "hello");
+      modelsDir = join(kit.dir, "models");
+      installToneDiarization(modelsDir);
+      server = await startTestServer(dialect, {
+        env: {
+          RECAP_ASR_URL: speech.url,
+          RECAP_ASR_RESPONSE_FORMAT: "diarized_json",
+          RECAP_MODELS_DIR: modelsDir,
+          RECAP_MEDIA_DIR: join(kit.dir, "store"),
+        },
+      });
+    });
+    afterAll(async () => {
+      await server.close();
+      await speech.close();
+      kit.close();
+    });
+
+    it("enrols and names the engine's labelled speakers with embeddings computed locally, sending nothing more", async () => {
+      const { token } = await server.newApp();
+      const api = apiClient(server.url, token);
+      expect((await api.patch("/v1/app", { voiceProfiles: true })).status).toBe(200);
+      const diarized = async (name: string, parts: Part[]) => {
+        const response = await fetch(`${server.url}/v1/process/audio?enableSpeakerDiarization=true`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "audio/flac" },
+          body: recordingOf(kit, name, parts),
+        });
+        expect(response.status, await response.clone().text()).toBe(201);
+        const { conversationId, jobId } = (await response.json()) as Body.Accepted;
+        expect(await waitForJob(server, token, jobId)).toBe("completed");
+        return {
+          conversationId,
+          members: (await api.get<Body.MemberList>(`/v1/conversations/${conversationId}/members`)).body
+            .members,
+        };
+      };
+      // The stand-in labels the stretches of sound A, B, A: the low voice is A, Speaker 1.
+      const first = await diarized("first", RECORDING_A);
+      const low = first.members[0]!;
+      await api.put(`/v1/conversations/${first.conversationId}/members/${low.id}`, {
+        id: low.id,
+        name: "Ada",
+      });
+      const enrolled = await api.post<Body.Voice>("/v1/voices", {
+        conversationId: first.conversationId,
+        memberId: low.id,
+      });
+      expect(enrolled.status, enrolled.text).toBe(201);
+
+      // Here the high voice speaks first: the low one is B, Speaker 2, and is Ada.
+      const second = await diarized("second", RECORDING_B);
+      expect(second.members).toEqual([
+        { id: expect.any(String) as string, name: "Speaker 1" },
+        {
+          id: expect.any(String) as string,
+          name: "Ada",
+          voice: { id: enrolled.body.id, score: expect.any(Number) as number },
+        },
+      ]);
+      // One transcription request per recording, and nothing else: no voice left the machine.
+      expect(speech.requests).toHaveLength(2);
+
+      // Without the local embedding model, enrolment names the model to pull.
+      renameSync(join(modelsDir, "campplus-en-voxceleb"), join(modelsDir, "away"));
+      try {
+        const refused = await api.post("/v1/voices", {
+          conversationId: first.conversationId,
+          memberId: low.id,
+        });
+        expect(refused.status).toBe(503);
+        expect(refused.text).toContain("bin/recap models pull campplus-en-voxceleb");
+      } finally {
+        renameSync(join(modelsDir, "away"), join(modelsDir, "campplus-en-voxceleb"));
+      }
+    }, 120_000);
+  },
+);

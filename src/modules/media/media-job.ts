@@ -6,7 +6,7 @@ import type { MediaSettings } from "../../config.ts";
 import type { JobRow, MediaRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { numericId } from "../../ids.ts";
-import { alignLines, storedWords, type ChannelTranscript } from "../../media/align.ts";
+import { alignLines, labelledTurns, storedWords, type ChannelTranscript } from "../../media/align.ts";
 import type { RecognizedSegment, SpeakerTurn } from "../../media/engine.ts";
 import { decodeToWav, probe } from "../../media/ffmpeg.ts";
 import { fetchMedia } from "../../media/fetch-media.ts";
@@ -141,14 +141,16 @@ export class MediaJobSteps {
       if (turns === null && options.diarization !== null && options.channels.length === 0) {
         turns = await this.diarize(media, options, (await decoded()).wavs[0] ?? "", signal, progress);
       }
+      const voiceTurns = await this.voiceTurnsOf(job, options, channels, turns);
       const voices =
-        turns === null || turns.length === 0
+        voiceTurns.length === 0
           ? []
           : await this.recogniseVoices(
               job,
               media,
-              turns,
-              async () => (await decoded()).wavs[0] ?? "",
+              voiceTurns,
+              // One channel's speakers are in its one WAV; an unnamed channel's speaker is the channel.
+              async (speaker) => (await decoded()).wavs[options.channels.length === 0 ? 0 : speaker] ?? "",
               signal,
             );
       await this.addLines(job, media, options, channels, turns, voices);
@@ -285,19 +287,46 @@ export class MediaJobSteps {
   }
 
   /**
-   * The app's voice profiles matched with the diarized speakers (docs/VOICES.md, Matching). A failure is logged
-   * and the speakers stay "Speaker N": the transcript does not depend on it.
+   * The speakers voice matching compares with the app's profiles (docs/VOICES.md, Matching): local diarization's
+   * turns; else, on one channel, the engine's own speaker labels (a remote engine's `diarized_json`); else each
+   * channel whose speaker `channelMetadata` gave neither a name nor an e-mail ("Channel N"), as one speaker
+   * numbered by its channel. None for a job whose lines are
+   * stored already (taken up again after that step): its speakers were matched then.
+   */
+  private async voiceTurnsOf(
+    job: JobRow,
+    options: MediaOptions,
+    channels: RecognizedSegment[][],
+    turns: SpeakerTurn[] | null,
+  ): Promise<SpeakerTurn[]> {
+    const stored = await this.deps.transaction(({ conversations }) =>
+      conversations.listMessagesOfJob(job.id),
+    );
+    if (stored.length > 0) return [];
+    if (turns !== null && turns.length > 0) return turns;
+    if (options.channels.length === 0) return labelledTurns(channels[0] ?? []);
+    return channels.flatMap((segments, channel) =>
+      options.channels[channel]?.unnamed
+        ? segments.map(({ startMs, endMs }) => ({ speaker: channel, startMs, endMs }))
+        : [],
+    );
+  }
+
+  /**
+   * The app's voice profiles matched with the recording's speakers (docs/VOICES.md, Matching), each read from
+   * the WAV `wavOf` its speaker number. A failure is logged and the speakers stay "Speaker N": the transcript does
+   * not depend on it.
    */
   private async recogniseVoices(
     job: JobRow,
     media: MediaRow,
     turns: SpeakerTurn[],
-    wav: () => Promise<string>,
+    wavOf: (speaker: number) => Promise<string>,
     signal: AbortSignal,
   ): Promise<VoiceMatch[]> {
     try {
-      return await this.deps.voices.recogniseSpeakers(job.app_id, turns, async (spans, maxSamples) =>
-        readWavSpans(await wav(), spans, maxSamples),
+      return await this.deps.voices.recogniseSpeakers(job.app_id, turns, async (speaker, spans, maxSamples) =>
+        readWavSpans(await wavOf(speaker), spans, maxSamples),
       );
     } catch (error) {
       if (signal.aborted) throw error;
@@ -394,7 +423,7 @@ export class MediaJobSteps {
           ? {
               voice_id: match.profile.id,
               voice_score: score,
-              diarized_name: lines[first]?.speaker?.name ?? null,
+              diarized_name: lines[first]?.speaker?.name ?? `Speaker ${match.speaker + 1}`,
               suggested_voice_id: null,
               suggested_voice_name: null,
               suggested_voice_score: null,

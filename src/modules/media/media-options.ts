@@ -10,7 +10,8 @@ export interface MediaOptions {
   /** Speaker diarization, with the number of speakers when the caller knew it; null when not asked. */
   diarization: { speakerCount: number | null } | null;
   /** One speaker per listed channel (1-based); empty: every channel mixed into one. */
-  channels: { channel: number; name: string; email: string | null }[];
+  /** `unnamed` when channelMetadata gave the channel's speaker neither a name nor an e-mail ("Channel N"). */
+  channels: { channel: number; name: string; email: string | null; unnamed?: true }[];
 }
 
 /** Every channel metadata entry must name a channel the file has; throws invalid (or `problem`) if not. */
@@ -40,6 +41,7 @@ export function optionsOf(body: {
     channel: entry.channel,
     name: entry.speaker.name?.trim() || entry.speaker.email?.trim() || `Channel ${entry.channel}`,
     email: entry.speaker.email?.trim() || null,
+    unnamed: !entry.speaker.name?.trim() && !entry.speaker.email?.trim(),
     index,
   }));
   const seen = new Set<number>();
@@ -59,7 +61,7 @@ export function optionsOf(body: {
       body.enableSpeakerDiarization === true ? { speakerCount: body.diarizationSpeakerCount ?? null } : null,
     channels: channels
       .sort((a, b) => a.channel - b.channel)
-      .map(({ channel, name, email }) => ({ channel, name, email })),
+      .map(({ channel, name, email, unnamed }) => ({ channel, name, email, ...(unnamed && { unnamed }) })),
   };
 }
 

@@ -95,7 +95,7 @@ export class VoicesService {
   async recogniseSpeakers(
     appId: string,
     turns: readonly SpeakerTurn[],
-    read: (spans: Span[], maxSamples: number) => Promise<Float32Array>,
+    read: (speaker: number, spans: Span[], maxSamples: number) => Promise<Float32Array>,
   ): Promise<VoiceMatch[]> {
     if (turns.length === 0 || !(await this.deps.apps.getApp(appId)).voiceProfiles) return [];
     const stored = await this.deps.voices.listVectorsOfApp(appId);
@@ -117,7 +117,7 @@ export class VoicesService {
     for (const [speaker, spans] of cleanSpeech(turns)) {
       const cleanMs = spans.reduce((total, span) => total + span.endMs - span.startMs, 0);
       if (cleanMs < MIN_MATCH_SECONDS * 1000) continue;
-      const speech = await read(spans, MAX_SPEECH_SECONDS * SAMPLE_RATE);
+      const speech = await read(speaker, spans, MAX_SPEECH_SECONDS * SAMPLE_RATE);
       if (speech.length < MIN_MATCH_SECONDS * SAMPLE_RATE) continue;
       speakers.push({ speaker, vector: embedder.embed(speech) });
     }
