@@ -58,6 +58,14 @@ export function toTsquery(query: FullTextQuery): string {
   return query.none.length === 0 ? all : `(${all}) & !${tsqueryGroup(query.none)}`;
 }
 
+/** What narrows the matches before they are ranked and joined. */
+export interface MatchScope {
+  /** Only this conversation's lines (on SQLite, its rowids' range: one conversation's lines are written together). */
+  conversationId?: string | undefined;
+  /** Only the best this many, ranked alone before any join: a common word's every match is not joined. */
+  best?: number | undefined;
+}
+
 /**
  * The messages that match, as a table of `message_id` and `score` (higher is more relevant: FTS5's BM25 on
  * SQLite, ts_rank on PostgreSQL) to join the rest of a search to.
@@ -65,13 +73,27 @@ export function toTsquery(query: FullTextQuery): string {
 export function matchingMessages(
   db: Kysely<Database>,
   query: FullTextQuery,
+  scope: MatchScope = {},
 ): RawBuilder<{ message_id: string; score: number }> {
+  const { conversationId, best } = scope;
   if (isSqlite(db)) {
-    return sql`(SELECT m.id AS message_id, -bm25(message_search) AS score
-      FROM message_search JOIN messages m ON m.rowid = message_search.rowid
-      WHERE message_search MATCH ${toFts5Match(query)})`;
+    const inConversation =
+      conversationId === undefined
+        ? sql``
+        : sql`AND message_search.rowid BETWEEN (SELECT min(rowid) FROM messages WHERE conversation_id = ${conversationId})
+            AND (SELECT max(rowid) FROM messages WHERE conversation_id = ${conversationId})`;
+    const ranked = sql`SELECT rowid, bm25(message_search) AS rank FROM message_search
+      WHERE message_search MATCH ${toFts5Match(query)} ${inConversation}
+      ${best === undefined ? sql`` : sql`ORDER BY rank LIMIT ${best}`}`;
+    return sql`(SELECT m.id AS message_id, -ranked.rank AS score
+      FROM (${ranked}) AS ranked JOIN messages m ON m.rowid = ranked.rowid)`;
   }
+  const inConversation =
+    conversationId === undefined
+      ? sql``
+      : sql`AND s.message_id IN (SELECT id FROM messages WHERE conversation_id = ${conversationId})`;
   return sql`(SELECT s.message_id, ts_rank(s.search_vector, q.query) AS score
       FROM message_search s, to_tsquery(${sql.lit(POSTGRES_SEARCH_CONFIGURATION)}::regconfig, ${toTsquery(query)}) AS q(query)
-      WHERE s.search_vector @@ q.query)`;
+      WHERE s.search_vector @@ q.query ${inConversation}
+      ${best === undefined ? sql`` : sql`ORDER BY score DESC LIMIT ${best}`})`;
 }

@@ -314,12 +314,19 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
 
   it("never shows another app's lines, whatever the query, filters or conversation id", async () => {
     const mine = await appWith([{ name: "Mine", lines: [line("Our secret pricing plan.", "Ann", MONDAY)] }]);
+    // More lines than are ranked alone first, each saying it more often than mine does.
     const theirs = await appWith([
       {
         name: "Theirs",
-        lines: [line("Their secret pricing plan.", "Eve Other", MONDAY, 0, "eve@other.example")],
+        lines: [
+          line("Their secret pricing plan.", "Eve Other", MONDAY, 0, "eve@other.example"),
+          ...Array.from({ length: 250 }, (_, i) =>
+            line(`Secret, secret: number ${i}.`, "Eve Other", MONDAY, i + 5),
+          ),
+        ],
       },
     ]);
+    expect(await texts(mine.api, "secret")).toEqual(["Our secret pricing plan."]);
     for (const q of [
       "secret",
       "secret OR their",
@@ -337,7 +344,7 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
     expect(other.status).toBe(404);
     expect((await search(mine.api, { q: "secret", speaker: "Eve Other" })).status).toBe(400);
     expect((await search(mine.api, { q: "secret", speaker: "eve@other.example" })).status).toBe(400);
-    expect(await texts(theirs.api, "secret")).toEqual(["Their secret pricing plan."]);
+    expect(await texts(theirs.api, "pricing")).toEqual(["Their secret pricing plan."]);
     expect((await apiClient(suite.server.url).get("/v1/search?q=secret")).status).toBe(401);
   });
 
