@@ -268,6 +268,8 @@ export interface VoiceProfilesTable {
   /** The embedding model its references were computed with, and their length. */
   model: string;
   dimension: number;
+  /** The unit mean of its references (float32 blob), which matching shortlists by; null until computed. */
+  centroid: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
   created_at: string;
   updated_at: string;
 }

@@ -6,10 +6,13 @@ import type { Kysely } from "kysely";
  * `voice_rejections` remembers each profile a member was said not to be: the member, and the embedding of its
  * speech when one could be computed, which later matching holds against the profile (a speaker who sounds more
  * like a rejected voice than like the profile's references is not paired with it). Deleting a profile deletes its
- * rejections in the same statement, as its references.
+ * rejections in the same statement, as its references. `voice_profiles.centroid` is the unit mean of a profile's
+ * references (float32, little-endian, as they are), which matching compares first to shortlist profiles; null until
+ * it is computed (profiles made before this are computed at their next match).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("members").addColumn("diarized_name", "text").execute();
+  await db.schema.alterTable("voice_profiles").addColumn("centroid", "bytea").execute();
   await db.schema
     .createTable("voice_rejections")
     .addColumn("id", "text", (c) => c.primaryKey())

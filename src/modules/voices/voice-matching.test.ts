@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { cleanSpeech, cosine, matchVoices, type ProfileVectors } from "./voice-matching.ts";
+import {
+  centroidOf,
+  cleanSpeech,
+  cosine,
+  matchVoices,
+  shortlist,
+  type ProfileVectors,
+} from "./voice-matching.ts";
 
 const EMBEDDER = { model: "campplus-en-voxceleb", dimension: 3 };
 const THRESHOLDS = { accept: 0.8, suggest: 0.5, margin: 0.1 };
@@ -20,6 +27,38 @@ describe("cosine", () => {
     expect(cosine(vector(1, 0, 0), vector(0, 1, 0))).toBeCloseTo(0);
     expect(cosine(vector(1, 0, 0), vector(-1, 0, 0))).toBeCloseTo(-1);
     expect(cosine(vector(0, 0, 0), vector(1, 0, 0))).toBe(0);
+  });
+});
+
+describe("centroidOf", () => {
+  it("is the unit mean of the references, each of unit length first, ignoring those of another length", () => {
+    const centroid = centroidOf([vector(10, 0, 0), vector(0, 0.1, 0), vector(5, 5)], 3);
+    expect(Array.from(centroid ?? [])).toEqual([
+      expect.closeTo(Math.SQRT1_2),
+      expect.closeTo(Math.SQRT1_2),
+      0,
+    ]);
+    expect(centroidOf([], 3)).toBeNull();
+    expect(centroidOf([vector(0, 0, 0)], 3)).toBeNull();
+  });
+});
+
+describe("shortlist", () => {
+  const centroids = [
+    { id: "x", centroid: vector(1, 0, 0) },
+    { id: "y", centroid: vector(0, 1, 0) },
+    { id: "z", centroid: vector(0, 0, 1) },
+    { id: "xy", centroid: vector(Math.SQRT1_2, Math.SQRT1_2, 0) },
+  ];
+
+  it("keeps each speaker's nearest profiles by centroid, all of them when there are no more", () => {
+    const speakers = [
+      { speaker: 0, vector: vector(0.9, 0.1, 0) },
+      { speaker: 1, vector: vector(0, 0.2, 2) },
+    ];
+    expect(shortlist(speakers, centroids, 2)).toEqual(new Set(["x", "xy", "z", "y"]));
+    expect(shortlist(speakers.slice(0, 1), centroids, 2)).toEqual(new Set(["x", "xy"]));
+    expect(shortlist(speakers.slice(0, 1), centroids, 4)).toEqual(new Set(["x", "y", "z", "xy"]));
   });
 });
 

@@ -55,6 +55,63 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
 
+/**
+ * The profiles each speaker is scored against in full: those whose centroids are nearest its voice
+ * (docs/VOICES.md, Measured: with 10,000 profiles, shortlisting is what keeps matching within milliseconds).
+ */
+export const SHORTLIST_PER_SPEAKER = 16;
+
+/** A profile as shortlisting reads it: one vector, the centroid of its references (centroidOf). */
+export interface ProfileCentroid {
+  id: string;
+  centroid: Float32Array;
+}
+
+/**
+ * A profile's centroid: the mean of its references of `dimension` values, each first scaled to unit length, itself
+ * scaled to unit length; null when it has none (or only zero vectors).
+ */
+export function centroidOf(references: readonly Float32Array[], dimension: number): Float32Array | null {
+  const sum = new Float32Array(dimension);
+  let used = 0;
+  for (const reference of references) {
+    const norm = reference.length === dimension ? Math.sqrt(dot(reference, reference)) : 0;
+    if (norm === 0) continue;
+    for (let i = 0; i < dimension; i++) sum[i] = (sum[i] ?? 0) + (reference[i] ?? 0) / norm;
+    used++;
+  }
+  const norm = Math.sqrt(dot(sum, sum));
+  return used === 0 || norm === 0 ? null : sum.map((value) => value / norm);
+}
+
+/**
+ * The ids of the profiles worth scoring for these speakers: each speaker's `perSpeaker` profiles whose centroid is
+ * nearest (cosine), all of them when there are no more. One vector a profile instead of each of its references is
+ * what keeps matching against thousands of profiles within milliseconds (docs/VOICES.md, Measured); a profile whose
+ * references sit far apart can rank lower by its centroid than by its best reference, so `perSpeaker` is generous.
+ */
+export function shortlist(
+  speakers: readonly SpeakerVector[],
+  centroids: readonly ProfileCentroid[],
+  perSpeaker: number,
+): Set<string> {
+  if (centroids.length <= perSpeaker) return new Set(centroids.map((profile) => profile.id));
+  const chosen = new Set<string>();
+  for (const { vector } of speakers) {
+    const best: { id: string; score: number }[] = [];
+    for (const { id, centroid } of centroids) {
+      if (centroid.length !== vector.length) continue;
+      const score = dot(vector, centroid);
+      if (best.length === perSpeaker && score <= (best.at(-1)?.score ?? Number.NEGATIVE_INFINITY)) continue;
+      const at = best.findIndex((entry) => score > entry.score);
+      best.splice(at === -1 ? best.length : at, 0, { id, score });
+      if (best.length > perSpeaker) best.pop();
+    }
+    for (const { id } of best) chosen.add(id);
+  }
+  return chosen;
+}
+
 /** The dot product of two vectors of one length, in four running sums so that the loop keeps the CPU busy. */
 function dot(a: Float32Array, b: Float32Array): number {
   let s0 = 0;

@@ -116,8 +116,32 @@ export class VoicesRepository {
       .execute();
   }
 
-  /** Every reference vector of the app's profiles with its profile's name, e-mail, model and dimension; one query. */
-  listVectorsOfApp(appId: string): Promise<ProfileVector[]> {
+  /** Each of the app's profiles with the model, length and centroid it is shortlisted by; one query. */
+  listCentroidsOfApp(
+    appId: string,
+  ): Promise<Pick<VoiceProfileRow, "id" | "model" | "dimension" | "centroid">[]> {
+    return this.db
+      .selectFrom("voice_profiles")
+      .select(["id", "model", "dimension", "centroid"])
+      .where("app_id", "=", appId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+  }
+
+  /** The profile's reference vectors, in no order. */
+  async listReferenceVectors(profileId: string): Promise<Uint8Array[]> {
+    const rows = await this.db
+      .selectFrom("voice_references")
+      .select("vector")
+      .where("profile_id", "=", profileId)
+      .execute();
+    return rows.map((row) => row.vector);
+  }
+
+  /** The reference vectors of these profiles of the app, each with its profile's name, e-mail, model and length. */
+  async listVectorsOf(appId: string, profileIds: readonly string[]): Promise<ProfileVector[]> {
+    if (profileIds.length === 0) return [];
     return this.db
       .selectFrom("voice_references")
       .innerJoin("voice_profiles", "voice_profiles.id", "voice_references.profile_id")
@@ -130,6 +154,7 @@ export class VoicesRepository {
         "voice_references.vector",
       ])
       .where("voice_profiles.app_id", "=", appId)
+      .where("voice_profiles.id", "in", profileIds)
       .orderBy("voice_profiles.created_at")
       .orderBy("voice_profiles.id")
       .execute();

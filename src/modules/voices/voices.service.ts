@@ -14,9 +14,13 @@ import type { ConversationsService } from "../conversations/conversations.servic
 import type { MediaService } from "../media/media.service.ts";
 import { presentVoice } from "./voices.presenter.ts";
 import {
+  centroidOf,
   cleanSpeech,
   cosine,
   matchVoices,
+  shortlist,
+  SHORTLIST_PER_SPEAKER,
+  type ProfileCentroid,
   type ProfileVectors,
   type SpeakerVector,
   type Span,
@@ -98,8 +102,8 @@ export class VoicesService {
     read: (speaker: number, spans: Span[], maxSamples: number) => Promise<Float32Array>,
   ): Promise<VoiceMatch[]> {
     if (turns.length === 0 || !(await this.deps.apps.getApp(appId)).voiceProfiles) return [];
-    const stored = await this.deps.voices.listVectorsOfApp(appId);
-    if (stored.length === 0) return [];
+    const listed = await this.deps.voices.listCentroidsOfApp(appId);
+    if (listed.length === 0) return [];
     const embedder = this.deps.speech.voiceEmbedder();
     if (embedder === null) {
       if (!this.loggedNoModel)
@@ -107,12 +111,10 @@ export class VoicesService {
       this.loggedNoModel = true;
       return [];
     }
-    const profiles = new Map<string, ProfileVectors>();
-    for (const { vector, ...profile } of stored) {
-      const entry = profiles.get(profile.id) ?? { ...profile, references: [] };
-      entry.references.push(vectorOf(vector));
-      profiles.set(profile.id, entry);
-    }
+    const comparable = listed.filter(
+      (profile) => profile.model === embedder.model && profile.dimension === embedder.dimension,
+    );
+    if (comparable.length === 0) return [];
     const speakers: SpeakerVector[] = [];
     for (const [speaker, spans] of cleanSpeech(turns)) {
       const cleanMs = spans.reduce((total, span) => total + span.endMs - span.startMs, 0);
@@ -120,6 +122,14 @@ export class VoicesService {
       const speech = await read(speaker, spans, MAX_SPEECH_SECONDS * SAMPLE_RATE);
       if (speech.length < MIN_MATCH_SECONDS * SAMPLE_RATE) continue;
       speakers.push({ speaker, vector: embedder.embed(speech) });
+    }
+    if (speakers.length === 0) return [];
+    const chosen = shortlist(speakers, await this.centroidsOf(appId, comparable), SHORTLIST_PER_SPEAKER);
+    const profiles = new Map<string, ProfileVectors>();
+    for (const { vector, ...profile } of await this.deps.voices.listVectorsOf(appId, [...chosen])) {
+      const entry = profiles.get(profile.id) ?? { ...profile, references: [] };
+      entry.references.push(vectorOf(vector));
+      profiles.set(profile.id, entry);
     }
     const rejected = new Map<string, Float32Array[]>();
     for (const { profile_id, vector } of await this.deps.voices.listRejectedVectorsOfApp(appId)) {
@@ -276,6 +286,7 @@ export class VoicesService {
       const profile = await voices.find(appId, profileId);
       if (!profile) return;
       await voices.deleteReferenceFrom(profileId, conversationId, memberId);
+      await this.refreshCentroid(voices, profileId, profile.dimension);
       await voices.rejectMember({
         id: uuid(),
         profile_id: profileId,
@@ -286,6 +297,47 @@ export class VoicesService {
       });
     });
     return (await this.deps.conversations.speakerOf(appId, conversationId, memberId)).member;
+  }
+
+  /**
+   * The profiles' centroids, each computed from its references and kept when it was not yet (a profile made before
+   * centroids were kept); a profile without a usable reference is left out.
+   */
+  private async centroidsOf(
+    appId: string,
+    profiles: readonly Pick<VoiceProfileRow, "id" | "dimension" | "centroid">[],
+  ): Promise<ProfileCentroid[]> {
+    const centroids: ProfileCentroid[] = [];
+    const missing = profiles.filter((profile) => profile.centroid === null);
+    const references = new Map<string, Float32Array[]>();
+    for (const { id, vector } of await this.deps.voices.listVectorsOf(
+      appId,
+      missing.map((profile) => profile.id),
+    )) {
+      references.set(id, [...(references.get(id) ?? []), vectorOf(vector)]);
+    }
+    for (const profile of profiles) {
+      let centroid = profile.centroid === null ? null : vectorOf(profile.centroid);
+      if (profile.centroid === null) {
+        centroid = centroidOf(references.get(profile.id) ?? [], profile.dimension);
+        if (centroid !== null) {
+          await this.deps.voices.update(profile.id, { centroid: vectorBytes(centroid) });
+        }
+      }
+      if (centroid !== null && centroid.length === profile.dimension)
+        centroids.push({ id: profile.id, centroid });
+    }
+    return centroids;
+  }
+
+  /** Keeps the profile's centroid in step with its references (null when none is left). */
+  private async refreshCentroid(
+    voices: VoicesRepository,
+    profileId: string,
+    dimension: number,
+  ): Promise<void> {
+    const centroid = centroidOf((await voices.listReferenceVectors(profileId)).map(vectorOf), dimension);
+    await voices.update(profileId, { centroid: centroid === null ? null : vectorBytes(centroid) });
   }
 
   private async requireSwitchOn(appId: string): Promise<void> {
@@ -366,6 +418,7 @@ export class VoicesService {
       created_at: now,
     });
     await voices.keepLatestReferences(profile.id, MAX_REFERENCES);
+    await this.refreshCentroid(voices, profile.id, embedder.dimension);
   }
 
   async list(appId: string): Promise<Voice[]> {
