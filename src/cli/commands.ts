@@ -64,6 +64,7 @@ function printApp(app: App, json: boolean, secret?: string): void {
   console.log(`name:           ${app.name}`);
   console.log(`customDomain:   ${app.customDomain ?? "-"}`);
   console.log(`frameAncestors: ${app.frameAncestors.join(" ") || "-"}`);
+  console.log(`voiceProfiles:  ${app.voiceProfiles ? "on" : "off"}`);
 }
 
 /** What `import` read from a file: a transcript's cues and the conversation's name, or a process/text body. */
@@ -120,13 +121,20 @@ export async function listApps(options: { json?: boolean }): Promise<void> {
 
 export async function updateApp(
   appId: string,
-  options: { name?: string; customDomain?: string | false; frameAncestors?: string[]; json?: boolean },
+  options: {
+    name?: string;
+    customDomain?: string | false;
+    frameAncestors?: string[];
+    voiceProfiles?: boolean;
+    json?: boolean;
+  },
 ): Promise<void> {
   await withServices(async ({ apps }) => {
     const updated = await apps.updateApp(appId, {
       ...(options.name !== undefined && { name: options.name }),
       ...(options.customDomain !== undefined && { customDomain: options.customDomain || null }),
       ...(options.frameAncestors !== undefined && { frameAncestors: options.frameAncestors }),
+      ...(options.voiceProfiles !== undefined && { voiceProfiles: options.voiceProfiles }),
     });
     printApp(updated, options.json ?? false);
   });

@@ -32,11 +32,13 @@ apps
 
 apps
   .command("update <appId>")
-  .description("Change an app's name, custom domain or frame ancestors")
+  .description("Change an app's name, custom domain, frame ancestors or voice profiles switch")
   .option("--name <name>", "new name")
   .option("--custom-domain <host>", "host name its summary links may use")
   .option("--no-custom-domain", "remove the custom domain")
   .option("--frame-ancestors <origin...>", "origins allowed to embed its pages (replaces the list)")
+  .option("--voice-profiles", "keep voice profiles and match speakers with them (docs/VOICES.md)")
+  .option("--no-voice-profiles", "stop enrolling and matching voices (the profiles kept stay)")
   .option("--json", "print JSON")
   .action(async (appId: string, options: Parameters<typeof Commands.updateApp>[1]) =>
     (await commands()).updateApp(appId, options),

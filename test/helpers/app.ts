@@ -31,6 +31,7 @@ export interface TestServer {
   services: Services;
   database: DatabaseHandle;
   clock: Clock;
+  /** The server's configuration, with the test database it runs on. */
   config: Readonly<Config>;
   /** The app's metrics (what /metrics serves). */
   metrics: Metrics;
@@ -159,7 +160,7 @@ export async function startTestServer(
     services,
     database,
     clock,
-    config,
+    config: { ...config, database: testDb.target },
     metrics,
     api,
     async ingest(token, body, conversationId) {

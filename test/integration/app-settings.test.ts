@@ -1,9 +1,15 @@
 // GET/PATCH /v1/app: the token's own app, with the rules `bin/recap apps update` applies (AppsService).
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { ROOT } from "../helpers/processes.ts";
 import { suiteServer } from "../helpers/suite.ts";
+
+const run = promisify(execFile);
 
 describe.each(await dialects())("the app's settings by API on %s", (dialect) => {
   const suite = suiteServer(dialect);
@@ -205,4 +211,24 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
     expect(unbranded).toContain("--bg:#f5f6f8;");
     expect(unbranded).not.toContain("acme.example");
   });
+
+  it("turns voice profiles on and off with bin/recap apps update, as PATCH /v1/app does", async () => {
+    const { appId, api } = await owner();
+    const target = suite.server.config.database;
+    const env = {
+      ...process.env,
+      DATABASE_URL: target.dialect === "sqlite" ? `sqlite:${target.path}` : target.url,
+      RECAP_SECRET: "x".repeat(32),
+    };
+    const update = async (flag: string) =>
+      JSON.parse(
+        (await run(join(ROOT, "bin", "recap"), ["apps", "update", appId, flag, "--json"], { env })).stdout,
+      ) as {
+        voiceProfiles: boolean;
+      };
+    expect((await update("--voice-profiles")).voiceProfiles).toBe(true);
+    expect((await api.get<Body.AppSettings>("/v1/app")).body.voiceProfiles).toBe(true);
+    expect((await update("--no-voice-profiles")).voiceProfiles).toBe(false);
+    expect((await api.get<Body.AppSettings>("/v1/app")).body.voiceProfiles).toBe(false);
+  }, 120_000);
 });
