@@ -348,6 +348,26 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
     expect((await apiClient(suite.server.url).get("/v1/search?q=secret")).status).toBe(401);
   });
 
+  it("is in the OpenAPI document with its query and answer", async () => {
+    const openapi = await apiClient(suite.server.url).get<{
+      paths: Record<
+        string,
+        { get?: { parameters?: { name: string }[]; responses?: Record<string, unknown> } }
+      >;
+    }>("/openapi.json");
+    const route = openapi.body.paths["/v1/search"]?.get;
+    expect(route?.parameters?.map((parameter) => parameter.name)).toEqual([
+      "q",
+      "speaker",
+      "conversationId",
+      "from",
+      "to",
+      "limit",
+      "cursor",
+    ]);
+    expect(Object.keys(route?.responses ?? {})).toEqual(expect.arrayContaining(["200", "400", "401", "404"]));
+  });
+
   it("answers whatever a user types with results or a 400 naming the rule, never a 5xx", async () => {
     const { api } = await appWith([
       { name: "Odd", lines: [line('Budget "draft" (v2) is NEAR done: 50% AND more.', "Ann", MONDAY)] },

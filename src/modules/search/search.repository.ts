@@ -2,8 +2,9 @@ import { sql, type Kysely } from "kysely";
 import { matchingMessages, type FullTextQuery } from "../../db/full-text.ts";
 import type { Database, SearchHitRow } from "../../db/schema.ts";
 
-/** How many of the best matches are ranked alone first (docs/SEARCH.md, Speed). */
+/** How many of the best matches are ranked alone first, without and with a speaker or dates (docs/SEARCH.md, Speed). */
 const BEST_FIRST = 200;
+const BEST_FIRST_NARROWED = 2_000;
 
 /** What narrows a search besides its words; dates are ISO strings compared with the conversation's start. */
 export interface SearchFilters {
@@ -19,8 +20,8 @@ export class SearchRepository {
 
   /**
    * A page of the app's visible lines that match, most relevant first (newer conversations first on a tie).
-   * Unless a speaker or dates narrow it, the best matches are first ranked alone and only they are joined; when
-   * too few of them are the app's visible lines to fill the page, every match is.
+   * The best matches are first ranked alone and only they are joined; when too few of them are the app's visible
+   * lines of the speaker and dates asked for to fill the page, every match is.
    */
   async hits(
     appId: string,
@@ -29,11 +30,12 @@ export class SearchRepository {
     page: { limit: number; offset: number },
   ): Promise<SearchHitRow[]> {
     const { speaker, startsFrom, startsBefore } = filters;
-    if (speaker === undefined && startsFrom === undefined && startsBefore === undefined) {
-      const best = Math.max(BEST_FIRST, 2 * (page.offset + page.limit));
-      const rows = await this.page(appId, query, filters, page, best);
-      if (rows.length === page.limit) return rows;
-    }
+    // A speaker or dates leave fewer of the best matches on the page: more are ranked first.
+    const narrowed = speaker !== undefined || startsFrom !== undefined || startsBefore !== undefined;
+    const needed = page.offset + page.limit;
+    const best = narrowed ? Math.max(BEST_FIRST_NARROWED, 20 * needed) : Math.max(BEST_FIRST, 2 * needed);
+    const rows = await this.page(appId, query, filters, page, best);
+    if (rows.length === page.limit) return rows;
     return this.page(appId, query, filters, page);
   }
 
