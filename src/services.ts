@@ -230,6 +230,7 @@ export function createServices(deps: ServiceDeps) {
     jobs,
     conversations,
     trackers,
+    voices,
     speech,
     clock,
     leaseMs: config.jobLeaseSeconds * 1000,

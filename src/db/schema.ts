@@ -295,6 +295,21 @@ export interface VoiceRejectionsTable {
   created_at: string;
 }
 
+/**
+ * A speaker's voice heard in a conversation whose audio is not kept (a live stream), as one embedding: what saving
+ * that speaker's voice reads. `identity_key` is the speaker's, as members.ts keys members.
+ */
+export interface VoiceSamplesTable {
+  id: string;
+  conversation_id: string;
+  identity_key: string;
+  model: string;
+  dimension: number;
+  vector: Uint8Array;
+  speech_seconds: number;
+  created_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   console_sessions: ConsoleSessionsTable;
@@ -315,6 +330,7 @@ export interface Database {
   voice_profiles: VoiceProfilesTable;
   voice_references: VoiceReferencesTable;
   voice_rejections: VoiceRejectionsTable;
+  voice_samples: VoiceSamplesTable;
 }
 
 export type AppRow = Selectable<AppsTable>;

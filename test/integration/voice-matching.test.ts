@@ -8,7 +8,9 @@ import type * as Body from "../helpers/bodies.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
 import { MediaKit } from "../helpers/media.ts";
+import { linear16, startStream, stream } from "../helpers/live.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
+import { until } from "../helpers/wait.ts";
 import { HIGH, LOW, recordingOf, voiceEngine } from "../helpers/voices.ts";
 import { installToneDiarization } from "../../scripts/speech-models/models.ts";
 
@@ -348,6 +350,51 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
         voice: { id: voiceId, score: expect.any(Number) as number },
       },
     ]);
+  }, 120_000);
+
+  it("saves the voice of a live stream's speaker, whose audio is not kept, and knows it in a recording", async () => {
+    const app = await newApp();
+    const wsUrl = server.url.replace(/^http/, "ws");
+    const live = await startStream(`${wsUrl}/v1/streaming/ada-live?access_token=${app.token}`, {
+      speaker: { userId: "ada@example.org", name: "Ada" },
+    });
+    const audio = linear16(kit, "ada-live", [{ tone: LOW, seconds: 4 }, { silence: 1 }], 16_000);
+    await stream((frame) => live.socket.send(frame), audio, 16_000, 100, 20);
+    await until(() => live.received.events.some((event) => event.type === "message_response"), "the line");
+    live.socket.send(JSON.stringify({ type: "stop_request" }));
+    await until(() => live.received.close !== null, "the close");
+    const { id: jobId } = await server.database.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("conversation_id", "=", live.conversationId)
+      .executeTakeFirstOrThrow();
+    expect(await waitForJob(server, app.token, jobId)).toBe("completed");
+    const { body } = await app.api.get<Body.MemberList>(`/v1/conversations/${live.conversationId}/members`);
+    const ada = body.members[0]!;
+    expect(ada.name).toBe("Ada");
+    // The stream's voice was kept as an embedding, never as audio.
+    const kept = await server.database.db.selectFrom("voice_samples").selectAll().execute();
+    expect(kept.filter((row) => row.conversation_id === live.conversationId)).toEqual([
+      expect.objectContaining({
+        identity_key: "email:ada@example.org",
+        vector: expect.any(Uint8Array) as unknown,
+      }),
+    ]);
+
+    const saved = await app.api.post<Body.Voice>("/v1/voices", {
+      conversationId: live.conversationId,
+      memberId: ada.id,
+    });
+    expect(saved.status, saved.text).toBe(201);
+    expect(saved.body.speechSeconds).toBeGreaterThanOrEqual(3);
+    expect(saved.body.conversations).toEqual([live.conversationId]);
+    const { members } = await app.diarized(RECORDING_B);
+    expect(members[1]).toMatchObject({ name: "Ada", email: "ada@example.org", voice: { id: saved.body.id } });
+
+    // Deleted with its conversation.
+    expect((await app.api.delete(`/v1/conversations/${live.conversationId}`)).status).toBe(200);
+    const left = await server.database.db.selectFrom("voice_samples").selectAll().execute();
+    expect(left.filter((row) => row.conversation_id === live.conversationId)).toEqual([]);
   }, 120_000);
 
   it("describes a member's voice and suggested voice in the OpenAPI document", async () => {

@@ -32,6 +32,13 @@ function speakerIdentity(
   return { keys, name: name ?? email ?? userId ?? "", email, userId };
 }
 
+/** The key a speaker's member is first known by (its e-mail, else its user id, else its name); null for none. */
+export function identityKeyOf(
+  speaker: Pick<MessageRow, "from_name" | "from_user_id" | "from_email">,
+): string | null {
+  return speakerIdentity(speaker)?.keys[0] ?? null;
+}
+
 /**
  * Gives each message its speaker's member, creating members in order of first appearance. A member keeps
  * every key it was known by, so merged and renamed members still catch later messages. Call it in a

@@ -137,6 +137,7 @@ export class LiveConnection {
       );
       return false;
     }
+    this.live?.voice?.push(chunk);
     await this.recognition.push(chunk);
     return true;
   }
@@ -228,6 +229,7 @@ export class LiveConnection {
 
   private async final(segment: RecognizedSegment): Promise<void> {
     if (this.live === null) return;
+    this.live.voice?.keep(segment.startMs, segment.endMs);
     const line = await this.service.addLine(this.live, segment);
     this.result(segment, true);
     this.sequence += 1;
@@ -271,6 +273,7 @@ export class LiveConnection {
             this.send(events.error(engine.code, engine.message));
           });
         }
+        await this.service.keepVoice(live, this.logger);
         jobId = await this.service.finish(live);
       }
     } finally {

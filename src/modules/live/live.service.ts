@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { DomainError, notFound } from "../../errors.ts";
@@ -6,11 +7,13 @@ import type { Speaker, StartRequest } from "../../live/protocol.ts";
 import type { LiveRecognition, LiveRecognitionOptions, RecognizedSegment } from "../../media/engine.ts";
 import { storedWords } from "../../media/align.ts";
 import type { Speech } from "../../media/speech.ts";
+import type { SpeechKeeper } from "../../media/speech-keeper.ts";
 import { MediaProblem } from "../../media/problems.ts";
 import type { ConversationsRepository } from "../conversations/conversations.repository.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
 import type { JobsService, JobWrites } from "../jobs/jobs.service.ts";
 import type { TrackersService } from "../trackers/trackers.service.ts";
+import type { VoicesService } from "../voices/voices.service.ts";
 import type { DetectedTracker, TrackerDefinition } from "../../analysis/trackers.ts";
 
 /** A conversation being streamed, shared by the connections that joined it on this process. */
@@ -45,6 +48,8 @@ export interface LiveConversation {
   key: string;
   /** The app's trackers as the stream started: each final is matched against them. */
   trackers: TrackerDefinition[];
+  /** The speaker's speech kept for their voice, when the app has voice profiles on (docs/VOICES.md); else null. */
+  voice: SpeechKeeper | null;
 }
 
 export interface StoredLine {
@@ -70,6 +75,7 @@ export class LiveService {
       jobs: Pick<JobsService, "openLive" | "findLive" | "renewLive" | "endLive" | "scheduled" | "getJob">;
       conversations: Pick<ConversationsService, "getInsights" | "getTopics">;
       trackers: Pick<TrackersService, "list" | "matchLines">;
+      voices: Pick<VoicesService, "keeperFor" | "keepLiveVoice">;
       speech: Speech;
       /** RECAP_LIVE_INTERIM_SECONDS: how much new audio passes between two interim results; 0 for none. */
       interimEveryMs: number;
@@ -136,8 +142,11 @@ export class LiveService {
       throw error;
     }
     const { conversationId, jobId } = shared;
-    const trackers = await this.deps.trackers.list(appId);
-    return { appId, conversationId, jobId, startedAt, speaker: start.speaker, shared, key, trackers };
+    const [trackers, voice] = await Promise.all([
+      this.deps.trackers.list(appId),
+      this.deps.voices.keeperFor(appId),
+    ]);
+    return { appId, conversationId, jobId, startedAt, speaker: start.speaker, shared, key, trackers, voice };
   }
 
   /** Finds or writes the stream's conversation and this process's hold on it, then keeps the hold renewed. */
@@ -224,6 +233,19 @@ export class LiveService {
   async trackersIn(live: LiveConversation, line: StoredLine): Promise<DetectedTracker[]> {
     if (live.trackers.length === 0) return [];
     return (await this.deps.trackers.matchLines(live.trackers, [{ id: line.id, text: line.text }])).trackers;
+  }
+
+  /**
+   * Keeps the voice of the connection's speaker from what it said, when the app keeps voices; a failure is logged,
+   * never the stream's.
+   */
+  async keepVoice(live: LiveConversation, logger: FastifyBaseLogger): Promise<void> {
+    if (live.voice === null) return;
+    try {
+      await this.deps.voices.keepLiveVoice(live.conversationId, live.speaker, live.voice);
+    } catch (error) {
+      logger.warn({ conversationId: live.conversationId, err: error }, "the speaker's voice was not kept");
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import type {
   VoiceReferenceRow,
   VoiceReferencesTable,
   VoiceRejectionsTable,
+  VoiceSamplesTable,
 } from "../../db/schema.ts";
 
 /** What a profile's answer says of a reference: where it was heard and how much speech; not the vector. */
@@ -214,5 +215,40 @@ export class VoicesRepository {
       .where("voice_rejections.vector", "is not", null)
       .$narrowType<{ vector: Uint8Array }>()
       .execute();
+  }
+
+  /** Keeps a speaker's voice heard in a conversation; a later one of the same speaker replaces it. */
+  async keepSample(row: VoiceSamplesTable): Promise<void> {
+    await this.db
+      .insertInto("voice_samples")
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(["conversation_id", "identity_key"]).doUpdateSet({
+          id: row.id,
+          model: row.model,
+          dimension: row.dimension,
+          vector: row.vector,
+          speech_seconds: row.speech_seconds,
+          created_at: row.created_at,
+        }),
+      )
+      .execute();
+  }
+
+  /** The voice kept of the member's speaker in the conversation (by any key the member is known by), the longest. */
+  findSampleOfMember(conversationId: string, memberId: string): Promise<VoiceSamplesTable | undefined> {
+    return this.db
+      .selectFrom("voice_samples")
+      .innerJoin("member_identities", (join) =>
+        join
+          .onRef("member_identities.conversation_id", "=", "voice_samples.conversation_id")
+          .onRef("member_identities.identity_key", "=", "voice_samples.identity_key"),
+      )
+      .selectAll("voice_samples")
+      .where("voice_samples.conversation_id", "=", conversationId)
+      .where("member_identities.member_id", "=", memberId)
+      .orderBy("voice_samples.speech_seconds", "desc")
+      .limit(1)
+      .executeTakeFirst();
   }
 }

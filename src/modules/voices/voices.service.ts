@@ -8,9 +8,11 @@ import { uuid } from "../../ids.ts";
 import { isUnnamedSpeaker } from "../../media/align.ts";
 import { SAMPLE_RATE, type SpeakerTurn } from "../../media/engine.ts";
 import type { VoiceEmbedder } from "../../media/local/voice-embedding.ts";
+import { SpeechKeeper } from "../../media/speech-keeper.ts";
 import { VOICE_MODEL_HINT, type Speech } from "../../media/speech.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { identityKeyOf } from "../conversations/members.ts";
 import type { MediaService } from "../media/media.service.ts";
 import { presentVoice } from "./voices.presenter.ts";
 import {
@@ -165,7 +167,9 @@ export class VoicesService {
       );
     }
     const embedder = this.requireEmbedder();
-    const heard = await this.embedSpeech(embedder, conversationId, member, spans);
+    const heard =
+      (await this.keptVoiceOf(embedder, conversationId, member)) ??
+      (await this.embedSpeech(embedder, conversationId, member, spans));
     const emailKey = member.email?.trim().toLowerCase() || null;
     return this.deps.transaction(async ({ voices }) => {
       const now = this.deps.clock.now().toISOString();
@@ -338,6 +342,75 @@ export class VoicesService {
   ): Promise<void> {
     const centroid = centroidOf((await voices.listReferenceVectors(profileId)).map(vectorOf), dimension);
     await voices.update(profileId, { centroid: centroid === null ? null : vectorBytes(centroid) });
+  }
+
+  /**
+   * What a live stream keeps for its speaker's voice while it runs: its speech, when the app has voice profiles on
+   * and the embedding model is installed; null otherwise (nothing is kept).
+   */
+  async keeperFor(appId: string): Promise<SpeechKeeper | null> {
+    if (!(await this.deps.apps.getApp(appId)).voiceProfiles) return null;
+    return this.deps.speech.voiceEmbedder() === null ? null : new SpeechKeeper();
+  }
+
+  /**
+   * Keeps the voice of a live stream's speaker as one embedding (never its audio), so that the owner can save it
+   * as a voice once the stream has ended (docs/VOICES.md, Enrolment). Less than a second of speech keeps nothing.
+   */
+  async keepLiveVoice(
+    conversationId: string,
+    speaker: { name: string | null; userId: string | null },
+    keeper: SpeechKeeper,
+  ): Promise<void> {
+    const speech = keeper.speech();
+    const embedder = this.deps.speech.voiceEmbedder();
+    const identityKey = identityKeyOf({
+      from_name: speaker.name,
+      from_user_id: speaker.userId,
+      from_email: null,
+    });
+    if (embedder === null || identityKey === null || speech.length < SAMPLE_RATE) return;
+    await this.deps.voices.keepSample({
+      id: uuid(),
+      conversation_id: conversationId,
+      identity_key: identityKey,
+      model: embedder.model,
+      dimension: embedder.dimension,
+      vector: vectorBytes(embedder.embed(speech)),
+      speech_seconds: seconds(speech.length / SAMPLE_RATE),
+      created_at: this.deps.clock.now().toISOString(),
+    });
+  }
+
+  /**
+   * The voice a live stream kept of the member's speaker, as enrolment reads it; null when none was kept (a
+   * recording's conversation). Throws unprocessable when it is too short or of another embedding model.
+   */
+  private async keptVoiceOf(
+    embedder: VoiceEmbedder,
+    conversationId: string,
+    member: MemberRow,
+  ): Promise<HeardSpeech | null> {
+    const kept = await this.deps.voices.findSampleOfMember(conversationId, member.id);
+    if (kept === undefined) return null;
+    if (kept.model !== embedder.model || kept.dimension !== embedder.dimension) {
+      throw unprocessable(
+        `member ${member.id}'s voice in conversation ${conversationId} was kept with another speaker model ` +
+          `(${kept.model}) than the one installed (${embedder.model}): it cannot be saved`,
+      );
+    }
+    if (kept.speech_seconds < MIN_SPEECH_SECONDS) {
+      throw unprocessable(
+        `member ${member.id} has ${kept.speech_seconds} seconds of speech in conversation ${conversationId}; ` +
+          `a voice needs at least ${MIN_SPEECH_SECONDS}`,
+      );
+    }
+    return {
+      conversationId,
+      memberId: member.id,
+      vector: vectorOf(kept.vector),
+      speechSeconds: kept.speech_seconds,
+    };
   }
 
   private async requireSwitchOn(appId: string): Promise<void> {
