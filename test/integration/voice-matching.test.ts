@@ -7,7 +7,7 @@ import { writeRecording, writeWav16k, type Part } from "../helpers/audio.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { ConsoleClient } from "../helpers/console.ts";
 import { dialects } from "../helpers/databases.ts";
-import { MediaKit } from "../helpers/media.ts";
+import { MediaHost, MediaKit } from "../helpers/media.ts";
 import { linear16, startStream, stream } from "../helpers/live.ts";
 import { startSpeechServer, type SpeechServer } from "../helpers/speech-server.ts";
 import { until } from "../helpers/wait.ts";
@@ -46,10 +46,14 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
   const kit = new MediaKit();
   const recordings = new Map<Part[], Buffer<ArrayBuffer>>();
   let server: TestServer;
+  let host: MediaHost;
 
   beforeAll(async () => {
     // A suggestion threshold below any score the generated voices give, so a stranger's voice is suggested.
-    server = await startTestServer(dialect, { env: { ...voiceEngine(kit), RECAP_VOICE_SUGGEST: "-0.5" } });
+    host = await new MediaHost().listen();
+    server = await startTestServer(dialect, {
+      env: { ...voiceEngine(kit), RECAP_VOICE_SUGGEST: "-0.5", RECAP_MEDIA_ALLOW_HOSTS: "localhost" },
+    });
     for (const [name, parts] of [
       ["a", RECORDING_A],
       ["b", RECORDING_B],
@@ -61,6 +65,7 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
   });
   afterAll(async () => {
     await server.close();
+    await host.close();
     kit.close();
   });
 
@@ -395,6 +400,42 @@ describe.each(await dialects())("voice matching on diarized jobs on %s", (dialec
     expect((await app.api.delete(`/v1/conversations/${live.conversationId}`)).status).toBe(200);
     const left = await server.database.db.selectFrom("voice_samples").selectAll().execute();
     expect(left.filter((row) => row.conversation_id === live.conversationId)).toEqual([]);
+  }, 120_000);
+
+  it("saves a voice from a recording fetched from a URL, which is not kept, from what its job kept", async () => {
+    const app = await newApp();
+    host.files.set("/meeting.flac", join(kit.dir, "a.flac"));
+    const submitted = await app.api.post<Body.Accepted>("/v1/process/audio/url", {
+      url: host.url("/meeting.flac", "localhost"),
+      enableSpeakerDiarization: true,
+      diarizationSpeakerCount: 2,
+    });
+    expect(submitted.status, submitted.text).toBe(201);
+    const { conversationId, jobId } = submitted.body;
+    expect(await waitForJob(server, app.token, jobId)).toBe("completed");
+    const kept = await server.database.db
+      .selectFrom("voice_samples")
+      .select("identity_key")
+      .where("conversation_id", "=", conversationId)
+      .orderBy("identity_key")
+      .execute();
+    expect(kept.map((row) => row.identity_key)).toEqual(["name:Speaker 1", "name:Speaker 2"]);
+
+    const { body } = await app.api.get<Body.MemberList>(`/v1/conversations/${conversationId}/members`);
+    const low = body.members[0]!;
+    await app.api.put(`/v1/conversations/${conversationId}/members/${low.id}`, { id: low.id, name: "Ada" });
+    const saved = await app.api.post<Body.Voice>("/v1/voices", { conversationId, memberId: low.id });
+    expect(saved.status, saved.text).toBe(201);
+    expect(saved.body).toMatchObject({ name: "Ada", conversations: [conversationId] });
+    // Speaker 2 speaks 1.5 s: too little to save, said as for a stored recording.
+    const high = body.members[1]!;
+    await app.api.put(`/v1/conversations/${conversationId}/members/${high.id}`, {
+      id: high.id,
+      name: "Grace",
+    });
+    const short = await app.api.post("/v1/voices", { conversationId, memberId: high.id });
+    expect(short.status).toBe(422);
+    expect(short.text).toMatch(/has 1\.\d seconds of speech/);
   }, 120_000);
 
   it("describes a member's voice and suggested voice in the OpenAPI document", async () => {

@@ -6,7 +6,14 @@ import type { MediaSettings } from "../../config.ts";
 import type { JobRow, MediaRow } from "../../db/schema.ts";
 import type { Transaction } from "../../db/transaction.ts";
 import { numericId } from "../../ids.ts";
-import { alignLines, labelledTurns, storedWords, type ChannelTranscript } from "../../media/align.ts";
+import {
+  alignLines,
+  labelledTurns,
+  storedWords,
+  type AlignedLine,
+  type ChannelSpeaker,
+  type ChannelTranscript,
+} from "../../media/align.ts";
 import type { RecognizedSegment, SpeakerTurn } from "../../media/engine.ts";
 import { decodeToWav, probe } from "../../media/ffmpeg.ts";
 import { fetchMedia } from "../../media/fetch-media.ts";
@@ -46,7 +53,7 @@ export class MediaJobSteps {
     private readonly deps: {
       settings: MediaSettings;
       speech: Speech;
-      voices: Pick<VoicesService, "recogniseSpeakers">;
+      voices: Pick<VoicesService, "recogniseSpeakers" | "keepHeardVoices">;
       media: MediaRepository;
       jobs: JobsRepository;
       mediaTargets: WebhookTargets;
@@ -153,7 +160,14 @@ export class MediaJobSteps {
               async (speaker) => (await decoded()).wavs[options.channels.length === 0 ? 0 : speaker] ?? "",
               signal,
             );
-      await this.addLines(job, media, options, channels, turns, voices);
+      const stored = await this.addLines(job, media, options, channels, turns, voices);
+      // A fetched file is not kept: its speakers' voices are kept now, for the owner to save them later.
+      if (media.stored_file === null && stored.length > 0) {
+        await this.keepVoices(job, media, stored, async (line) => {
+          const { wavs } = await decoded();
+          return wavs[options.channels.length === 0 ? 0 : (line.turnSpeaker ?? 0)] ?? "";
+        });
+      }
     } catch (error) {
       // The runner tries the job again while retries are left (RECAP_ASR_RETRIES): the fetched source stays for it.
       keepWork = error instanceof EngineUnreachable && job.retries < this.settings.asrRetries;
@@ -313,6 +327,44 @@ export class MediaJobSteps {
   }
 
   /**
+   * Keeps each speaker's voice of a recording Recap does not keep (fetched from a URL), when the app keeps voices
+   * (docs/VOICES.md, Enrolment): the speaker's lines read from the WAV `wavOf` the line. A failure is logged; the
+   * job does not depend on it.
+   */
+  private async keepVoices(
+    job: JobRow,
+    media: MediaRow,
+    lines: AlignedLine[],
+    wavOf: (line: AlignedLine) => Promise<string>,
+  ): Promise<void> {
+    const speakers = new Map<string, { speaker: ChannelSpeaker; first: AlignedLine; lines: AlignedLine[] }>();
+    for (const line of lines) {
+      if (line.speaker === null) continue;
+      const key = `${line.speaker.email ?? ""} ${line.speaker.name}`;
+      const entry = speakers.get(key) ?? { speaker: line.speaker, first: line, lines: [] };
+      entry.lines.push(line);
+      speakers.set(key, entry);
+    }
+    try {
+      await this.deps.voices.keepHeardVoices(
+        job.app_id,
+        job.conversation_id,
+        [...speakers.values()].map(({ speaker, first, lines: own }) => ({
+          speaker,
+          read: async (maxSamples: number) =>
+            readWavSpans(
+              await wavOf(first),
+              own.map(({ startMs, endMs }) => ({ startMs, endMs })),
+              maxSamples,
+            ),
+        })),
+      );
+    } catch (error) {
+      this.deps.logger.warn({ mediaId: media.id, err: error }, "the speakers' voices were not kept");
+    }
+  }
+
+  /**
    * The app's voice profiles matched with the recording's speakers (docs/VOICES.md, Matching), each read from
    * the WAV `wavOf` its speaker number. A failure is logged and the speakers stay "Speaker N": the transcript does
    * not depend on it.
@@ -340,7 +392,8 @@ export class MediaJobSteps {
 
   /**
    * Adds the aligned lines as the job's messages, after the media before it in the conversation (its media
-   * time continues theirs), once: a job taken up again after this step finds its messages there.
+   * time continues theirs), once: a job taken up again after this step finds its messages there. Answers the
+   * lines stored, none when they were stored already.
    */
   private async addLines(
     job: JobRow,
@@ -349,7 +402,7 @@ export class MediaJobSteps {
     channels: RecognizedSegment[][],
     turns: SpeakerTurn[] | null,
     voices: VoiceMatch[],
-  ): Promise<void> {
+  ): Promise<AlignedLine[]> {
     const speakers = options.channels.map((entry) => ({ name: entry.name, email: entry.email }));
     const transcripts: ChannelTranscript[] = channels.map((segments, index) => ({
       segments,
@@ -365,10 +418,10 @@ export class MediaJobSteps {
         : line;
     });
     if (lines.length === 0) throw new MediaProblem("no speech was recognised in the media");
-    await this.deps.transaction(async ({ conversations, media: mediaRows }) => {
+    return this.deps.transaction(async ({ conversations, media: mediaRows }) => {
       const conversation = await conversations.lockForWrite(job.conversation_id);
-      if (!conversation) return;
-      if ((await conversations.listMessagesOfJob(job.id)).length > 0) return;
+      if (!conversation) return [];
+      if ((await conversations.listMessagesOfJob(job.id)).length > 0) return [];
       const earlier = (await mediaRows.listOfConversation(job.conversation_id)).filter(
         (row) =>
           row.created_at < media.created_at || (row.created_at === media.created_at && row.id < media.id),
@@ -397,6 +450,7 @@ export class MediaJobSteps {
         })),
       );
       if (voices.length > 0) await this.markVoices(conversations, job, aligned, voices);
+      return lines;
     });
   }
 

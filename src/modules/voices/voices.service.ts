@@ -35,6 +35,8 @@ import type { EnrolVoiceBody, UpdateVoiceBody, Voice } from "./voices.schemas.ts
 const MIN_SPEECH_SECONDS = 3;
 /** The most of a member's speech one enrolment reads: enough for a stable embedding, bounded in time and memory. */
 const MAX_SPEECH_SECONDS = 120;
+/** The most of a speaker's speech a conversation whose audio is not kept keeps their voice from. */
+const KEPT_SPEECH_SECONDS = 60;
 /**
  * The least clean speech (not overlapped by another speaker) a diarized speaker is matched from (docs/VOICES.md,
  * Matching): below it the embedding says more about the words than the voice, and the speaker stays "Speaker N".
@@ -350,7 +352,7 @@ export class VoicesService {
    */
   async keeperFor(appId: string): Promise<SpeechKeeper | null> {
     if (!(await this.deps.apps.getApp(appId)).voiceProfiles) return null;
-    return this.deps.speech.voiceEmbedder() === null ? null : new SpeechKeeper();
+    return this.deps.speech.voiceEmbedder() === null ? null : new SpeechKeeper(30, KEPT_SPEECH_SECONDS);
   }
 
   /**
@@ -362,13 +364,45 @@ export class VoicesService {
     speaker: { name: string | null; userId: string | null },
     keeper: SpeechKeeper,
   ): Promise<void> {
-    const speech = keeper.speech();
-    const embedder = this.deps.speech.voiceEmbedder();
     const identityKey = identityKeyOf({
       from_name: speaker.name,
       from_user_id: speaker.userId,
       from_email: null,
     });
+    await this.keepSample(conversationId, identityKey, keeper.speech());
+  }
+
+  /**
+   * Keeps the voices of a recording's speakers (one fetched from a URL, which Recap does not keep) as one embedding
+   * each, when the app keeps voices and the model is installed; each speaker's speech is read with `read` only
+   * then, at most `KEPT_SPEECH_SECONDS` of it.
+   */
+  async keepHeardVoices(
+    appId: string,
+    conversationId: string,
+    speakers: {
+      speaker: { name: string; email: string | null };
+      read: (maxSamples: number) => Promise<Float32Array>;
+    }[],
+  ): Promise<void> {
+    if ((await this.keeperFor(appId)) === null) return;
+    for (const { speaker, read } of speakers) {
+      const identityKey = identityKeyOf({
+        from_name: speaker.name,
+        from_user_id: null,
+        from_email: speaker.email,
+      });
+      await this.keepSample(conversationId, identityKey, await read(KEPT_SPEECH_SECONDS * SAMPLE_RATE));
+    }
+  }
+
+  /** Keeps one embedding of `speech` as the speaker's voice in the conversation; less than a second, nothing. */
+  private async keepSample(
+    conversationId: string,
+    identityKey: string | null,
+    speech: Float32Array,
+  ): Promise<void> {
+    const embedder = this.deps.speech.voiceEmbedder();
     if (embedder === null || identityKey === null || speech.length < SAMPLE_RATE) return;
     await this.deps.voices.keepSample({
       id: uuid(),
