@@ -5,8 +5,9 @@
  * console-conversation.png (one conversation's page with its links), console-link.png (creating a link,
  * with its preview of the meeting's own lines), console-link-created.png, console-links.png (links of three
  * conversations, some unlabelled), console-import.png (a recording's options), console-settings.png (full
- * page, the brand form included) and console-voices.png (three voice profiles, two of one name, each with the
- * conversations it was heard in).
+ * page, the brand form included), console-voices.png (three voice profiles, two of one name, each with the
+ * conversations it was heard in) and console-conversation-voices.png (the long meeting's page with one speaker
+ * named by voice and one voice suggested).
  * Run with `npm run build:client && node --import tsx test/browser/console-screenshots.ts`.
  */
 import { randomUUID } from "node:crypto";
@@ -130,8 +131,10 @@ try {
     { name: "Sam Patel", email: "sam.patel@acme.example", heardIn: [design.conversationId] },
     { name: "Sam Patel", email: null, heardIn: [conversationId] },
   ];
+  const profileIds: string[] = [];
   for (const [index, voice] of voiceProfiles.entries()) {
     const profileId = randomUUID();
+    profileIds.push(profileId);
     const at = `2026-11-2${index + 1}T09:30:00.000Z`;
     await voices.insertProfile({
       id: profileId,
@@ -158,6 +161,28 @@ try {
   }
   await page.goto(`${server.url}/console/voices`);
   await shoot(page, "console-voices");
+
+  // The long meeting's speakers as matching leaves them: one named by Ada's voice, one Sam Patel's voice is suggested for.
+  const { members } = await server.services.conversations.getConversation(appId, conversationId);
+  const [named, suggested] = members;
+  if (!named || !suggested) throw new Error("Bed015 has fewer than two members");
+  await server.services.conversations.updateMember(appId, conversationId, named.id, {
+    id: named.id,
+    name: "Ada Lovelace",
+    email: "ada@acme.example",
+  });
+  await server.services.conversations.markVoice(conversationId, named.id, {
+    voice_id: profileIds[0] ?? null,
+    voice_score: 0.912,
+    diarized_name: named.name,
+  });
+  await server.services.conversations.markVoice(conversationId, suggested.id, {
+    suggested_voice_id: profileIds[1] ?? null,
+    suggested_voice_name: "Sam Patel",
+    suggested_voice_score: 0.534,
+  });
+  await page.goto(`${server.url}/console/conversations/${conversationId}`);
+  await shoot(page, "console-conversation-voices");
 } finally {
   await browser.close();
   await server.close();
