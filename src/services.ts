@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
+import { createQuestionAnswerer } from "./analysis/llm/answerer.ts";
 import { createModelRefiner } from "./analysis/llm/refiner.ts";
 import type { Analyzer } from "./analysis/types.ts";
 import type { Clock } from "./clock.ts";
@@ -38,6 +39,7 @@ import { PageCache } from "./modules/summary-page/page-cache.ts";
 import { PageEditsService } from "./modules/summary-page/page-edits.service.ts";
 import { SummaryPageService } from "./modules/summary-page/summary-page.service.ts";
 import { WebFonts } from "./modules/summary-page/web-fonts.ts";
+import { AskService } from "./modules/search/ask.service.ts";
 import { SearchRepository } from "./modules/search/search.repository.ts";
 import { SearchService } from "./modules/search/search.service.ts";
 import { TrackersRepository } from "./modules/trackers/trackers.repository.ts";
@@ -236,6 +238,7 @@ export function createServices(deps: ServiceDeps) {
     leaseMs: config.jobLeaseSeconds * 1000,
     interimEveryMs: Math.round(config.media.liveInterimSeconds * 1000),
   });
+  const search = new SearchService({ search: repositories.search, conversations, secret });
   const pageCache = new PageCache(PAGE_CACHE_BYTES, metrics.pageCache);
   metrics.readOnScrape({
     unfinishedJobs: () => jobs.unfinishedJobs(),
@@ -260,7 +263,12 @@ export function createServices(deps: ServiceDeps) {
     ingestion,
     media,
     voices,
-    search: new SearchService({ search: repositories.search, conversations, secret }),
+    search,
+    ask: new AskService({
+      search,
+      conversations,
+      answerer: config.llm && createQuestionAnswerer(config.llm),
+    }),
     live,
     speech,
     jobs,

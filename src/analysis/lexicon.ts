@@ -22,6 +22,22 @@ export const MEETING_STOP_WORDS = words(`
 `);
 
 /**
+ * English function words: articles, pronouns, prepositions, conjunctions, auxiliaries and question words. A
+ * question's search for the lines that answer it leaves them out ("Who ordered the penguins?" looks for
+ * "ordered" and "penguins", not every line with "the").
+ */
+export const FUNCTION_WORDS = words(`
+  a an the this that these those some any all each every no not nor and or but if then than so as
+  of on in at to for from by with without about into onto over under after before between during through
+  up down out off again until while since because
+  i me my mine we us our ours you your yours he him his she her hers it its they them their theirs
+  who whom whose what which when where why how whatever whoever
+  is are was were be been being am do does did done doing have has had having
+  will would shall should can could may might must
+  there here also too very just only much many more most other such own same
+`);
+
+/**
  * Words that never belong in a topic label although wink may tag them as nouns: forms of address,
  * discourse and filler words, unsplit contractions, names of times of day.
  */

@@ -7,7 +7,7 @@ import type { SearchAnswer } from "../../src/modules/search/search.schemas.ts";
 import { apiClient, type ApiClient } from "../helpers/api.ts";
 import { startTestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
-import { createLink, editThroughLink, importTranscript, message } from "../helpers/factories.ts";
+import { createLink, editThroughLink, importTranscript, message, onServer } from "../helpers/factories.ts";
 import { suiteServer } from "../helpers/suite.ts";
 
 type Hit = SearchAnswer["results"][number];
@@ -51,7 +51,7 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
   const FRIDAY = "2026-03-06T14:00:00Z";
 
   it("finds words, phrases, prefixes, OR and -word across the app's conversations, with each hit's conversation, line and marked snippet", async () => {
-    const { api, ids } = await appWith([
+    const { api, ids, token } = await appWith([
       {
         name: "Budget review",
         lines: [
@@ -83,6 +83,7 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
         text: "We need to cut the marketing budget by Friday.",
         from: { name: "Ann Lee", email: "ann@example.com" },
         timeOffset: 0,
+        pageAnchor: expect.stringMatching(/^#m-\d+$/) as unknown,
       },
       snippet: "We need to cut the marketing <mark>budget</mark> by Friday.",
       score: expect.any(Number) as unknown,
@@ -92,6 +93,11 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
       `/v1/conversations/${ids[0]}/messages`,
     );
     expect(messages.body.messages.map((m) => m.id)).toContain(first.message.id);
+    // The anchor, after a summary link's url, is the line on its page.
+    expect(first.message.pageAnchor).toBe(`#m-${first.message.id}`);
+    const { url } = await createLink(suite.server, token, ids[0] ?? "", { name: "verbose-text-summary" });
+    const page = await fetch(onServer(suite.server, url));
+    expect(await page.text()).toContain(`id="${first.message.pageAnchor.slice(1)}"`);
 
     expect(await texts(api, "budg*")).toHaveLength(3);
     expect((await search(api, { q: "budg*" })).body.results[0]?.snippet).toMatch(/<mark>budget/);
@@ -310,6 +316,14 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
     expect((await api.delete(`/v1/conversations/${conversationId}`)).status).toBe(200);
     expect(await texts(api, "signup")).toEqual([]);
     expect(await texts(api, "forecast")).toEqual(["The quarterly forecast is ready."]);
+  });
+
+  it("asking without a language model is a 503 saying how to configure one; search still works", async () => {
+    const { api } = await appWith([{ name: "Budget", lines: [line("The budget is cut.", "Ann", MONDAY)] }]);
+    const asked = await api.post<{ message: string }>("/v1/ask", { question: "What about the budget?" });
+    expect(asked.status, asked.text).toBe(503);
+    expect(asked.body.message).toMatch(/RECAP_LLM_URL and RECAP_LLM_MODEL/);
+    expect(await texts(api, "budget")).toEqual(["The budget is cut."]);
   });
 
   it("never shows another app's lines, whatever the query, filters or conversation id", async () => {

@@ -230,3 +230,11 @@ export function withVerdicts(
     ];
   });
 }
+
+/** The answer to a question about the conversations (`response_format` json_schema). */
+export const QuestionAnswer = Type.Object({ answer: Type.Array(Statement) }, closed);
+
+/** The answer's sentences, or null when the answer does not match its schema. */
+export function readQuestionAnswer(answer: unknown): Statement[] | null {
+  return Value.Check(QuestionAnswer, answer) ? answer.answer : null;
+}

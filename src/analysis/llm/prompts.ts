@@ -34,7 +34,7 @@ export function transcriptBudget(contextTokens: number): number {
   return Math.floor(contextTokens / 2) * CHARS_PER_TOKEN;
 }
 
-function lineOf(message: AnalysisMessage, budget: number): string {
+function lineOf(message: Pick<AnalysisMessage, "id" | "speakerName" | "text">, budget: number): string {
   // One line per message, whatever the text or the name holds (a newline would start a false line).
   const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
   const line = `[${message.id}] ${oneLine(message.speakerName ?? "") || "Unknown speaker"}: ${oneLine(message.text)}`;
@@ -151,4 +151,41 @@ export function groupForBudget(statements: SummaryItem[], budget: number): Summa
   }
   if (current.length > 0) groups.push(current);
   return groups;
+}
+
+/** Lines a question is answered from: a stretch of one conversation around a line that matched it. */
+export interface QuestionExcerpt {
+  conversation: { name: string; startTime: string };
+  lines: { id: string; speakerName: string | null; text: string }[];
+}
+
+export const QUESTION_INSTRUCTIONS = `You answer a question about meetings from excerpts of their transcripts. Answer with JSON that matches the schema, nothing else.
+Each transcript line reads "[message id] speaker: text". Answer in at most 4 short sentences, using only what the lines say. Each sentence lists in messageIds the ids of the lines it rests on, copied exactly from the square brackets; never invent one. When the excerpts do not answer the question, give an empty answer.`;
+
+/**
+ * The user message asking a question: the excerpts, each under its meeting's name and date, in at most `budget`
+ * characters (the first excerpts, which are the best matches, are kept whole; a later one that does not fit is
+ * left out), and the question. Returns the prompt and the ids of the lines it shows.
+ */
+export function questionPrompt(
+  question: string,
+  excerpts: QuestionExcerpt[],
+  budget: number,
+): { prompt: string; messageIds: string[] } {
+  const blocks: string[] = [];
+  const messageIds: string[] = [];
+  let size = 0;
+  for (const excerpt of excerpts) {
+    const date = excerpt.conversation.startTime.slice(0, 10);
+    const lines = excerpt.lines.map((line) => lineOf(line, budget));
+    const block = [`Meeting "${excerpt.conversation.name.replace(/\s+/g, " ")}", ${date}:`, ...lines].join(
+      "\n",
+    );
+    if (blocks.length > 0 && size + block.length + 2 > budget) break;
+    blocks.push(block);
+    messageIds.push(...excerpt.lines.map((line) => line.id));
+    size += block.length + 2;
+  }
+  const asked = `Question: ${question.replace(/\s+/g, " ").trim()}`;
+  return { prompt: [...blocks, asked].join("\n\n"), messageIds };
 }

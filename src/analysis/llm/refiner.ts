@@ -1,5 +1,3 @@
-import type OpenAI from "openai";
-import type { TSchema } from "typebox";
 import type { LanguageModelSettings } from "../../config.ts";
 import type {
   AnalysisEngines,
@@ -21,12 +19,12 @@ import {
   readPartAnswer,
   withTitles,
   withVerdicts,
-  parseContent,
   type ChapterTitle,
   type PartFields,
   type Statement,
   type Verdict,
 } from "./answers.ts";
+import { createModelChat } from "./client.ts";
 import {
   COMBINE_INSTRUCTIONS,
   combinePrompt,
@@ -39,7 +37,6 @@ import {
   type TranscriptPart,
 } from "./prompts.ts";
 
-type OpenAIModule = typeof OpenAI;
 type Part = keyof AnalysisEngines;
 type Refs = ReturnType<typeof refsOf>;
 const PARTS: Part[] = ["summary", "decisions", "chapters", "actionItems"];
@@ -84,34 +81,6 @@ class Outcome {
   }
 }
 
-/** The model answered, but not with something usable (no content, not JSON). */
-class UnusableAnswer extends Error {}
-
-/** Why a request failed, in words for the log (never the key or the transcript). */
-function describe(error: unknown, timeoutSeconds: number, OpenAI: OpenAIModule): string {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return `no answer within ${timeoutSeconds} s`;
-  if (error instanceof OpenAI.APIConnectionError) return `could not reach the model (${error.message})`;
-  if (error instanceof OpenAI.APIError && error.status !== undefined) return `answered HTTP ${error.status}`;
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
-/** The official client for the configured server: one retry, the configured timeout, no logging. */
-function clientFor(OpenAI: OpenAIModule, settings: LanguageModelSettings): OpenAI {
-  return new OpenAI({
-    baseURL: settings.url,
-    // The client refuses to start without a key; without one, no Authorization header is sent at all.
-    apiKey: settings.apiKey ?? "unused",
-    ...(settings.apiKey === null && { defaultHeaders: { Authorization: null } }),
-    organization: null,
-    project: null,
-    timeout: settings.timeoutSeconds * 1000,
-    // One retry on a connection error, 408, 409, 429 or 5xx (the client's rule), then the part stays local.
-    maxRetries: 1,
-    logLevel: "off",
-  });
-}
-
 /**
  * A Refiner that asks an OpenAI-compatible chat-completions API (Ollama, llama.cpp's server, vLLM, LM Studio,
  * OpenAI…) through the official `openai` client, with structured output (a JSON schema), for a third-person
@@ -121,33 +90,8 @@ function clientFor(OpenAI: OpenAIModule, settings: LanguageModelSettings): OpenA
  * a part whose requests fail or answer unusably stays local, and refine() never rejects.
  */
 export function createModelRefiner(settings: LanguageModelSettings): Refiner {
-  // The client's module is loaded only here, when a model is configured: without one it costs no memory.
-  const openai = import("openai").then(({ default: OpenAI }) => ({
-    OpenAI,
-    client: clientFor(OpenAI, settings),
-  }));
+  const { complete: ask, failure } = createModelChat(settings);
   const budget = transcriptBudget(settings.contextTokens);
-  const failure = async (error: unknown) => describe(error, settings.timeoutSeconds, (await openai).OpenAI);
-
-  async function ask(instructions: string, prompt: string, name: string, schema: TSchema): Promise<unknown> {
-    const { client } = await openai;
-    const completion = await client.chat.completions.create({
-      model: settings.model,
-      messages: [
-        { role: "system", content: instructions },
-        { role: "user", content: prompt },
-      ],
-      response_format: { type: "json_schema", json_schema: { name, strict: true, schema: { ...schema } } },
-    });
-    // A server that is not OpenAI-compatible may answer 200 with another shape.
-    const content = (completion as Partial<typeof completion>).choices?.[0]?.message?.content;
-    if (typeof content !== "string" || content.trim() === "") throw new UnusableAnswer("the answer is empty");
-    try {
-      return parseContent(content);
-    } catch {
-      throw new UnusableAnswer("the answer is not JSON");
-    }
-  }
 
   /** The parts' statements combined into one summary, in rounds when they do not fit one request. */
   async function combine(statements: SummaryItem[]): Promise<SummaryItem[] | string> {

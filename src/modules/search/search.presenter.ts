@@ -27,6 +27,7 @@ export function presentHit(row: SearchHitRow, query: FullTextQuery): SearchHit {
       text: row.text,
       from: presentSpeaker(row.speaker_name, row.speaker_email),
       timeOffset: timeOffsetOf(row.start_time, row.conversation_start_time),
+      pageAnchor: `#m-${row.message_id}`,
     },
     snippet: snippetOf(row.text, query),
     score: Math.round(Number(row.score) * 1e6) / 1e6,

@@ -10,6 +10,8 @@ const BEST_FIRST_NARROWED = 2_000;
 export interface SearchFilters {
   speaker?: { name: string } | { email: string };
   conversationId?: string;
+  /** Only these conversations' lines (ids the app may not hold simply match nothing). */
+  conversationIds?: string[];
   startsFrom?: string;
   startsBefore?: string;
 }
@@ -29,9 +31,13 @@ export class SearchRepository {
     filters: SearchFilters,
     page: { limit: number; offset: number },
   ): Promise<SearchHitRow[]> {
-    const { speaker, startsFrom, startsBefore } = filters;
-    // A speaker or dates leave fewer of the best matches on the page: more are ranked first.
-    const narrowed = speaker !== undefined || startsFrom !== undefined || startsBefore !== undefined;
+    const { speaker, conversationIds, startsFrom, startsBefore } = filters;
+    // A speaker, dates or a set of conversations leave fewer of the best matches on the page: more are ranked first.
+    const narrowed =
+      speaker !== undefined ||
+      conversationIds !== undefined ||
+      startsFrom !== undefined ||
+      startsBefore !== undefined;
     const needed = page.offset + page.limit;
     const best = narrowed ? Math.max(BEST_FIRST_NARROWED, 20 * needed) : Math.max(BEST_FIRST, 2 * needed);
     const rows = await this.page(appId, query, filters, page, best);
@@ -46,7 +52,7 @@ export class SearchRepository {
     page: { limit: number; offset: number },
     best?: number,
   ): Promise<SearchHitRow[]> {
-    const { speaker, conversationId, startsFrom, startsBefore } = filters;
+    const { speaker, conversationId, conversationIds, startsFrom, startsBefore } = filters;
     let select = this.db
       .selectFrom(matchingMessages(this.db, query, { conversationId, best }).as("hit"))
       .innerJoin("messages as m", "m.id", "hit.message_id")
@@ -80,6 +86,7 @@ export class SearchRepository {
       );
     }
     if (conversationId !== undefined) select = select.where("c.id", "=", conversationId);
+    if (conversationIds !== undefined) select = select.where("c.id", "in", conversationIds);
     if (startsFrom !== undefined) select = select.where("c.start_time", ">=", startsFrom);
     if (startsBefore !== undefined) select = select.where("c.start_time", "<", startsBefore);
     return select

@@ -54,6 +54,11 @@ export const SearchHit = Type.Object({
     timeOffset: Type.Union([Type.Number(), Type.Null()], {
       description: "seconds from the conversation's start to the line's, null for a line without a time",
     }),
+    pageAnchor: Type.String({
+      description:
+        "the line's fragment on the conversation's summary page (#m-<id>): appended to a summary link's url, it " +
+        "opens the page at this line",
+    }),
   }),
   snippet: Type.String({
     description: "HTML: the line (or a window of a long one) escaped, the words that matched in <mark>",

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { MEETING_STOP_WORDS } from "../../analysis/lexicon.ts";
+import { FUNCTION_WORDS, MEETING_STOP_WORDS } from "../../analysis/lexicon.ts";
 import type { FullTextQuery } from "../../db/full-text.ts";
 import { searchTokens } from "../../db/search-text.ts";
 import { invalid } from "../../errors.ts";
@@ -95,21 +95,23 @@ export class SearchService {
 
   /**
    * The lines around the best matches of a question in the app's conversations, for answering it: any of its
-   * words may match (common ones left out), best first, each match with `around` lines either side.
+   * words may match (function words and common ones left out, unless it has no other), best first, each match with `around` lines either side;
+   * `conversationIds` keeps to those conversations (the caller has checked the app can see them).
    * Throws `invalid` when the question has no word to search for.
    */
   async passages(
     appId: string,
     question: string,
-    options: { limit?: number; around?: number } = {},
+    options: { limit?: number; around?: number; conversationIds?: string[] } = {},
   ): Promise<Passage[]> {
     const words = [...new Set(searchTokens(question).map((token) => token.text.toLowerCase()))];
-    const kept = words.filter((word) => !MEETING_STOP_WORDS.has(word));
+    const kept = words.filter((word) => !FUNCTION_WORDS.has(word) && !MEETING_STOP_WORDS.has(word));
     const terms = (kept.length > 0 ? kept : words).map((word) => ({ words: [word], prefix: false }));
     if (terms.length === 0) throw invalid("question must hold a word to search for");
     const query: FullTextQuery = { all: [terms], none: [] };
     const around = options.around ?? 2;
-    const rows = await this.deps.search.hits(appId, query, {}, { limit: options.limit ?? 5, offset: 0 });
+    const filters = options.conversationIds === undefined ? {} : { conversationIds: options.conversationIds };
+    const rows = await this.deps.search.hits(appId, query, filters, { limit: options.limit ?? 5, offset: 0 });
     return Promise.all(
       rows.map(async (row) => {
         const lines = await this.deps.search.linesBetween(
