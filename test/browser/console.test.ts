@@ -60,6 +60,27 @@ describe.skipIf(!available)("the console in Chromium", () => {
     await page.getByRole("heading", { name: "Remote control design", level: 1 }).waitFor();
     expect(await page.locator(".facts").textContent()).toMatch(/Completed/);
     await accessible(page);
+
+    // Search across the conversations: hits grouped by conversation, each opening its page at the line.
+    const nav = page.getByRole("navigation", { name: "Console" });
+    await nav.getByRole("link", { name: "Search" }).click();
+    await page.getByLabel("Search all conversations").fill("-remote");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => page.locator("#search-error").textContent()).toMatch(/excluded/);
+    await page.getByLabel("Search all conversations").fill("remote");
+    await page.getByRole("button", { name: "Search" }).click();
+    const group = page.getByRole("region", { name: "Remote control design" });
+    await expect.poll(() => group.locator(".hits mark").first().textContent()).toMatch(/^remote$/i);
+    await accessible(page);
+    const hit = group.locator(".hits a").first();
+    const said = (await hit.locator(".snippet").textContent()) ?? "";
+    await hit.click();
+    await page.getByRole("heading", { name: "From the transcript" }).waitFor();
+    const current = page.locator('.excerpt [aria-current="true"]');
+    expect(said.replace(/…/g, "").trim().length).toBeGreaterThan(0);
+    expect(await current.textContent()).toContain(said.replace(/…/g, "").trim().slice(0, 20));
+    expect(new URL(page.url()).hash).toBe(`#${await current.getAttribute("id")}`);
+    await page.goBack();
     await page
       .getByRole("navigation", { name: "Console" })
       .getByRole("link", { name: "Conversations" })

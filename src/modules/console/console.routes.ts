@@ -24,6 +24,7 @@ import {
   renderRotateConfirmation,
   renderSettings,
 } from "../../pages/console/render-settings.ts";
+import { renderSearch } from "../../pages/console/render-search.ts";
 import { renderSignIn } from "../../pages/console/render-sign-in.ts";
 import type { AppsService } from "../apps/apps.service.ts";
 import type { ConversationsService } from "../conversations/conversations.service.ts";
@@ -35,16 +36,20 @@ import type { JobsService } from "../jobs/jobs.service.ts";
 import type { PageAssets } from "../summary-page/page-assets.ts";
 import type { SummaryPageService } from "../summary-page/summary-page.service.ts";
 import type { ExperiencesService } from "../experiences/experiences.service.ts";
+import type { SearchService } from "../search/search.service.ts";
 import type { VoicesService } from "../voices/voices.service.ts";
 import { consoleLinkRoutes } from "./console-links.routes.ts";
 import { ConsoleLinks } from "./console-links.ts";
+import { ConsoleSearcher } from "./console-search.ts";
 import { consoleVoiceRoutes } from "./console-voices.routes.ts";
 import { ConsoleVoices } from "./console-voices.ts";
 import { CONSOLE_SESSION_SECONDS, type ConsoleSessions } from "./console-sessions.ts";
 import { type ConsoleService, type MediaImportFields, type UploadedTranscript } from "./console.service.ts";
 import {
   BrandFormBody,
+  ConversationQuery,
   ConversationsQuery,
+  SearchFormQuery,
   SettingsFormBody,
   SettingsQuery,
   SignInBody,
@@ -68,6 +73,7 @@ export interface ConsoleRouteDeps {
   jobs: JobsService;
   experiences: ExperiencesService;
   voices: VoicesService;
+  search: SearchService;
   summaryPage: SummaryPageService;
   pageAssets: PageAssets;
   bodyLimitBytes: number;
@@ -221,13 +227,26 @@ export async function consoleRoutes(app: Server, deps: ConsoleRouteDeps): Promis
   );
   app.get(
     "/console/conversations/:conversationId",
-    { schema: { ...hidden, params: ConversationParams } },
+    { schema: { ...hidden, params: ConversationParams, querystring: ConversationQuery } },
     async (request, reply) => {
       const overview = await consoleService.conversationOverview(
         request.appId,
         request.params.conversationId,
+        request.query.line,
       );
       return sendPage(reply, renderConversation(frameOf(request), overview));
+    },
+  );
+  // Search across the conversations: a refused search is the page again with the API's message (400).
+  const searcher = new ConsoleSearcher(deps);
+  app.get(
+    "/console/search",
+    { schema: { ...hidden, querystring: SearchFormQuery } },
+    async (request, reply) => {
+      const { q, cursor } = request.query;
+      if (q === undefined) return sendPage(reply, renderSearch(frameOf(request), null));
+      const search = await searcher.search(request.appId, q, cursor);
+      return sendPage(reply, renderSearch(frameOf(request), search), search.error === null ? 200 : 400);
     },
   );
   app.get(

@@ -13,6 +13,15 @@ export const ConversationsQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
 });
 
+/** A conversation's page, opened at a line by a search hit. */
+export const ConversationQuery = Type.Object({ line: Type.Optional(Type.String({ maxLength: 64 })) });
+
+/** The search box: GET /v1/search's own rules check what was typed (console-search.ts), so its message shows. */
+export const SearchFormQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 10_000 })),
+  cursor: Type.Optional(Type.String({ maxLength: 10_000 })),
+});
+
 /** The import form's fields besides the file, with the transcript import's rules. */
 export const ImportFields = Type.Object({ name: TranscriptQuery.properties.name });
 

@@ -18,11 +18,12 @@ import { MediaFileQuery } from "../media/media.schemas.ts";
 import type { TranscriptParser } from "../ingestion/transcript-pool.ts";
 import type { TranscriptCue } from "../ingestion/transcript.ts";
 import type { JobsService } from "../jobs/jobs.service.ts";
-import { INSIGHT_GROUPS } from "../../pages/view-model.ts";
+import { INSIGHT_GROUPS, type PageMessage } from "../../pages/view-model.ts";
 import { BRAND_FIELD_LABELS, SETTINGS_FIELD_LABELS } from "../../pages/console/labels.ts";
 import type {
   BrandField,
   BrandForm,
+  ConsoleLine,
   ConversationListPage,
   ConversationOverview,
   ImportField,
@@ -43,6 +44,8 @@ import { ImportFields } from "./console.schemas.ts";
 
 /** Conversations on one page of the console's list. */
 export const CONSOLE_PAGE_SIZE = 20;
+/** Lines shown either side of the line a search hit opens a conversation's page at. */
+const EXCERPT_AROUND = 3;
 
 /** A transcript file as uploaded: its name decides how it is read. */
 export interface UploadedTranscript {
@@ -123,10 +126,14 @@ export class ConsoleService {
 
   /**
    * One conversation as its console page shows it: members, the latest job, the analysis (summary, topics,
-   * how many insights of each type), its links, newest first, and whether its members' voices can be saved.
-   * Throws not_found.
+   * how many insights of each type), its links, newest first, whether its members' voices can be saved, and
+   * with `lineId` (a search hit's line) that visible line with the lines around it. Throws not_found.
    */
-  async conversationOverview(appId: string, conversationId: string): Promise<ConversationOverview> {
+  async conversationOverview(
+    appId: string,
+    conversationId: string,
+    lineId?: string,
+  ): Promise<ConversationOverview> {
     const [conversation, view, statuses, links, app, recordings] = await Promise.all([
       this.deps.conversations.getConversation(appId, conversationId),
       this.deps.summaryPage.conversationView(appId, conversationId),
@@ -159,6 +166,7 @@ export class ConsoleService {
         ...(suggestedVoice && { suggestedVoice }),
       })),
       voicesSavable: app.voiceProfiles && recordings.some((recording) => "file" in recording),
+      excerpt: lineId === undefined ? null : excerptOf(view.messages, lineId),
     };
   }
 
@@ -353,4 +361,14 @@ function importName(nameBytes: Buffer): string {
   }
   if (!checkImportFields({ name })) throw new FormRefused("name", messageOf(checkImportFields.errors), 400);
   return name;
+}
+
+/** A visible line with EXCERPT_AROUND visible lines either side; null when it is not a visible line. */
+function excerptOf(messages: PageMessage[], lineId: string): ConsoleLine[] | null {
+  const visible = messages.filter((message) => !message.hidden);
+  const at = visible.findIndex((message) => message.id === lineId);
+  if (at < 0) return null;
+  return visible
+    .slice(Math.max(0, at - EXCERPT_AROUND), at + EXCERPT_AROUND + 1)
+    .map(({ id, speakerName, offset, text }) => ({ id, speakerName, offset, text, current: id === lineId }));
 }

@@ -143,6 +143,7 @@ export function renderConsolePage(page: ConsolePage): string {
             appName !== null &&
             html`<nav aria-label="Console">
                 <a href="/console/conversations">Conversations</a>
+                <a href="/console/search">Search</a>
                 <a href="/console/import">Import</a>
                 <a href="/console/links">Links</a>
                 <a href="/console/voices">Voices</a>

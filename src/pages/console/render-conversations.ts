@@ -1,8 +1,10 @@
 import { html, type Raw } from "../escape.ts";
 import { isUnnamedSpeaker } from "../../media/align.ts";
+import { formatOffset } from "../view-model.ts";
 import { renderConsolePage, type ConsoleFrame } from "./layout.ts";
 import { linksTable } from "./render-links.ts";
 import type {
+  ConsoleLine,
   ConversationListItem,
   ConversationListPage,
   ConversationOverview,
@@ -229,9 +231,30 @@ function membersWithVoices(overview: ConversationOverview): Raw {
   </ul>`;
 }
 
+/** The line a search hit opened the page at, marked, with the lines around it, each at its own anchor. */
+function excerpt(lines: ConsoleLine[]): Raw {
+  return html`<section class="card wide" aria-labelledby="excerpt-heading">
+    <h2 id="excerpt-heading">From the transcript</h2>
+    <ol class="excerpt">
+      ${lines.map(
+        (line) =>
+          html`<li id="m-${line.id}" ${line.current ? html`class="current" aria-current="true"` : ""}>
+            <span class="hit-who"
+              >${line.offset !== null && html`<span class="hit-time">${formatOffset(line.offset)}</span> `}${
+                line.speakerName ?? "Unknown speaker"
+              }</span
+            >
+            <span>${line.text}</span>
+          </li>`,
+      )}
+    </ol>
+  </section>`;
+}
+
 /**
  * One conversation: when and who, where its job and analysis stand, what the analysis found (summary,
- * topics, how many insights), and its links, with the ways to create one and to delete the conversation. Where voices can be saved, each
+ * topics, how many insights), and its links, with the ways to create one and to delete the conversation; opened
+ * from a search hit, the hit's line among the lines around it first. Where voices can be saved, each
  * named member has "Save this voice"; `saved` is what saving one just did.
  */
 export function renderConversation(
@@ -269,6 +292,7 @@ export function renderConversation(
         <a class="button" href="${base}/links/new">Create link</a>
         <a href="${base}/delete">Delete this conversation…</a>
       </div>
+      ${overview.excerpt && excerpt(overview.excerpt)}
       <div class="card wide">
         <dl class="facts">
           <dt>Started</dt>

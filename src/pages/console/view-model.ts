@@ -87,6 +87,31 @@ export interface ConversationOverview {
   members: ConsoleMember[];
   /** Voice profiles are on for the app and the conversation has a stored recording: a member's voice can be saved. */
   voicesSavable: boolean;
+  /** The lines around the one a search hit opened the page at (`?line=`); null without one. */
+  excerpt: ConsoleLine[] | null;
+}
+
+/** A line of a conversation as the console shows it; `current` is the line a search hit opened. */
+export interface ConsoleLine {
+  id: string;
+  speakerName: string | null;
+  /** Seconds from the conversation's start, when known. */
+  offset: number | null;
+  text: string;
+  current: boolean;
+}
+
+/** A search in the console: the query, the hits grouped by conversation, or the API's refusal. */
+export interface ConsoleSearch {
+  q: string;
+  /** The conversations with hits, in the order of each one's best hit; each hit's snippet is the API's HTML. */
+  groups: {
+    conversation: { id: string; name: string; startTime: string };
+    hits: { messageId: string; speakerName: string | null; timeOffset: number | null; snippet: string }[];
+  }[];
+  nextCursor: string | null;
+  /** The API's message refusing the search (a 400 or 404), shown beside the box. */
+  error: string | null;
 }
 
 /** A member of a conversation; `voice` when a voice profile named it, `suggestedVoice` when one only sounds like it. */
