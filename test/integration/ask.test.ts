@@ -228,5 +228,12 @@ describe.each(await dialects())("asking about conversations on %s", (dialect) =>
       expect((refused.body as unknown as { message: string }).message).toMatch(field);
     }
     expect(questions()).toHaveLength(0);
+
+    const openapi = await apiClient(suite.server.url).get<{
+      paths: Record<string, { post?: { responses?: Record<string, unknown> } }>;
+    }>("/openapi.json");
+    expect(Object.keys(openapi.body.paths["/v1/ask"]?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(["200", "400", "401", "404", "503"]),
+    );
   });
 });
