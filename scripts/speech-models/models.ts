@@ -280,6 +280,15 @@ export function writeToneSegmentation(path: string, voices: [number, number]): v
   );
 }
 
+/** The metadata of a 3D-Speaker export that sherpa-onnx's general speaker-embedding extractor reads. */
+const speakerEmbeddingMetadata = (dimension: number) => ({
+  framework: "3d-speaker",
+  output_dim: dimension,
+  sample_rate: SAMPLE_RATE,
+  normalize_samples: 1,
+  language: "English",
+});
+
 /**
  * A speaker embedding model in the shape of 3D-Speaker's exports (input [1, T, 80] fbank, output [1, dim]; the
  * metadata sherpa-onnx's general extractor reads): the embedding is how far the mel bins around each of
@@ -308,13 +317,7 @@ export function writeToneEmbedding(path: string, voices: number[]): void {
           data: weightMatrix(voices.map((hz) => toneDetector(hz))),
         },
       ],
-      metadata: {
-        framework: "3d-speaker",
-        output_dim: voices.length,
-        sample_rate: SAMPLE_RATE,
-        normalize_samples: 1,
-        language: "English",
-      },
+      metadata: speakerEmbeddingMetadata(voices.length),
     }),
   );
 }
@@ -353,13 +356,7 @@ export function writeSpectralEmbedding(
       inputs: [{ name: "x", type: "float", shape: [1, "T", FEATURE_DIM] }],
       outputs: [{ name: "embedding", type: "float", shape: [1, FEATURE_DIM] }],
       initializers: [{ name: "centre", dims: [FEATURE_DIM], data: centre }],
-      metadata: {
-        framework: "3d-speaker",
-        output_dim: FEATURE_DIM,
-        sample_rate: SAMPLE_RATE,
-        normalize_samples: 1,
-        language: "English",
-      },
+      metadata: speakerEmbeddingMetadata(FEATURE_DIM),
     }),
   );
 }

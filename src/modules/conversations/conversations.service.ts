@@ -38,7 +38,8 @@ export type MemberVoice = Pick<
   | "diarized_name"
 >;
 
-const NO_VOICE = {
+/** A member no voice named or is suggested for. */
+export const NO_VOICE = {
   voice_id: null,
   voice_score: null,
   suggested_voice_id: null,

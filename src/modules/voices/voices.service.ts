@@ -11,7 +11,7 @@ import type { VoiceEmbedder } from "../../media/local/voice-embedding.ts";
 import { SpeechKeeper } from "../../media/speech-keeper.ts";
 import { VOICE_MODEL_HINT, type Speech } from "../../media/speech.ts";
 import type { AppsService } from "../apps/apps.service.ts";
-import type { ConversationsService } from "../conversations/conversations.service.ts";
+import { NO_VOICE, type ConversationsService } from "../conversations/conversations.service.ts";
 import { identityKeyOf } from "../conversations/members.ts";
 import type { MediaService } from "../media/media.service.ts";
 import { presentVoice } from "./voices.presenter.ts";
@@ -268,14 +268,7 @@ export class VoicesService {
     if (member.voice_id !== null && member.diarized_name !== null) {
       await this.deps.conversations.unnameMember(appId, conversationId, memberId, member.diarized_name);
     }
-    await this.deps.conversations.markVoice(conversationId, memberId, {
-      voice_id: null,
-      voice_score: null,
-      suggested_voice_id: null,
-      suggested_voice_name: null,
-      suggested_voice_score: null,
-      diarized_name: null,
-    });
+    await this.deps.conversations.markVoice(conversationId, memberId, NO_VOICE);
     const embedder = (await this.deps.apps.getApp(appId)).voiceProfiles
       ? this.deps.speech.voiceEmbedder()
       : null;
