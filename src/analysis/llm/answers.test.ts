@@ -7,11 +7,18 @@ import {
   citedVerdicts,
   parseContent,
   readPartAnswer,
+  readQuestionAnswer,
   titleSupported,
   withTitles,
   withVerdicts,
 } from "./answers.ts";
-import { groupForBudget, splitTranscript, type CandidateRef, type ChapterRef } from "./prompts.ts";
+import {
+  groupForBudget,
+  questionPrompt,
+  splitTranscript,
+  type CandidateRef,
+  type ChapterRef,
+} from "./prompts.ts";
 
 const message = (id: string, text: string) => ({
   id,
@@ -274,5 +281,40 @@ describe("groupForBudget", () => {
     }));
     const groups = groupForBudget(statements, 100);
     expect(groups.map((group) => group.length)).toEqual([2, 2, 1]);
+  });
+});
+
+describe("questionPrompt", () => {
+  const excerpt = (name: string, ids: string[]) => ({
+    conversation: { name, startTime: "2026-03-02T09:00:00Z" },
+    lines: ids.map((id) => ({
+      id,
+      speakerName: id === "2" ? null : "Ann",
+      text: `line ${id}\nwith a break`,
+    })),
+  });
+
+  it("shows the best excerpts that fit the budget under their meeting, then the question, and says which ids it showed", () => {
+    const { prompt, messageIds } = questionPrompt(
+      "What  was\ncut?",
+      [excerpt("Budget review", ["1", "2"]), excerpt("Launch", ["3"]), excerpt("Other", ["4"])],
+      180,
+    );
+    expect(prompt).toBe(
+      [
+        'Meeting "Budget review", 2026-03-02:\n[1] Ann: line 1 with a break\n[2] Unknown speaker: line 2 with a break',
+        'Meeting "Launch", 2026-03-02:\n[3] Ann: line 3 with a break',
+        "Question: What was cut?",
+      ].join("\n\n"),
+    );
+    expect(messageIds).toEqual(["1", "2", "3"]);
+  });
+
+  it("reads an answer only when it matches its schema", () => {
+    expect(readQuestionAnswer({ answer: [{ text: "Cut.", messageIds: ["1"] }] })).toEqual([
+      { text: "Cut.", messageIds: ["1"] },
+    ]);
+    expect(readQuestionAnswer({ answer: "Cut." })).toBeNull();
+    expect(readQuestionAnswer({ answer: [], extra: 1 })).toBeNull();
   });
 });
