@@ -233,7 +233,7 @@ describe.each(await dialects())("asking about conversations on %s", (dialect) =>
       paths: Record<string, { post?: { responses?: Record<string, unknown> } }>;
     }>("/openapi.json");
     expect(Object.keys(openapi.body.paths["/v1/ask"]?.post?.responses ?? {})).toEqual(
-      expect.arrayContaining(["200", "400", "401", "404", "503"]),
+      expect.arrayContaining(["200", "400", "401", "404", "409", "503"]),
     );
   });
 });

@@ -318,10 +318,10 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
     expect(await texts(api, "forecast")).toEqual(["The quarterly forecast is ready."]);
   });
 
-  it("asking without a language model is a 503 saying how to configure one; search still works", async () => {
+  it("asking without a language model is a 409 saying how to configure one; search still works", async () => {
     const { api } = await appWith([{ name: "Budget", lines: [line("The budget is cut.", "Ann", MONDAY)] }]);
     const asked = await api.post<{ message: string }>("/v1/ask", { question: "What about the budget?" });
-    expect(asked.status, asked.text).toBe(503);
+    expect(asked.status, asked.text).toBe(409);
     expect(asked.body.message).toMatch(/RECAP_LLM_URL and RECAP_LLM_MODEL/);
     expect(await texts(api, "budget")).toEqual(["The budget is cut."]);
   });

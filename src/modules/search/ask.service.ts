@@ -41,12 +41,12 @@ export class AskService {
 
   /**
    * The answer, with the lines it cites; no answer and a message when search finds nothing or no sentence
-   * cites a line the model was shown. Throws `unavailable` without a model or when it fails, `not_found` for
+   * cites a line the model was shown. Throws `conflict` without a model (the issue's 409: the app's setup, not the request, is what is missing), `unavailable` when it fails, `not_found` for
    * a conversation the app cannot see, `invalid` for a question with no word to search for.
    */
   async ask(appId: string, body: AskBody): Promise<AskAnswer> {
     const { answerer } = this.deps;
-    if (answerer === null) throw new DomainError("unavailable", NO_MODEL);
+    if (answerer === null) throw new DomainError("conflict", NO_MODEL);
     for (const id of body.conversationIds ?? []) await this.deps.conversations.requireVisible(appId, id);
     const passages = await this.deps.search.passages(appId, body.question, {
       limit: PASSAGES,

@@ -34,10 +34,11 @@ export function searchRoutes(app: Server, deps: { search: SearchService; ask: As
           "Answers a question about the app's conversations (or those named) in a few sentences, from the lines " +
           "search finds for it, with the configured language model; each sentence cites the message ids it stands " +
           "on, and a sentence citing a line the model was not shown is dropped. Nothing found: an empty answer " +
-          "with a message. Without a model configured (RECAP_LLM_URL), or when it fails: 503. Recap's extension " +
+          "with a message. Without a model configured (RECAP_LLM_URL): 409 saying how to configure one; when it " +
+          "fails: 503. Recap's extension " +
           "(docs/SEARCH.md).",
         body: AskBody,
-        response: { 200: AskAnswer, ...errorResponses(400, 401, 404, 503) },
+        response: { 200: AskAnswer, ...errorResponses(400, 401, 404, 409, 503) },
       },
     },
     async (request) => deps.ask.ask(request.appId, request.body),
