@@ -137,7 +137,9 @@ describe.each(await dialects())("the console's voices on %s", (dialect) => {
     const short = await saveVoice(client, first.conversationId, first.high.id);
     expect(short.status).toBe(422);
     expect(await shown(short)).toMatch(
-      new RegExp(`The voice of Grace was not changed: member ${first.high.id} has 1\\.[3-7] seconds of speech`),
+      new RegExp(
+        `The voice of Grace was not changed: member ${first.high.id} has 1\\.[3-7] seconds of speech`,
+      ),
     );
 
     // Another Ada Lovelace, with another e-mail: a voice of her own, each listed with where it was heard.
