@@ -114,9 +114,6 @@ export async function buildTestImage(): Promise<string> {
       "--isolation=chroot",
       "--format=docker",
       "--layers",
-      // Docker's own default: under buildah's, npm ci in a fresh image ran out of open files (EMFILE) reading a
-      // large npm cache in a fresh-clone CI run.
-      "--ulimit=nofile=1048576:1048576",
       `--build-arg=NODE_IMAGE=${base}`,
       `--tag=${TEST_IMAGE}`,
       ROOT,
