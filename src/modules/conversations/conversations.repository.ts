@@ -267,6 +267,17 @@ export class ConversationsRepository {
     return new Map(rows.map((row) => [row.id, row.position]));
   }
 
+  /** Whether the job has stored any message. */
+  async hasMessagesOfJob(jobId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("messages")
+      .select("id")
+      .where("job_id", "=", jobId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   listMessagesOfJob(jobId: string): Promise<MessageRow[]> {
     return this.db
       .selectFrom("messages")

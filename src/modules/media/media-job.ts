@@ -148,25 +148,16 @@ export class MediaJobSteps {
       if (turns === null && options.diarization !== null && options.channels.length === 0) {
         turns = await this.diarize(media, options, (await decoded()).wavs[0] ?? "", signal, progress);
       }
+      // One channel's speakers are all in its one WAV; on several channels a speaker is the channel.
+      const wavOf = async (speaker: number) =>
+        (await decoded()).wavs[options.channels.length === 0 ? 0 : speaker] ?? "";
       const voiceTurns = await this.voiceTurnsOf(job, options, channels, turns);
       const voices =
-        voiceTurns.length === 0
-          ? []
-          : await this.recogniseVoices(
-              job,
-              media,
-              voiceTurns,
-              // One channel's speakers are in its one WAV; an unnamed channel's speaker is the channel.
-              async (speaker) => (await decoded()).wavs[options.channels.length === 0 ? 0 : speaker] ?? "",
-              signal,
-            );
+        voiceTurns.length === 0 ? [] : await this.recogniseVoices(job, media, voiceTurns, wavOf, signal);
       const stored = await this.addLines(job, media, options, channels, turns, voices);
       // A fetched file is not kept: its speakers' voices are kept now, for the owner to save them later.
       if (media.stored_file === null && stored.length > 0) {
-        await this.keepVoices(job, media, stored, async (line) => {
-          const { wavs } = await decoded();
-          return wavs[options.channels.length === 0 ? 0 : (line.turnSpeaker ?? 0)] ?? "";
-        });
+        await this.keepVoices(job, media, stored, (line) => wavOf(line.turnSpeaker ?? 0));
       }
     } catch (error) {
       // The runner tries the job again while retries are left (RECAP_ASR_RETRIES): the fetched source stays for it.
@@ -313,17 +304,19 @@ export class MediaJobSteps {
     channels: RecognizedSegment[][],
     turns: SpeakerTurn[] | null,
   ): Promise<SpeakerTurn[]> {
-    const stored = await this.deps.transaction(({ conversations }) =>
-      conversations.listMessagesOfJob(job.id),
-    );
-    if (stored.length > 0) return [];
-    if (turns !== null && turns.length > 0) return turns;
-    if (options.channels.length === 0) return labelledTurns(channels[0] ?? []);
-    return channels.flatMap((segments, channel) =>
-      options.channels[channel]?.unnamed
-        ? segments.map(({ startMs, endMs }) => ({ speaker: channel, startMs, endMs }))
-        : [],
-    );
+    const speakers =
+      turns !== null && turns.length > 0
+        ? turns
+        : options.channels.length === 0
+          ? labelledTurns(channels[0] ?? [])
+          : channels.flatMap((segments, channel) =>
+              options.channels[channel]?.unnamed
+                ? segments.map(({ startMs, endMs }) => ({ speaker: channel, startMs, endMs }))
+                : [],
+            );
+    if (speakers.length === 0) return [];
+    const stored = await this.deps.transaction(({ conversations }) => conversations.hasMessagesOfJob(job.id));
+    return stored ? [] : speakers;
   }
 
   /**
@@ -421,7 +414,7 @@ export class MediaJobSteps {
     return this.deps.transaction(async ({ conversations, media: mediaRows }) => {
       const conversation = await conversations.lockForWrite(job.conversation_id);
       if (!conversation) return [];
-      if ((await conversations.listMessagesOfJob(job.id)).length > 0) return [];
+      if (await conversations.hasMessagesOfJob(job.id)) return [];
       const earlier = (await mediaRows.listOfConversation(job.conversation_id)).filter(
         (row) =>
           row.created_at < media.created_at || (row.created_at === media.created_at && row.id < media.id),

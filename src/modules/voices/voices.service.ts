@@ -238,12 +238,7 @@ export class VoicesService {
     const named = await this.deps.conversations.speakerOf(appId, conversationId, holder);
     const embedder = this.deps.speech.voiceEmbedder();
     if (embedder !== null) {
-      const heard = await this.embedSpeech(embedder, conversationId, named.member, named.spans).catch(
-        (error: unknown) => {
-          if (error instanceof DomainError && error.code === "unprocessable") return null;
-          throw error;
-        },
-      );
+      const heard = await this.embedEnoughSpeech(embedder, conversationId, named.member, named.spans);
       if (heard !== null) {
         await this.deps.transaction(async ({ voices }) => {
           const now = this.deps.clock.now().toISOString();
@@ -275,12 +270,7 @@ export class VoicesService {
     const heard =
       embedder === null
         ? null
-        : await this.embedSpeech(embedder, conversationId, member, spans, MIN_MATCH_SECONDS).catch(
-            (error: unknown) => {
-              if (error instanceof DomainError && error.code === "unprocessable") return null;
-              throw error;
-            },
-          );
+        : await this.embedEnoughSpeech(embedder, conversationId, member, spans, MIN_MATCH_SECONDS);
     await this.deps.transaction(async ({ voices }) => {
       const profile = await voices.find(appId, profileId);
       if (!profile) return;
@@ -344,8 +334,12 @@ export class VoicesService {
    * and the embedding model is installed; null otherwise (nothing is kept).
    */
   async keeperFor(appId: string): Promise<SpeechKeeper | null> {
-    if (!(await this.deps.apps.getApp(appId)).voiceProfiles) return null;
-    return this.deps.speech.voiceEmbedder() === null ? null : new SpeechKeeper(30, KEPT_SPEECH_SECONDS);
+    return (await this.keepsVoices(appId)) ? new SpeechKeeper(30, KEPT_SPEECH_SECONDS) : null;
+  }
+
+  /** Whether voices are kept for the app: it has voice profiles on and the embedding model is installed. */
+  private async keepsVoices(appId: string): Promise<boolean> {
+    return (await this.deps.apps.getApp(appId)).voiceProfiles && this.deps.speech.voiceEmbedder() !== null;
   }
 
   /**
@@ -378,7 +372,7 @@ export class VoicesService {
       read: (maxSamples: number) => Promise<Float32Array>;
     }[],
   ): Promise<void> {
-    if ((await this.keeperFor(appId)) === null) return;
+    if (!(await this.keepsVoices(appId))) return;
     for (const { speaker, read } of speakers) {
       const identityKey = identityKeyOf({
         from_name: speaker.name,
@@ -485,6 +479,22 @@ export class VoicesService {
       );
     }
     return { conversationId, memberId, vector, speechSeconds };
+  }
+
+  /** embedSpeech, or null where it would refuse the speech (too little of it, or no voice heard in it). */
+  private async embedEnoughSpeech(
+    embedder: VoiceEmbedder,
+    conversationId: string,
+    member: MemberRow,
+    spans: Span[],
+    minSeconds = MIN_SPEECH_SECONDS,
+  ): Promise<HeardSpeech | null> {
+    try {
+      return await this.embedSpeech(embedder, conversationId, member, spans, minSeconds);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === "unprocessable") return null;
+      throw error;
+    }
   }
 
   /**
