@@ -1,7 +1,8 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { Server } from "../../http/types.ts";
 import type { ConsoleFrame } from "../../pages/console/layout.ts";
+import type { VoiceSaveResult } from "../../pages/console/view-model.ts";
 import { renderConversation } from "../../pages/console/render-conversations.ts";
 import {
   renderVoice,
@@ -84,27 +85,36 @@ export function consoleVoiceRoutes(
     },
   );
 
-  // "Save this voice" beside a member: the conversation's page again, saying what became of it.
+  /** The conversation's page again, saying what a voice action did (or the API's refusal) at its status. */
+  const conversationSaying = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    conversationId: string,
+    { result, status }: { result: VoiceSaveResult; status: number },
+  ) => {
+    const overview = await deps.console.conversationOverview(request.appId, conversationId);
+    return sendPage(reply, renderConversation(frameOf(request), overview, result), status);
+  };
+
+  // "Save this voice" beside a member.
   app.post(
     "/console/conversations/:conversationId/voices",
     { schema: { ...hidden, params: ConversationParams, body: SaveVoiceBody } },
     async (request, reply) => {
       const { conversationId } = request.params;
-      const { result, status } = await voices.save(request.appId, conversationId, request.body.memberId);
-      const overview = await deps.console.conversationOverview(request.appId, conversationId);
-      return sendPage(reply, renderConversation(frameOf(request), overview, result), status);
+      const saved = await voices.save(request.appId, conversationId, request.body.memberId);
+      return conversationSaying(request, reply, conversationId, saved);
     },
   );
-  // A suggested voice confirmed, and a voice's name undone or a suggestion rejected: the same page again.
+  // A suggested voice confirmed, and a voice's name undone or a suggestion rejected.
   app.post(
     "/console/conversations/:conversationId/voices/confirm",
     { schema: { ...hidden, params: ConversationParams, body: ConfirmVoiceForm } },
     async (request, reply) => {
       const { conversationId } = request.params;
       const { memberId, voiceId } = request.body;
-      const { result, status } = await voices.confirm(request.appId, conversationId, memberId, voiceId);
-      const overview = await deps.console.conversationOverview(request.appId, conversationId);
-      return sendPage(reply, renderConversation(frameOf(request), overview, result), status);
+      const confirmed = await voices.confirm(request.appId, conversationId, memberId, voiceId);
+      return conversationSaying(request, reply, conversationId, confirmed);
     },
   );
   app.post(
@@ -112,9 +122,8 @@ export function consoleVoiceRoutes(
     { schema: { ...hidden, params: ConversationParams, body: SaveVoiceBody } },
     async (request, reply) => {
       const { conversationId } = request.params;
-      const { result, status } = await voices.undo(request.appId, conversationId, request.body.memberId);
-      const overview = await deps.console.conversationOverview(request.appId, conversationId);
-      return sendPage(reply, renderConversation(frameOf(request), overview, result), status);
+      const undone = await voices.undo(request.appId, conversationId, request.body.memberId);
+      return conversationSaying(request, reply, conversationId, undone);
     },
   );
 }
