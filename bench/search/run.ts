@@ -4,7 +4,7 @@
  *   from the QMSum meetings in datasets/qmsum: conversation i holds the turns from a place of its own in the
  *   meetings' turns, one after another, so each turn is said in several conversations; the conversations start a
  *   day apart or less over a year, with a member per speaker;
- * - indexing throughput: the corpus is written before migration 023, whose backfill then indexes it (the path an
+ * - indexing throughput: the corpus is written before migration 023; migrating then indexes it (the path an
  *   existing installation takes), and the rate of inserting 20,000 more lines with the triggers indexing them;
  * - the index's size on disk;
  * - query latency, p50 and p95 of `--runs` runs after warm-up, over HTTP through the whole app (GET /v1/search:
@@ -276,7 +276,7 @@ async function benchDialect(dialect: "sqlite" | "postgres") {
   }
   const indexSeconds = (performance.now() - started) / 1000;
   say(
-    `migration 023 indexed them in ${indexSeconds.toFixed(0)} s: ` +
+    `migrating indexed them in ${indexSeconds.toFixed(0)} s: ` +
       `${Math.round((CONVERSATIONS * PER_CONVERSATION) / indexSeconds).toLocaleString("en")} lines/s`,
   );
   const sizeAfter = await sizeOf(testDb.target, handle.db);

@@ -35,8 +35,10 @@ import * as voiceProfiles from "./migrations/021_voice_profiles.ts";
 import * as memberVoices from "./migrations/022_member_voices.ts";
 import * as search from "./migrations/023_search.ts";
 import * as voiceDecisions from "./migrations/024_voice_decisions.ts";
+import * as searchScope from "./migrations/025_search_scope.ts";
 import type { Database } from "./schema.ts";
 import { statementNameOf } from "./precompiled.ts";
+import { indexStoredMessages } from "./search-index.ts";
 import { searchText } from "./search-text.ts";
 import { withStatementCache } from "./statement-cache.ts";
 
@@ -61,7 +63,7 @@ export interface DatabaseHandle {
    * in progress was interrupted; false when several processes share it (PostgreSQL) and leases decide.
    */
   ownedByOneProcess: boolean;
-  /** Runs every pending migration; safe to call on every start. */
+  /** Runs every pending migration, then indexes for search any lines stored before; safe to call on every start. */
   migrate(): Promise<string[]>;
   /** Answers whether the database accepts a query right now (used by /readyz). */
   ping(): Promise<boolean>;
@@ -95,6 +97,7 @@ export const migrations: Record<string, Migration> = {
   "022_member_voices": memberVoices,
   "023_search": search,
   "024_voice_decisions": voiceDecisions,
+  "025_search_scope": searchScope,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -190,6 +193,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
       const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
       const { error, results } = await migrator.migrateToLatest();
       if (error) throw error instanceof Error ? error : new Error("migration failed", { cause: error });
+      await indexStoredMessages(db);
       return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
     },
     async ping() {

@@ -3,7 +3,8 @@ import type { Database } from "./schema.ts";
 
 /**
  * Full-text search on each database's own engine (docs/SEARCH.md): SQLite's FTS5 table `message_search`
- * over `messages`, PostgreSQL's `message_search` table of tsvectors with a GIN index (migration 023).
+ * over `messages` (migration 023), PostgreSQL's `message_search` table of tsvectors with a GIN index, each beside
+ * its app and its conversation's start (migration 025).
  * A query arrives parsed (the search module's parser): no text a user typed reaches either engine's
  * query syntax except as a quoted word.
  */
@@ -60,8 +61,13 @@ export function toTsquery(query: FullTextQuery): string {
 
 /** What narrows the matches before they are ranked and joined. */
 export interface MatchScope {
+  /** Only this app's lines (on PostgreSQL; SQLite's index holds text alone, and the join keeps to the app). */
+  appId: string;
   /** Only this conversation's lines (on SQLite, its rowids' range: one conversation's lines are written together). */
   conversationId?: string | undefined;
+  /** Only lines of conversations that start in this range (ISO instants; on PostgreSQL, as the app's). */
+  startsFrom?: string | undefined;
+  startsBefore?: string | undefined;
   /** Only the best this many, ranked alone before any join: a common word's every match is not joined. */
   best?: number | undefined;
 }
@@ -73,9 +79,9 @@ export interface MatchScope {
 export function matchingMessages(
   db: Kysely<Database>,
   query: FullTextQuery,
-  scope: MatchScope = {},
+  scope: MatchScope,
 ): RawBuilder<{ message_id: string; score: number }> {
-  const { conversationId, best } = scope;
+  const { appId, conversationId, startsFrom, startsBefore, best } = scope;
   if (isSqlite(db)) {
     const inConversation =
       conversationId === undefined
@@ -92,8 +98,10 @@ export function matchingMessages(
     conversationId === undefined
       ? sql``
       : sql`AND s.message_id IN (SELECT id FROM messages WHERE conversation_id = ${conversationId})`;
+  const from = startsFrom === undefined ? sql`` : sql`AND s.conversation_start >= ${startsFrom}`;
+  const before = startsBefore === undefined ? sql`` : sql`AND s.conversation_start < ${startsBefore}`;
   return sql`(SELECT s.message_id, ts_rank(s.search_vector, q.query) AS score
       FROM message_search s, to_tsquery(${sql.lit(POSTGRES_SEARCH_CONFIGURATION)}::regconfig, ${toTsquery(query)}) AS q(query)
-      WHERE s.search_vector @@ q.query ${inConversation}
+      WHERE s.app_id = ${appId} AND s.search_vector @@ q.query ${inConversation} ${from} ${before}
       ${best === undefined ? sql`` : sql`ORDER BY score DESC LIMIT ${best}`})`;
 }

@@ -287,6 +287,16 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
       conversationId,
     );
     expect(await texts(api, "invoice")).toEqual(["Today the invoice export."]);
+    // A line said a week earlier moves the meeting's start: its dates are searched by the new one.
+    await suite.server.ingest(
+      token,
+      { messages: [line("Notes from the retro.", "Cleo", "2026-02-23T09:00:00Z")] },
+      conversationId,
+    );
+    expect(await texts(api, "yesterday", { to: "2026-02-28" })).toEqual([
+      "Yesterday I fixed the login page.",
+    ]);
+    expect(await texts(api, "yesterday", { from: "2026-03-01" })).toEqual([]);
 
     const imported = await importTranscript(
       suite.server,
@@ -524,32 +534,58 @@ describe.each(await dialects())("the search migration on %s", (dialect) => {
     }
   }
 
-  it("indexes the messages an installation already has, resuming a run that stopped part way", async () => {
+  it("indexes the lines an installation already has after migrating, resuming a start stopped part way", async () => {
     const testDb = await createTestDatabase(dialect);
-    const handle = openDatabase(testDb.target);
-    await before(handle.db, 25_000);
-    if (dialect === "sqlite") {
-      // A run stopped after its first batch: the index, its triggers and the progress row are there.
-      await sql`CREATE VIRTUAL TABLE message_search USING fts5(
-        text, content='messages', tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'")`.execute(
-        handle.db,
+    const first = openDatabase(testDb.target);
+    await before(first.db, 25_000);
+    if (dialect === "postgres") {
+      // An installation that built the index of migration 023 as it first was (tsvectors alone), every line in it.
+      const migrator = new Migrator({
+        db: first.db,
+        provider: { getMigrations: () => Promise.resolve(migrations) },
+      });
+      expect((await migrator.migrateTo("024_voice_decisions")).error).toBeUndefined();
+      await sql`CREATE TABLE message_search (
+        message_id text PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE, search_vector tsvector NOT NULL)`.execute(
+        first.db,
       );
-      await sql`CREATE TABLE message_search_backfill (last_rowid INTEGER NOT NULL)`.execute(handle.db);
-      await sql`INSERT INTO message_search (rowid, text)
-        SELECT rowid, recap_search_text(text) FROM messages WHERE rowid <= 10000`.execute(handle.db);
-      await sql`INSERT INTO message_search_backfill VALUES (10000)`.execute(handle.db);
+      await sql`INSERT INTO message_search SELECT id, recap_search_vector(text) FROM messages`.execute(
+        first.db,
+      );
     }
     const logged: string[] = [];
     const info = console.info;
-    console.info = (text: string) => logged.push(text);
+    // The first start stops (as a process killed) once its first batch of lines is indexed and committed.
+    let stopping = true;
+    console.info = (text: string) => {
+      logged.push(text);
+      if (stopping && text.startsWith("search index: 10,000 of")) {
+        stopping = false;
+        throw new Error("stopped");
+      }
+    };
     try {
-      expect(await handle.migrate()).toContain("023_search");
+      await expect(first.migrate()).rejects.toThrow("stopped");
+      await first.close();
+      expect(logged).toEqual([
+        "search index: 0 of 25,000 messages (0%)",
+        "search index: 10,000 of 25,000 messages (40%)",
+      ]);
+      logged.length = 0;
+      const second = openDatabase(testDb.target);
+      try {
+        expect(await second.migrate()).toEqual([]);
+      } finally {
+        await second.close();
+      }
     } finally {
       console.info = info;
-      await handle.close();
     }
-    expect(logged.at(-1)).toBe("search index: 25,000 of 25,000 messages (100%)");
-    if (dialect === "sqlite") expect(logged[0]).toBe("search index: 10,000 of 25,000 messages (40%)");
+    expect(logged).toEqual([
+      "search index: 10,000 of 25,000 messages (40%)",
+      "search index: 20,000 of 25,000 messages (80%)",
+      "search index: 25,000 of 25,000 messages (100%)",
+    ]);
 
     const server = await startTestServer(dialect, { testDatabase: testDb });
     try {
@@ -560,15 +596,17 @@ describe.each(await dialects())("the search migration on %s", (dialect) => {
       expect(await search(api, '"line 5 says"')).toHaveLength(1);
       expect(await search(api, '"line 12345 says 预算 odd"')).toHaveLength(1);
       expect(await search(api, "odd", 100)).toHaveLength(100);
+      expect(await search(api, "zebra", 20, { from: "2026-03-02", to: "2026-03-02" })).toHaveLength(1);
+      expect(await search(api, "zebra", 20, { from: "2026-03-03" })).toHaveLength(0);
     } finally {
       await server.close();
       await testDb.drop();
     }
   });
 
-  async function search(api: ApiClient, q: string, limit = 20) {
+  async function search(api: ApiClient, q: string, limit = 20, filters: Record<string, string> = {}) {
     const answer = await api.get<SearchAnswer>(
-      `/v1/search?${new URLSearchParams({ q, limit: String(limit) })}`,
+      `/v1/search?${new URLSearchParams({ q, limit: String(limit), ...filters })}`,
     );
     expect(answer.status, answer.text).toBe(200);
     return answer.body.results;

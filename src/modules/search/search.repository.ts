@@ -54,7 +54,9 @@ export class SearchRepository {
   ): Promise<SearchHitRow[]> {
     const { speaker, conversationId, conversationIds, startsFrom, startsBefore } = filters;
     let select = this.db
-      .selectFrom(matchingMessages(this.db, query, { conversationId, best }).as("hit"))
+      .selectFrom(
+        matchingMessages(this.db, query, { appId, conversationId, startsFrom, startsBefore, best }).as("hit"),
+      )
       .innerJoin("messages as m", "m.id", "hit.message_id")
       .innerJoin("conversations as c", "c.id", "m.conversation_id")
       .leftJoin("members as mem", "mem.id", "m.member_id")
