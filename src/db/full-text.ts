@@ -70,6 +70,11 @@ export interface MatchScope {
   startsBefore?: string | undefined;
   /** Only the best this many, ranked alone before any join: a common word's every match is not joined. */
   best?: number | undefined;
+  /**
+   * On SQLite, only the newest this many matches are ranked (the last rowids: the lines stored last): a word in
+   * more lines than this costs what this many do. PostgreSQL ranks every match.
+   */
+  newest?: number | undefined;
 }
 
 /**
@@ -81,15 +86,22 @@ export function matchingMessages(
   query: FullTextQuery,
   scope: MatchScope,
 ): RawBuilder<{ message_id: string; score: number }> {
-  const { appId, conversationId, startsFrom, startsBefore, best } = scope;
+  const { appId, conversationId, startsFrom, startsBefore, best, newest } = scope;
   if (isSqlite(db)) {
+    const match = toFts5Match(query);
     const inConversation =
       conversationId === undefined
         ? sql``
         : sql`AND message_search.rowid BETWEEN (SELECT min(rowid) FROM messages WHERE conversation_id = ${conversationId})
             AND (SELECT max(rowid) FROM messages WHERE conversation_id = ${conversationId})`;
+    // Stepping back through the matches' rowids is cheap; ranking each (BM25 reads its line's length) is not.
+    const newestOnly =
+      newest === undefined
+        ? sql``
+        : sql`AND message_search.rowid >= coalesce((SELECT rowid FROM message_search WHERE message_search MATCH ${match}
+            ORDER BY rowid DESC LIMIT 1 OFFSET ${newest - 1}), 0)`;
     const ranked = sql`SELECT rowid, bm25(message_search) AS rank FROM message_search
-      WHERE message_search MATCH ${toFts5Match(query)} ${inConversation}
+      WHERE message_search MATCH ${match} ${inConversation} ${newestOnly}
       ${best === undefined ? sql`` : sql`ORDER BY rank LIMIT ${best}`}`;
     return sql`(SELECT m.id AS message_id, -ranked.rank AS score
       FROM (${ranked}) AS ranked JOIN messages m ON m.rowid = ranked.rowid)`;

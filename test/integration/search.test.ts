@@ -169,6 +169,78 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
     }
   });
 
+  it("ranks a word said in more than 10,000 lines among its newest matches on SQLite, and finds every line by its dates", async () => {
+    const { appId, api } = await appWith([]);
+    const { db } = suite.server.database;
+    const now = new Date().toISOString();
+    /** A conversation of the app with these lines, written straight to the database (ingesting 10,000 is slow). */
+    async function stored(id: string, start: string, texts: string[]) {
+      await db
+        .insertInto("conversations")
+        .values({
+          id,
+          app_id: appId,
+          name: `Meeting ${id}`,
+          start_time: start,
+          end_time: null,
+          metadata: "{}",
+          confidence_threshold: null,
+          created_at: now,
+          updated_at: now,
+          summary_engine: null,
+          decisions_engine: null,
+          chapters_engine: null,
+          action_items_engine: null,
+          content_version: 0,
+          language_code: null,
+          language_given: null,
+        })
+        .execute();
+      for (let i = 0; i < texts.length; i += 1000) {
+        await db
+          .insertInto("messages")
+          .values(
+            texts.slice(i, i + 1000).map((text, j) => ({
+              id: `${id}${String(i + j).padStart(5, "0")}`,
+              conversation_id: id,
+              job_id: "j",
+              position: i + j,
+              text,
+              from_name: "Ann",
+              from_user_id: null,
+              from_email: null,
+              member_id: null,
+              start_time: null,
+              end_time: null,
+              hidden: 0,
+            })),
+          )
+          .execute();
+      }
+    }
+    const OLD = "7000000000000001";
+    await stored(OLD, "2025-06-02T09:00:00.000Z", ["Quokka."]);
+    await stored(
+      "7000000000000002",
+      "2026-06-01T09:00:00.000Z",
+      Array.from(
+        { length: 10_000 },
+        (_, i) => `Item ${i}: the quokka came up again, with a good many other words said around it.`,
+      ),
+    );
+    const first = await search(api, { q: "quokka" });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.results).toHaveLength(20);
+    const oldest = (await search(api, { q: "quokka", conversationId: OLD })).body.results;
+    expect(oldest.map((hit) => hit.message.text)).toEqual(["Quokka."]);
+    const [best, oldLine] = [first.body.results[0]?.score ?? 0, oldest[0]?.score ?? 0];
+    // SQLite's BM25 ranks the shortest line first, but only the newest 10,000 matches are ranked; PostgreSQL ranks all.
+    if (dialect === "sqlite") expect(oldLine).toBeGreaterThan(best);
+    else expect(best).toBeGreaterThanOrEqual(oldLine);
+    expect(await texts(api, "quokka", { to: "2025-12-31" })).toEqual(["Quokka."]);
+    expect(await texts(api, "quokka", { conversationId: OLD })).toEqual(["Quokka."]);
+  });
+
   it("escapes a line's text before marking the words, and cuts a long line around its match", async () => {
     const long = `${"Opening remarks went on for a while. ".repeat(12)}Then the <script>alert("budget")</script> & the rest.`;
     const { api } = await appWith([

@@ -5,6 +5,8 @@ import type { Database, SearchHitRow } from "../../db/schema.ts";
 /** How many of the best matches are ranked alone first, without and with a speaker or dates (docs/SEARCH.md, Speed). */
 const BEST_FIRST = 200;
 const BEST_FIRST_NARROWED = 2_000;
+/** A search without filters ranks first only the lines of its newest this many matches (docs/SEARCH.md, Speed). */
+const NEWEST_RANKED = 10_000;
 
 /** What narrows a search besides its words; dates are ISO strings compared with the conversation's start. */
 export interface SearchFilters {
@@ -22,8 +24,9 @@ export class SearchRepository {
 
   /**
    * A page of the app's visible lines that match, most relevant first (newer conversations first on a tie).
-   * The best matches are first ranked alone and only they are joined; when too few of them are the app's visible
-   * lines of the speaker and dates asked for to fill the page, every match is.
+   * The best matches are first ranked alone and only they are joined (without filters, the best of a very common
+   * word's newest matches, on SQLite); when too few of them are the app's visible lines of the speaker and dates
+   * asked for to fill the page, every match is.
    */
   async hits(
     appId: string,
@@ -39,8 +42,13 @@ export class SearchRepository {
       startsFrom !== undefined ||
       startsBefore !== undefined;
     const needed = page.offset + page.limit;
-    const best = narrowed ? Math.max(BEST_FIRST_NARROWED, 20 * needed) : Math.max(BEST_FIRST, 2 * needed);
-    const rows = await this.page(appId, query, filters, page, best);
+    const first = narrowed
+      ? { best: Math.max(BEST_FIRST_NARROWED, 20 * needed) }
+      : {
+          best: Math.max(BEST_FIRST, 2 * needed),
+          newest: filters.conversationId === undefined ? NEWEST_RANKED : undefined,
+        };
+    const rows = await this.page(appId, query, filters, page, first);
     if (rows.length === page.limit) return rows;
     return this.page(appId, query, filters, page);
   }
@@ -50,12 +58,14 @@ export class SearchRepository {
     query: FullTextQuery,
     filters: SearchFilters,
     page: { limit: number; offset: number },
-    best?: number,
+    first: { best?: number; newest?: number | undefined } = {},
   ): Promise<SearchHitRow[]> {
     const { speaker, conversationId, conversationIds, startsFrom, startsBefore } = filters;
     let select = this.db
       .selectFrom(
-        matchingMessages(this.db, query, { appId, conversationId, startsFrom, startsBefore, best }).as("hit"),
+        matchingMessages(this.db, query, { appId, conversationId, startsFrom, startsBefore, ...first }).as(
+          "hit",
+        ),
       )
       .innerJoin("messages as m", "m.id", "hit.message_id")
       .innerJoin("conversations as c", "c.id", "m.conversation_id")
