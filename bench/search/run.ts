@@ -34,6 +34,7 @@ import { SearchRepository, type SearchFilters } from "../../src/modules/search/s
 import { startTestServer } from "../../test/helpers/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/databases.ts";
 import { FOREIGN_MEETINGS } from "../../test/helpers/languages.ts";
+import { conversationRow, messageRow } from "../../test/helpers/stored-rows.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const { values } = parseArgs({
@@ -126,24 +127,7 @@ async function seed(
       for (let n = c; n < last; n++) {
         const id = String(2000000000000000 + n);
         const start = startOf(n);
-        conversationRows.push({
-          id,
-          app_id: APP_ID,
-          name: `Meeting ${n}`,
-          start_time: start,
-          end_time: null,
-          metadata: "{}",
-          confidence_threshold: null,
-          created_at: now,
-          updated_at: now,
-          summary_engine: null,
-          decisions_engine: null,
-          chapters_engine: null,
-          action_items_engine: null,
-          content_version: 0,
-          language_code: null,
-          language_given: null,
-        });
+        conversationRows.push(conversationRow({ id, appId: APP_ID, start }));
         const members = new Map<string, string>();
         for (let i = 0; i < perConversation; i++) {
           const turn = turnOf(n, i);
@@ -161,20 +145,17 @@ async function seed(
               identity_key: `name:${turn.speaker.toLowerCase()}`,
             });
           }
-          messageRows.push({
-            id: `${id}${String(i).padStart(5, "0")}`,
-            conversation_id: id,
-            job_id: "-",
-            position: i,
-            text: turn.content,
-            from_name: turn.speaker,
-            from_user_id: null,
-            from_email: null,
-            member_id: member,
-            start_time: new Date(Date.parse(start) + i * 5000).toISOString(),
-            end_time: null,
-            hidden: 0,
-          });
+          messageRows.push(
+            messageRow({
+              id: `${id}${String(i).padStart(5, "0")}`,
+              conversationId: id,
+              position: i,
+              text: turn.content,
+              fromName: turn.speaker,
+              memberId: member,
+              startTime: new Date(Date.parse(start) + i * 5000).toISOString(),
+            }),
+          );
         }
       }
       await trx.insertInto("conversations").values(conversationRows).execute();

@@ -8,6 +8,7 @@ import { apiClient, type ApiClient } from "../helpers/api.ts";
 import { startTestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { createLink, editThroughLink, importTranscript, message, onServer } from "../helpers/factories.ts";
+import { conversationRow, messageRow } from "../helpers/stored-rows.ts";
 import { suiteServer } from "../helpers/suite.ts";
 
 type Hit = SearchAnswer["results"][number];
@@ -172,50 +173,16 @@ describe.each(await dialects())("search across conversations on %s", (dialect) =
   it("ranks a word said in more than 10,000 lines among its newest matches on SQLite, and finds every line by its dates", async () => {
     const { appId, api } = await appWith([]);
     const { db } = suite.server.database;
-    const now = new Date().toISOString();
     /** A conversation of the app with these lines, written straight to the database (ingesting 10,000 is slow). */
     async function stored(id: string, start: string, texts: string[]) {
-      await db
-        .insertInto("conversations")
-        .values({
-          id,
-          app_id: appId,
-          name: `Meeting ${id}`,
-          start_time: start,
-          end_time: null,
-          metadata: "{}",
-          confidence_threshold: null,
-          created_at: now,
-          updated_at: now,
-          summary_engine: null,
-          decisions_engine: null,
-          chapters_engine: null,
-          action_items_engine: null,
-          content_version: 0,
-          language_code: null,
-          language_given: null,
-        })
-        .execute();
+      await db.insertInto("conversations").values(conversationRow({ id, appId, start })).execute();
       for (let i = 0; i < texts.length; i += 1000) {
-        await db
-          .insertInto("messages")
-          .values(
-            texts.slice(i, i + 1000).map((text, j) => ({
-              id: `${id}${String(i + j).padStart(5, "0")}`,
-              conversation_id: id,
-              job_id: "j",
-              position: i + j,
-              text,
-              from_name: "Ann",
-              from_user_id: null,
-              from_email: null,
-              member_id: null,
-              start_time: null,
-              end_time: null,
-              hidden: 0,
-            })),
-          )
-          .execute();
+        const rows = texts.slice(i, i + 1000).map((text, j) => {
+          const position = i + j;
+          const lineId = `${id}${String(position).padStart(5, "0")}`;
+          return messageRow({ id: lineId, conversationId: id, position, text, fromName: "Ann" });
+        });
+        await db.insertInto("messages").values(rows).execute();
       }
     }
     const OLD = "7000000000000001";
@@ -562,42 +529,27 @@ describe.each(await dialects())("the search migration on %s", (dialect) => {
       .execute();
     await db
       .insertInto("conversations")
-      .values({
-        id: "2000000000000001",
-        app_id: "1000000000000001",
-        name: "Old meeting",
-        start_time: now,
-        end_time: null,
-        metadata: "{}",
-        confidence_threshold: null,
-        created_at: now,
-        updated_at: now,
-        summary_engine: null,
-        decisions_engine: null,
-        chapters_engine: null,
-        action_items_engine: null,
-        content_version: 0,
-        language_code: null,
-        language_given: null,
-      })
+      .values(
+        conversationRow({
+          id: "2000000000000001",
+          appId: "1000000000000001",
+          start: now,
+          name: "Old meeting",
+        }),
+      )
       .execute();
-    const rows = Array.from({ length: count }, (_, i) => ({
-      id: String(3000000000000000 + i),
-      conversation_id: "2000000000000001",
-      job_id: "j",
-      position: i,
-      text:
-        i === count - 1
-          ? "The last line says zebra."
-          : `Line ${i} says 预算 ${i % 2 === 0 ? "even" : "odd"}.`,
-      from_name: "Ann",
-      from_user_id: null,
-      from_email: null,
-      member_id: null,
-      start_time: null,
-      end_time: null,
-      hidden: 0,
-    }));
+    const rows = Array.from({ length: count }, (_, i) =>
+      messageRow({
+        id: String(3000000000000000 + i),
+        conversationId: "2000000000000001",
+        position: i,
+        text:
+          i === count - 1
+            ? "The last line says zebra."
+            : `Line ${i} says 预算 ${i % 2 === 0 ? "even" : "odd"}.`,
+        fromName: "Ann",
+      }),
+    );
     for (let i = 0; i < rows.length; i += 1000) {
       await db
         .insertInto("messages")
