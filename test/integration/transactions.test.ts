@@ -71,6 +71,8 @@ describe.each(await dialects())("transactions that collide with other writers on
           return "done";
         });
       expect(await Promise.all([lockBoth(a, b), lockBoth(b, a)])).toEqual(["done", "done"]);
-      expect(firstLocks).toBe(3);
+      // At least one runs again; both may, when each one's deadlock check sees the cycle before the other's abort
+      // has freed its row (seen once under CI's load).
+      expect(firstLocks).toBeGreaterThanOrEqual(3);
     });
 });
