@@ -6,6 +6,7 @@ import { contrastRatio } from "../../src/pages/colour.ts";
 import { apiClient } from "../helpers/api.ts";
 import { TestClock } from "../helpers/app.ts";
 import { createLink as createLinkOn, ingestMeeting, message, onServer } from "../helpers/factories.ts";
+import { until } from "../helpers/wait.ts";
 import {
   barsVideo,
   browserSuite,
@@ -202,10 +203,23 @@ describe.skipIf(!chromiumAvailable())("the summary page fitted to a long meeting
             const chapters = await links.count();
             const outline = page.locator("details.outline");
             for (let k = 0; k < chapters; k++) {
-              // Opened as a reader opens it; a click on an outline still open would close it.
-              if (!(await outline.evaluate((d) => (d as HTMLDetailsElement).open)))
-                await page.locator(".outline summary").click();
-              await links.nth(k).click();
+              // Opened as a reader opens it (a click on an outline still open would close it), again if the
+              // opening click was lost while the page still moved (seen once under the full suite).
+              await until(
+                async () => {
+                  if (!(await outline.evaluate((d) => (d as HTMLDetailsElement).open)))
+                    await page.locator(".outline summary").click();
+                  return links
+                    .nth(k)
+                    .click({ timeout: 2_000 })
+                    .then(
+                      () => true,
+                      () => false,
+                    );
+                },
+                `chapter ${k + 1} chosen in the outline`,
+                { tries: 10, everyMs: 100 },
+              );
               const line = page.locator(`#m-${await links.nth(k).getAttribute("data-goto")}`);
               await expect
                 .poll(
