@@ -23,40 +23,50 @@ async function backfillPending(db: Kysely<Database>): Promise<boolean> {
   return table.rows.length > 0;
 }
 
+/** One database's steps of the backfill; `run` drives them the same way on both. */
+interface BackfillSteps {
+  /** How many lines there are and how many are indexed; null when another instance finished meanwhile. */
+  counts(): Promise<{ total: number; done: number } | null>;
+  /** Indexes the next batch in a transaction that moves the progress row; how many lines it held (0: none left). */
+  batch(): Promise<number>;
+  /** After the last batch: what comes after indexing, and the progress table dropped. */
+  finish(): Promise<void>;
+}
+
+const countsOf = (rows: { total: number | string; done: number | string }[]) => ({
+  total: Number(rows[0]?.total ?? 0),
+  done: Number(rows[0]?.done ?? 0),
+});
+
 /** SQLite: batches by rowid into the FTS5 index, up to the last line (the triggers index every later one). */
-async function backfillSqlite(db: Kysely<Database>): Promise<void> {
-  const progress = await sql<{ last_rowid: number }>`SELECT last_rowid FROM message_search_backfill`.execute(
-    db,
-  );
-  let last = progress.rows[0]?.last_rowid ?? 0;
-  const counts = await sql<{ total: number; done: number }>`SELECT count(*) AS total,
-    count(*) FILTER (WHERE rowid <= ${last}) AS done FROM messages`.execute(db);
-  const total = Number(counts.rows[0]?.total ?? 0);
-  let done = Number(counts.rows[0]?.done ?? 0);
-  if (done < total) reportProgress(done, total);
-  for (;;) {
-    const from: number = last;
-    const batch = await db.transaction().execute(async (trx) => {
-      const rows = await sql<{
-        last: number | null;
-        count: number;
-      }>`SELECT max(rowid) AS last, count(*) AS count
-        FROM (SELECT rowid FROM messages WHERE rowid > ${from} ORDER BY rowid LIMIT ${BATCH})`.execute(trx);
-      const { last: until, count } = rows.rows[0] ?? { last: null, count: 0 };
-      if (until === null) return null;
-      await sql`INSERT INTO message_search (rowid, text)
-        SELECT rowid, recap_search_text(text) FROM messages WHERE rowid > ${from} AND rowid <= ${until}`.execute(
-        trx,
-      );
-      await sql`UPDATE message_search_backfill SET last_rowid = ${until}`.execute(trx);
-      return { until, count: Number(count) };
-    });
-    if (batch === null) break;
-    last = batch.until;
-    done += batch.count;
-    reportProgress(done, total);
-  }
-  await sql`DROP TABLE message_search_backfill`.execute(db);
+function sqliteSteps(db: Kysely<Database>): BackfillSteps {
+  return {
+    async counts() {
+      const rows = await sql<{ total: number; done: number }>`SELECT count(*) AS total,
+        count(*) FILTER (WHERE rowid <= (SELECT last_rowid FROM message_search_backfill)) AS done
+        FROM messages`.execute(db);
+      return countsOf(rows.rows);
+    },
+    batch: () =>
+      db.transaction().execute(async (trx) => {
+        const rows = await sql<{
+          last: number | null;
+          count: number;
+        }>`SELECT max(rowid) AS last, count(*) AS count
+          FROM (SELECT rowid FROM messages WHERE rowid > (SELECT last_rowid FROM message_search_backfill)
+            ORDER BY rowid LIMIT ${BATCH})`.execute(trx);
+        const until = rows.rows[0]?.last ?? null;
+        if (until === null) return 0;
+        await sql`INSERT INTO message_search (rowid, text)
+          SELECT rowid, recap_search_text(text) FROM messages
+          WHERE rowid > (SELECT last_rowid FROM message_search_backfill) AND rowid <= ${until}`.execute(trx);
+        await sql`UPDATE message_search_backfill SET last_rowid = ${until}`.execute(trx);
+        return Number(rows.rows[0]?.count ?? 0);
+      }),
+    async finish() {
+      await sql`DROP TABLE message_search_backfill`.execute(db);
+    },
+  };
 }
 
 /**
@@ -75,48 +85,57 @@ async function holdBackfill(trx: Kysely<Database>): Promise<boolean> {
  * PostgreSQL: batches by id, skipping lines the triggers indexed meanwhile; then the GIN index over them all and
  * the planner's figures, in the transaction that drops the progress row's table.
  */
-async function backfillPostgres(db: Kysely<Database>): Promise<void> {
-  const counts = await db.transaction().execute(async (trx) => {
-    if (!(await holdBackfill(trx))) return null;
-    const rows = await sql<{ total: string; done: string }>`SELECT count(*) AS total,
-      count(*) FILTER (WHERE id <= (SELECT last_id FROM message_search_backfill)) AS done FROM messages`.execute(
-      trx,
-    );
-    return { total: Number(rows.rows[0]?.total ?? 0), done: Number(rows.rows[0]?.done ?? 0) };
-  });
+function postgresSteps(db: Kysely<Database>): BackfillSteps {
+  return {
+    counts: () =>
+      db.transaction().execute(async (trx) => {
+        if (!(await holdBackfill(trx))) return null;
+        const rows = await sql<{ total: string; done: string }>`SELECT count(*) AS total,
+          count(*) FILTER (WHERE id <= (SELECT last_id FROM message_search_backfill)) AS done
+          FROM messages`.execute(trx);
+        return countsOf(rows.rows);
+      }),
+    batch: () =>
+      db.transaction().execute(async (trx) => {
+        if (!(await holdBackfill(trx))) return 0;
+        const rows = await sql<{ last: string | null; count: string }>`WITH batch AS (
+            SELECT id, conversation_id, text FROM messages
+            WHERE id > (SELECT last_id FROM message_search_backfill) ORDER BY id LIMIT ${BATCH}),
+          indexed AS (
+            INSERT INTO message_search (message_id, app_id, conversation_start, search_vector)
+            SELECT b.id, c.app_id, c.start_time, recap_search_vector(b.text)
+            FROM batch b JOIN conversations c ON c.id = b.conversation_id
+            ON CONFLICT (message_id) DO NOTHING)
+          SELECT max(id) AS last, count(*) AS count FROM batch`.execute(trx);
+        const until = rows.rows[0]?.last ?? null;
+        if (until === null) return 0;
+        await sql`UPDATE message_search_backfill SET last_id = ${until}`.execute(trx);
+        return Number(rows.rows[0]?.count ?? 0);
+      }),
+    finish: () =>
+      db.transaction().execute(async (trx) => {
+        if (!(await holdBackfill(trx))) return;
+        await sql`CREATE INDEX IF NOT EXISTS message_search_vector ON message_search USING gin (search_vector)`.execute(
+          trx,
+        );
+        await sql`ANALYZE message_search`.execute(trx);
+        await sql`DROP TABLE message_search_backfill`.execute(trx);
+      }),
+  };
+}
+
+/** Batches until none is left: a progress line before the first while lines are left, and one after each. */
+async function run(steps: BackfillSteps): Promise<void> {
+  const counts = await steps.counts();
   if (counts === null) return;
   const { total } = counts;
   let { done } = counts;
   if (done < total) reportProgress(done, total);
-  for (;;) {
-    const count = await db.transaction().execute(async (trx) => {
-      if (!(await holdBackfill(trx))) return 0;
-      const rows = await sql<{ last: string | null; count: string }>`WITH batch AS (
-          SELECT id, conversation_id, text FROM messages
-          WHERE id > (SELECT last_id FROM message_search_backfill) ORDER BY id LIMIT ${BATCH}),
-        indexed AS (
-          INSERT INTO message_search (message_id, app_id, conversation_start, search_vector)
-          SELECT b.id, c.app_id, c.start_time, recap_search_vector(b.text)
-          FROM batch b JOIN conversations c ON c.id = b.conversation_id
-          ON CONFLICT (message_id) DO NOTHING)
-        SELECT max(id) AS last, count(*) AS count FROM batch`.execute(trx);
-      const until = rows.rows[0]?.last ?? null;
-      if (until === null) return 0;
-      await sql`UPDATE message_search_backfill SET last_id = ${until}`.execute(trx);
-      return Number(rows.rows[0]?.count ?? 0);
-    });
-    if (count === 0) break;
+  for (let count = await steps.batch(); count > 0; count = await steps.batch()) {
     done = Math.min(total, done + count);
     reportProgress(done, total);
   }
-  await db.transaction().execute(async (trx) => {
-    if (!(await holdBackfill(trx))) return;
-    await sql`CREATE INDEX IF NOT EXISTS message_search_vector ON message_search USING gin (search_vector)`.execute(
-      trx,
-    );
-    await sql`ANALYZE message_search`.execute(trx);
-    await sql`DROP TABLE message_search_backfill`.execute(trx);
-  });
+  await steps.finish();
 }
 
 /**
@@ -127,5 +146,5 @@ async function backfillPostgres(db: Kysely<Database>): Promise<void> {
  */
 export async function indexStoredMessages(db: Kysely<Database>): Promise<void> {
   if (!(await backfillPending(db))) return;
-  await (isSqlite(db) ? backfillSqlite(db) : backfillPostgres(db));
+  await run(isSqlite(db) ? sqliteSteps(db) : postgresSteps(db));
 }
