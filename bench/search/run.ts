@@ -34,7 +34,7 @@ import { SearchRepository, type SearchFilters } from "../../src/modules/search/s
 import { startTestServer } from "../../test/helpers/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/databases.ts";
 import { FOREIGN_MEETINGS } from "../../test/helpers/languages.ts";
-import { conversationRow, messageRow } from "../../test/helpers/stored-rows.ts";
+import { appRow, conversationRow, messageRow } from "../../test/helpers/stored-rows.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const { values } = parseArgs({
@@ -103,18 +103,7 @@ async function seed(
   if (firstConversation === 0) {
     await db
       .insertInto("apps")
-      .values({
-        id: APP_ID,
-        secret_hash: "-",
-        secret_generation: 0,
-        webhook_secret: "whsec_-",
-        name: "Bench",
-        custom_domain: null,
-        frame_ancestors: "[]",
-        brand: "{}",
-        created_at: now,
-        updated_at: now,
-      })
+      .values(appRow({ id: APP_ID, at: now, name: "Bench" }))
       .execute();
   }
   const BATCH_CONVERSATIONS = 10;

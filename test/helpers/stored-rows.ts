@@ -1,10 +1,31 @@
 import type { Insertable } from "kysely";
-import type { ConversationsTable, MessagesTable } from "../../src/db/schema.ts";
+import type { AppsTable, ConversationsTable, MessagesTable } from "../../src/db/schema.ts";
 
-/**
- * Rows written straight to the database, for suites and benches that store more lines than ingesting them would
- * allow in their time (or before the migrations that ingestion needs); every column a row has, the rest unset.
- */
+// Rows written straight to the database, for suites and benches that store more lines than ingesting them would
+// allow in their time (or before the migrations that ingestion needs); every column a row has, the rest unset.
+
+/** An app (made at `at`) whose secret no test signs with: its tokens are issued by the test's services. */
+export function appRow(app: {
+  id: string;
+  at: string;
+  name?: string;
+  customDomain?: string | null;
+}): Insertable<AppsTable> {
+  return {
+    id: app.id,
+    secret_hash: "x",
+    secret_generation: 0,
+    webhook_secret: "whsec_x",
+    name: app.name ?? app.id,
+    custom_domain: app.customDomain ?? null,
+    frame_ancestors: "[]",
+    brand: "{}",
+    created_at: app.at,
+    updated_at: app.at,
+  };
+}
+
+/** A conversation of the app, made when it starts. */
 export function conversationRow(conversation: {
   id: string;
   appId: string;

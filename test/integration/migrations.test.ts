@@ -2,6 +2,7 @@ import { Migrator, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrations, openDatabase, type DatabaseHandle } from "../../src/db/database.ts";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/databases.ts";
+import { appRow } from "../helpers/stored-rows.ts";
 
 const DIALECTS = await dialects();
 const NOW = "2026-11-02T15:00:00.000Z";
@@ -226,18 +227,7 @@ testMigration(
   "013_console_sessions_and_brand",
   "takes a domain two apps share from both, keeps the others, and refuses a second holder from then on",
   async ({ handle, migrate }) => {
-    const app = (id: string, customDomain: string | null) => ({
-      id,
-      secret_hash: "x",
-      secret_generation: 0,
-      webhook_secret: "whsec_x",
-      name: id,
-      custom_domain: customDomain,
-      frame_ancestors: "[]",
-      brand: "{}",
-      created_at: NOW,
-      updated_at: NOW,
-    });
+    const app = (id: string, customDomain: string | null) => appRow({ id, at: NOW, customDomain });
     await handle.db
       .insertInto("apps")
       .values([

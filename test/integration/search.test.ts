@@ -8,7 +8,7 @@ import { apiClient, type ApiClient } from "../helpers/api.ts";
 import { startTestServer } from "../helpers/app.ts";
 import { createTestDatabase, dialects } from "../helpers/databases.ts";
 import { createLink, editThroughLink, importTranscript, message, onServer } from "../helpers/factories.ts";
-import { conversationRow, messageRow } from "../helpers/stored-rows.ts";
+import { appRow, conversationRow, messageRow } from "../helpers/stored-rows.ts";
 import { suiteServer } from "../helpers/suite.ts";
 
 type Hit = SearchAnswer["results"][number];
@@ -514,18 +514,7 @@ describe.each(await dialects())("the search migration on %s", (dialect) => {
     const now = "2026-03-02T09:00:00.000Z";
     await db
       .insertInto("apps")
-      .values({
-        id: "1000000000000001",
-        secret_hash: "x",
-        secret_generation: 0,
-        webhook_secret: "whsec_x",
-        name: "Old app",
-        custom_domain: null,
-        frame_ancestors: "[]",
-        brand: "{}",
-        created_at: now,
-        updated_at: now,
-      })
+      .values(appRow({ id: "1000000000000001", at: now, name: "Old app" }))
       .execute();
     await db
       .insertInto("conversations")
