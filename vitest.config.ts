@@ -31,11 +31,8 @@ class SlowFirst extends BaseSequencer {
       const at = SLOW_FIRST.findIndex((path) => file.moduleId.endsWith(path));
       return at === -1 ? SLOW_FIRST.length : at;
     };
-    const sorted = await super.sort(files);
-    return sorted
-      .map((file, index) => ({ file, index }))
-      .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
-      .map(({ file }) => file);
+    // A stable sort: within a rank, Vitest's order stays.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
 }
 
