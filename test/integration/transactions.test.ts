@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTransaction } from "../../src/db/transaction.ts";
 import { DomainError } from "../../src/errors.ts";
@@ -6,6 +7,7 @@ import { startTestServer, type TestServer } from "../helpers/app.ts";
 import { bodyOf } from "../helpers/api.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
+import { until } from "../helpers/wait.ts";
 
 describe.each(await dialects())("transactions that collide with other writers on %s", (dialect) => {
   let server: TestServer;
@@ -74,5 +76,31 @@ describe.each(await dialects())("transactions that collide with other writers on
       // At least one runs again; both may, when each one's deadlock check sees the cycle before the other's abort
       // has freed its row (seen once under CI's load).
       expect(firstLocks).toBeGreaterThanOrEqual(3);
+    });
+
+  if (dialect === "postgres")
+    it("deletes a conversation while its job writes to it: the delete waits for the job, neither fails", async () => {
+      const { token } = await server.newApp();
+      const id = await conversation(token);
+      const db = server.database.db;
+      const waitingForLock = async () => {
+        const { rows } = await sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
+        return (rows[0]?.waiting ?? 0) > 0;
+      };
+      let deleted: Promise<Response> | undefined;
+      // A job's transaction holds its claim (its row in jobs) first, then locks its conversation to write.
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("jobs")
+          .set((eb) => ({ attempts: eb.ref("attempts") }))
+          .where("conversation_id", "=", id)
+          .execute();
+        deleted = server.api(token, `/v1/conversations/${id}`, { method: "DELETE" });
+        await until(waitingForLock, "the delete to wait for the job's row");
+        expect(await repositoriesOf(trx).conversations.lockForWrite(id)).toBeDefined();
+      });
+      expect((await deleted)?.status).toBe(200);
+      expect((await server.api(token, `/v1/conversations/${id}`)).status).toBe(404);
     });
 });

@@ -162,8 +162,18 @@ export class ConversationsRepository {
     await this.db.updateTable("conversations").set(changes).where("id", "=", id).execute();
   }
 
-  /** Deletes the conversation; foreign keys cascade to everything derived from it. */
+  /**
+   * Deletes the conversation; foreign keys cascade to everything derived from it. Run in a transaction: its jobs'
+   * rows are locked first, in the order a job's own transactions lock them (its claim, then the conversation), so
+   * a delete waits for a job that is writing rather than deadlocking with it.
+   */
   async delete(appId: string, id: string): Promise<boolean> {
+    await this.db
+      .updateTable("jobs")
+      .set((eb) => ({ attempts: eb.ref("attempts") }))
+      .where("conversation_id", "=", id)
+      .where("app_id", "=", appId)
+      .execute();
     const result = await this.db
       .deleteFrom("conversations")
       .where("id", "=", id)
