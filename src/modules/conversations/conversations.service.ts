@@ -145,7 +145,9 @@ export class ConversationsService {
   async deleteConversation(appId: string, conversationId: string): Promise<void> {
     await this.require(appId, conversationId);
     const removeFiles = await this.attachments.release(conversationId);
-    const deleted = await this.transaction(({ conversations }) => conversations.delete(appId, conversationId));
+    const deleted = await this.transaction(({ conversations }) =>
+      conversations.delete(appId, conversationId),
+    );
     if (!deleted) throw notFound("conversation");
     await removeFiles();
   }
