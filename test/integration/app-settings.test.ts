@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { apiClient } from "../helpers/api.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
@@ -21,7 +21,11 @@ describe.each(await dialects())("the app's settings by API on %s", (dialect) => 
 
   it("shows the app's settings, never its secrets, and only to its token", async () => {
     const { appId, api } = await owner({ customDomain: "show.example.com" });
+    // The answer's writer is made at the first answer; it once warned on stderr of each format it did not know.
+    const warn = vi.spyOn(console, "warn");
     const answer = await api.get<Body.AppSettings>("/v1/app");
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({
       appId,
