@@ -1,5 +1,7 @@
-import { sql } from "kysely";
+import { randomUUID } from "node:crypto";
+import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/schema.ts";
 import { createTransaction } from "../../src/db/transaction.ts";
 import { DomainError } from "../../src/errors.ts";
 import { repositoriesOf } from "../../src/services.ts";
@@ -8,6 +10,13 @@ import { bodyOf } from "../helpers/api.ts";
 import type * as Body from "../helpers/bodies.ts";
 import { dialects } from "../helpers/databases.ts";
 import { until } from "../helpers/wait.ts";
+
+/** True while a query on the server's PostgreSQL database waits for another transaction's lock. */
+async function waitingForLock(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
+    WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
+  return (rows[0]?.waiting ?? 0) > 0;
+}
 
 describe.each(await dialects())("transactions that collide with other writers on %s", (dialect) => {
   let server: TestServer;
@@ -83,11 +92,6 @@ describe.each(await dialects())("transactions that collide with other writers on
       const { token } = await server.newApp();
       const id = await conversation(token);
       const db = server.database.db;
-      const waitingForLock = async () => {
-        const { rows } = await sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
-        return (rows[0]?.waiting ?? 0) > 0;
-      };
       let deleted: Promise<Response> | undefined;
       // A job's transaction holds its claim (its row in jobs) first, then locks its conversation to write.
       await db.transaction().execute(async (trx) => {
@@ -97,10 +101,47 @@ describe.each(await dialects())("transactions that collide with other writers on
           .where("conversation_id", "=", id)
           .execute();
         deleted = server.api(token, `/v1/conversations/${id}`, { method: "DELETE" });
-        await until(waitingForLock, "the delete to wait for the job's row");
+        await until(() => waitingForLock(db), "the delete to wait for the job's row");
         expect(await repositoriesOf(trx).conversations.lockForWrite(id)).toBeDefined();
       });
       expect((await deleted)?.status).toBe(200);
       expect((await server.api(token, `/v1/conversations/${id}`)).status).toBe(404);
+    });
+
+  if (dialect === "postgres")
+    it("deletes a voice while it is enrolled again: the delete that deadlocks runs again, neither fails", async () => {
+      const { appId, token } = await server.newApp();
+      const conversationId = await conversation(token);
+      const db = server.database.db;
+      const now = new Date().toISOString();
+      const voiceId = randomUUID();
+      const { voices } = repositoriesOf(db);
+      await voices.insertProfile({
+        ...{
+          id: voiceId,
+          app_id: appId,
+          name: "Ann",
+          email: null,
+          email_key: null,
+          model: "m",
+          dimension: 2,
+        },
+        ...{ created_at: now, updated_at: now },
+      });
+      await voices.insertReference({
+        ...{ id: randomUUID(), profile_id: voiceId, conversation_id: conversationId, member_id: "ann" },
+        ...{ vector: Buffer.alloc(8), speech_seconds: 5, created_at: now },
+      });
+      let deleted: Promise<Response> | undefined;
+      // An enrolment from the same member replaces its reference, then touches the profile (VoicesService.learn).
+      await db.transaction().execute(async (trx) => {
+        const enrolling = repositoriesOf(trx).voices;
+        await enrolling.deleteReferenceFrom(voiceId, conversationId, "ann");
+        deleted = server.api(token, `/v1/voices/${voiceId}`, { method: "DELETE" });
+        await until(() => waitingForLock(db), "the delete to wait for the reference");
+        await enrolling.update(voiceId, { updated_at: now });
+      });
+      expect((await deleted)?.status).toBe(204);
+      expect((await server.api(token, `/v1/voices/${voiceId}`)).status).toBe(404);
     });
 });

@@ -572,9 +572,14 @@ export class VoicesService {
     });
   }
 
-  /** Deletes the voice and its reference embeddings at once. Throws not_found. */
+  /**
+   * Deletes the voice and its reference embeddings at once. Throws not_found. In a transaction: an enrolment to the
+   * same voice holds the reference it replaces before the profile, the delete the other way round, so on
+   * PostgreSQL one of them can be chosen to deadlock, and is run again.
+   */
   async delete(appId: string, voiceId: string): Promise<void> {
-    if (!(await this.deps.voices.delete(appId, voiceId))) throw notFound("voice");
+    const deleted = await this.deps.transaction(({ voices }) => voices.delete(appId, voiceId));
+    if (!deleted) throw notFound("voice");
   }
 
   private async require(voices: VoicesRepository, appId: string, voiceId: string): Promise<VoiceProfileRow> {
