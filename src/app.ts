@@ -124,7 +124,7 @@ export async function buildApp(deps: AppDeps) {
     },
     schemaErrorFormatter: formatSchemaError,
     // Responses are written by fast-json-stringify, whose own Ajv (choosing a union's branch) knows none of the
-    // formats requests are checked against and said so on stderr at every start; it never checks a format.
+    // formats requests are checked against and said so on stderr at a first GET /v1/app; it never checks a format.
     serializerOpts: { ajv: { formats: { "http-url": true } } },
     frameworkErrors: (error, request, reply) => {
       beginResponse(request, reply);
