@@ -33,20 +33,22 @@ interface BackfillSteps {
   finish(): Promise<void>;
 }
 
-const countsOf = (rows: { total: number | string; done: number | string }[]) => ({
-  total: Number(rows[0]?.total ?? 0),
-  done: Number(rows[0]?.done ?? 0),
-});
+/** How many lines there are, and how many the progress row says are indexed: those whose `key` is up to its `last`. */
+async function countLines(
+  db: Kysely<Database>,
+  key: "rowid" | "id",
+  last: "last_rowid" | "last_id",
+): Promise<{ total: number; done: number }> {
+  const { rows } = await sql<{ total: number | string; done: number | string }>`SELECT count(*) AS total,
+    count(*) FILTER (WHERE ${sql.ref(key)} <= (SELECT ${sql.ref(last)} FROM message_search_backfill)) AS done
+    FROM messages`.execute(db);
+  return { total: Number(rows[0]?.total ?? 0), done: Number(rows[0]?.done ?? 0) };
+}
 
 /** SQLite: batches by rowid into the FTS5 index, up to the last line (the triggers index every later one). */
 function sqliteSteps(db: Kysely<Database>): BackfillSteps {
   return {
-    async counts() {
-      const rows = await sql<{ total: number; done: number }>`SELECT count(*) AS total,
-        count(*) FILTER (WHERE rowid <= (SELECT last_rowid FROM message_search_backfill)) AS done
-        FROM messages`.execute(db);
-      return countsOf(rows.rows);
-    },
+    counts: () => countLines(db, "rowid", "last_rowid"),
     batch: () =>
       db.transaction().execute(async (trx) => {
         const rows = await sql<{
@@ -90,10 +92,7 @@ function postgresSteps(db: Kysely<Database>): BackfillSteps {
     counts: () =>
       db.transaction().execute(async (trx) => {
         if (!(await holdBackfill(trx))) return null;
-        const rows = await sql<{ total: string; done: string }>`SELECT count(*) AS total,
-          count(*) FILTER (WHERE id <= (SELECT last_id FROM message_search_backfill)) AS done
-          FROM messages`.execute(trx);
-        return countsOf(rows.rows);
+        return countLines(trx, "id", "last_id");
       }),
     batch: () =>
       db.transaction().execute(async (trx) => {
